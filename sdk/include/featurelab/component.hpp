@@ -1,0 +1,53 @@
+// What every component shares: its kind, the context it is created with, and the data spec.
+#pragma once
+
+#include <featurelab/dataset.hpp>
+#include <featurelab/params.hpp>
+#include <featurelab/rng.hpp>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace spdlog {
+class logger;
+}
+
+namespace featurelab {
+
+enum class Kind { Distribution, Transform, Augment, Model, Loss, Optimizer, Trainer, Probe, Attack };
+
+inline constexpr Kind kAllKinds[] = {Kind::Distribution, Kind::Transform, Kind::Augment,
+                                     Kind::Model,        Kind::Loss,      Kind::Optimizer,
+                                     Kind::Trainer,      Kind::Probe,     Kind::Attack};
+
+const char* to_string(Kind kind);
+bool parse_kind(const std::string& text, Kind& out);
+
+// What the data looks like after the distribution and transforms; models size themselves by it.
+struct DataSpec {
+  Index dim = 0;        // D
+  int classes = 0;      // number of classes (2 for binary)
+  Index target_cols = 0;  // columns of Dataset::T, 0 if labels only
+  DataShape shape;
+  std::vector<std::string> meta;  // metadata columns every sample carries
+};
+
+// Handed to each component's constructor by the core.
+struct Context {
+  spdlog::logger* log = nullptr;  // the core's logger; never null in a run
+  Rng rng;                        // this component's own stream, seeded from (job seed, path)
+  std::string path;               // where it sits in the pipeline: "model", "probe.2"
+  DataSpec data;                  // the data as the component will see it (after transforms)
+  Index total_steps = 0;          // training steps, for schedules
+};
+
+class Component {
+ public:
+  virtual ~Component() = default;
+  Component() = default;
+  Component(const Component&) = delete;
+  Component& operator=(const Component&) = delete;
+};
+
+}  // namespace featurelab

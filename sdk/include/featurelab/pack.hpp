@@ -1,0 +1,96 @@
+// How a shared library declares its pack: one FEATURELAB_PACK block per library.
+//
+//   FEATURELAB_PACK("my-pack", "1.0.0") {
+//     pack.add<MyModel>("my-model", "What it computes (paper, equation).", MyModel::schema());
+//   }
+//
+// The macro exports (through Boost.DLL's alias mechanism) one entry point, `featurelab_pack`,
+// returning a PackHeader: a plain C struct whose first fields (ABI version, fingerprint) the core
+// checks before it calls anything else in the library.
+#pragma once
+
+#include <featurelab/attack.hpp>
+#include <featurelab/augment.hpp>
+#include <featurelab/distribution.hpp>
+#include <featurelab/loss.hpp>
+#include <featurelab/model.hpp>
+#include <featurelab/optimizer.hpp>
+#include <featurelab/probe.hpp>
+#include <featurelab/trainer.hpp>
+#include <featurelab/transform.hpp>
+#include <featurelab/version.hpp>
+
+#include <boost/dll/alias.hpp>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+namespace featurelab {
+
+using ComponentFactory = std::function<std::unique_ptr<Component>(const Params&, Context&)>;
+
+struct ComponentInfo {
+  Kind kind = Kind::Model;
+  std::string name;
+  std::string doc;
+  Schema schema;
+  ComponentFactory create;
+};
+
+class PackBuilder {
+ public:
+  // T derives from one of the kind interfaces and is constructible from (const Params&, Context&).
+  template <class T>
+  void add(const std::string& name, const std::string& doc, Schema schema) {
+    static_assert(std::is_constructible_v<T, const Params&, Context&>,
+                  "a component needs a constructor T(const featurelab::Params&, "
+                  "featurelab::Context&); see sdk/PITFALLS.md");
+    ComponentInfo info;
+    info.kind = T::kind_id;
+    info.name = name;
+    info.doc = doc;
+    info.schema = std::move(schema);
+    info.create = [](const Params& params, Context& context) -> std::unique_ptr<Component> {
+      return std::make_unique<T>(params, context);
+    };
+    components_.push_back(std::move(info));
+  }
+
+  const std::vector<ComponentInfo>& components() const { return components_; }
+
+ private:
+  std::vector<ComponentInfo> components_;
+};
+
+extern "C" {
+// Plain C layout; never reorder. abi_version is read first and alone.
+struct PackHeader {
+  std::uint32_t abi_version;
+  const char* fingerprint;
+  const char* pack_name;
+  const char* pack_version;
+  void (*register_components)(PackBuilder& pack);
+};
+}
+
+using PackEntry = const PackHeader*();
+
+}  // namespace featurelab
+
+#define FEATURELAB_PACK(NAME, VERSION)                                                       \
+  static void featurelab_register_components_(::featurelab::PackBuilder& pack);            \
+  namespace {                                                                               \
+  const ::featurelab::PackHeader* featurelab_pack_entry_() {                                \
+    static const std::string fingerprint = ::featurelab::build_fingerprint();               \
+    static const ::featurelab::PackHeader header = {FEATURELAB_ABI_VERSION,                 \
+                                                    fingerprint.c_str(), NAME, VERSION,     \
+                                                    &featurelab_register_components_};      \
+    return &header;                                                                         \
+  }                                                                                         \
+  }                                                                                         \
+  BOOST_DLL_ALIAS(featurelab_pack_entry_, featurelab_pack)                                  \
+  static void featurelab_register_components_(::featurelab::PackBuilder& pack)

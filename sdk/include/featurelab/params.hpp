@@ -1,0 +1,107 @@
+// Typed parameter schemas (what a component accepts) and validated parameter values.
+//
+// A component declares its schema once; the core validates every pipeline key against it before
+// anything runs, fills defaults, and hands the component a Params holding exactly the schema's
+// names with values of the declared types. Parameter documentation lives only here.
+#pragma once
+
+#include <cstdint>
+#include <limits>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace featurelab {
+
+enum class ParamType { Bool, Int, Real, String, IntList, RealList, StringList };
+
+const char* to_string(ParamType type);
+
+using Value = std::variant<bool, std::int64_t, double, std::string, std::vector<std::int64_t>,
+                           std::vector<double>, std::vector<std::string>>;
+
+// TOML-like rendering: 3, 0.5, "relu", [1, 2].
+std::string format_value(const Value& value);
+ParamType type_of(const Value& value);
+
+struct ParamSpec {
+  std::string name;
+  ParamType type = ParamType::Real;
+  std::optional<Value> default_value;  // absent: the key is required
+  std::string doc;
+  // Numeric bounds apply to Int/Real and to each element of IntList/RealList.
+  double lower = -std::numeric_limits<double>::infinity();
+  double upper = std::numeric_limits<double>::infinity();
+  bool lower_open = false;
+  bool upper_open = false;
+  std::vector<std::string> choices;  // for String/StringList; empty = free text
+  std::optional<std::size_t> min_length;  // for lists
+
+  ParamSpec& min(double value) { lower = value; lower_open = false; return *this; }
+  ParamSpec& above(double value) { lower = value; lower_open = true; return *this; }
+  ParamSpec& max(double value) { upper = value; upper_open = false; return *this; }
+  ParamSpec& below(double value) { upper = value; upper_open = true; return *this; }
+  ParamSpec& range(double lo, double hi) { return min(lo).max(hi); }
+  ParamSpec& non_empty() { min_length = 1; return *this; }
+  ParamSpec& required() { default_value.reset(); return *this; }
+
+  // "a number > 0", "an integer in [1, 100]", "one of relu, leaky-relu".
+  std::string expectation() const;
+  // Empty when the value is acceptable, otherwise why not ("got -1").
+  std::optional<std::string> check(const Value& value) const;
+};
+
+class Schema {
+ public:
+  ParamSpec& boolean(const std::string& name, bool fallback, const std::string& doc);
+  ParamSpec& integer(const std::string& name, std::int64_t fallback, const std::string& doc);
+  ParamSpec& real(const std::string& name, double fallback, const std::string& doc);
+  ParamSpec& string(const std::string& name, const std::string& fallback, const std::string& doc);
+  ParamSpec& choice(const std::string& name, const std::string& fallback,
+                    std::vector<std::string> choices, const std::string& doc);
+  ParamSpec& integers(const std::string& name, std::vector<std::int64_t> fallback,
+                      const std::string& doc);
+  ParamSpec& reals(const std::string& name, std::vector<double> fallback, const std::string& doc);
+  ParamSpec& strings(const std::string& name, std::vector<std::string> fallback,
+                     const std::string& doc);
+  ParamSpec& add(ParamSpec spec);
+  // Appends another schema's entries (e.g. the learning-rate schedule shared by optimizers).
+  Schema& merge(const Schema& other);
+
+  const ParamSpec* find(const std::string& name) const;
+  const std::vector<ParamSpec>& specs() const { return specs_; }
+
+ private:
+  std::vector<ParamSpec> specs_;
+};
+
+// Validated values: one per schema entry, defaults filled in.
+class Params {
+ public:
+  Params() = default;
+  explicit Params(std::map<std::string, Value> values) : values_(std::move(values)) {}
+
+  bool has(const std::string& name) const { return values_.count(name) != 0; }
+  const Value& at(const std::string& name) const;
+  void set(const std::string& name, Value value) { values_[name] = std::move(value); }
+
+  bool boolean(const std::string& name) const;
+  std::int64_t integer(const std::string& name) const;
+  double real(const std::string& name) const;  // also accepts an Int value
+  const std::string& str(const std::string& name) const;
+  const std::vector<std::int64_t>& integers(const std::string& name) const;
+  std::vector<double> reals(const std::string& name) const;  // also accepts an IntList value
+  const std::vector<std::string>& strings(const std::string& name) const;
+
+  const std::map<std::string, Value>& values() const { return values_; }
+
+  // Defaults of a schema, for tests and for components built directly from C++.
+  static Params defaults(const Schema& schema);
+
+ private:
+  std::map<std::string, Value> values_;
+};
+
+}  // namespace featurelab

@@ -1,0 +1,41 @@
+// Scalar type and Eigen aliases shared by the core and every plugin.
+//
+// All data is row-major: a dataset is n×D with one sample per row, so a contiguous range of
+// samples is a contiguous block of memory (a minibatch in order is a Map, not a copy).
+#pragma once
+
+#include <Eigen/Core>
+#include <cstdint>
+
+namespace featurelab {
+
+#ifdef FEATURELAB_SCALAR_DOUBLE
+using Scalar = double;
+inline constexpr const char* kScalarName = "double";
+#else
+using Scalar = float;
+inline constexpr const char* kScalarName = "float";
+#endif
+
+using Index = Eigen::Index;
+using Mat = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using Vec = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>;
+using RowVec = Eigen::Matrix<Scalar, 1, Eigen::Dynamic>;
+using IVec = Eigen::Matrix<std::int32_t, Eigen::Dynamic, 1>;
+using MatD = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+using VecD = Eigen::VectorXd;
+
+using MatMap = Eigen::Map<Mat>;
+using ConstMatMap = Eigen::Map<const Mat>;
+using VecMap = Eigen::Map<Vec>;
+using ConstVecMap = Eigen::Map<const Vec>;
+using ConstIVecMap = Eigen::Map<const IVec>;
+
+// Inputs are Ref<const ...>, outputs Ref<...> presized by the caller (see sdk/PITFALLS.md:
+// a column-major argument would be copied silently, so every signature is row-major).
+using MatRef = Eigen::Ref<Mat>;
+using ConstMatRef = Eigen::Ref<const Mat>;
+using VecRef = Eigen::Ref<Vec>;
+using ConstVecRef = Eigen::Ref<const Vec>;
+
+}  // namespace featurelab

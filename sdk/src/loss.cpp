@@ -1,0 +1,29 @@
+// Output losses: forward, loss of the outputs, backward; buffers reused across steps.
+#include <featurelab/loss.hpp>
+
+namespace featurelab {
+
+void Loss::check_model(const Model&, const DataSpec&) const {}
+
+Scalar OutputLoss::evaluate_with_gradient(Model& model, const Batch& batch, VecRef grad) {
+  const Index k = model.outputs();
+  out_.resize(batch.n, k);
+  dout_.resize(batch.n, k);
+  model.forward(batch.X(), out_);
+  const Scalar value = value_and_gradient(out_, batch, dout_);
+  model.backward(batch.X(), dout_, grad);
+  return value;
+}
+
+Scalar OutputLoss::evaluate(Model& model, const Batch& batch) {
+  out_.resize(batch.n, model.outputs());
+  model.forward(batch.X(), out_);
+  return value(out_, batch);
+}
+
+Scalar OutputLoss::value(ConstMatRef out, const Batch& batch) const {
+  dout_scratch_.resize(out.rows(), out.cols());
+  return value_and_gradient(out, batch, dout_scratch_);
+}
+
+}  // namespace featurelab

@@ -1,0 +1,62 @@
+// Flat parameter storage with named blocks; default optional model hooks.
+#include <featurelab/error.hpp>
+#include <featurelab/model.hpp>
+
+#include <algorithm>
+
+namespace featurelab {
+
+void Model::input_gradient(ConstMatRef, ConstMatRef, MatRef) {
+  throw Error("model '" + model_name_ + "' does not provide input gradients, which attacks need; "
+              "use a model that implements Model::input_gradient");
+}
+
+void Model::hook(const std::string& name, ConstMatRef, Mat&) {
+  std::string known;
+  for (const auto& h : hook_points()) known += (known.empty() ? "" : ", ") + h.name;
+  throw Error("model '" + model_name_ + "' has no hook point '" + name + "'" +
+              (known.empty() ? std::string(" (it has none)") : "; it has: " + known));
+}
+
+const ParamBlock* Model::find_block(const std::string& name) const {
+  for (const auto& b : blocks_) {
+    if (b.name == name) return &b;
+  }
+  return nullptr;
+}
+
+MatMap Model::block(const std::string& name) {
+  const ParamBlock* b = find_block(name);
+  if (!b) throw Error("model '" + model_name_ + "' has no parameter block '" + name + "'");
+  return MatMap(theta_.data() + b->offset, b->rows, b->cols);
+}
+
+ConstMatMap Model::block(const std::string& name) const {
+  const ParamBlock* b = find_block(name);
+  if (!b) throw Error("model '" + model_name_ + "' has no parameter block '" + name + "'");
+  return ConstMatMap(theta_.data() + b->offset, b->rows, b->cols);
+}
+
+void Model::declare_block(const std::string& name, Index rows, Index cols, bool trainable) {
+  ParamBlock block;
+  block.name = name;
+  block.rows = rows;
+  block.cols = cols;
+  block.trainable = trainable;
+  blocks_.push_back(block);
+}
+
+void Model::allocate_parameters() {
+  // Trainable blocks first, so the optimizer's range is one contiguous head.
+  std::stable_partition(blocks_.begin(), blocks_.end(), [](const ParamBlock& b) { return b.trainable; });
+  Index offset = 0;
+  trainable_ = 0;
+  for (auto& b : blocks_) {
+    b.offset = offset;
+    offset += b.size();
+    if (b.trainable) trainable_ += b.size();
+  }
+  theta_.setZero(offset);
+}
+
+}  // namespace featurelab

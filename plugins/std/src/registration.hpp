@@ -1,0 +1,13 @@
+// The std pack registers its components in two groups, each in its own file.
+#pragma once
+
+#include <featurelab/pack.hpp>
+
+namespace featurelab::std_pack {
+
+// Models, losses, optimizers (register_learning.cpp).
+void register_learning(PackBuilder& pack);
+// Distributions, trainer, probes, attacks (register_experiment.cpp).
+void register_experiment(PackBuilder& pack);
+
+}  // namespace featurelab::std_pack

@@ -1,0 +1,56 @@
+// A validated pipeline: every component resolved to a catalog entry with checked parameters.
+#pragma once
+
+#include "registry/catalog.hpp"
+
+#include <featurelab/params.hpp>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace featurelab {
+
+struct ComponentConfig {
+  Kind kind = Kind::Model;
+  std::string path;      // where in the pipeline: "model", "probe.1"
+  std::string name;      // instance name: "accuracy" (metrics are prefixed with it)
+  std::string use;       // as written: "two-layer" or "std:two-layer"
+  ComponentRef ref;
+  Params params;         // every schema entry, defaults filled
+  std::string where;     // file:line of the section
+};
+
+struct AssertSpec {
+  std::string expect;    // "accuracy.test >= 0.9"
+  std::string at = "final";
+  std::string over = "every-seed";
+  std::string where;
+};
+
+struct Pipeline {
+  std::filesystem::path file;
+  std::string text;      // the input file as written
+  std::string name;
+  std::string description;
+  std::vector<std::int64_t> seeds{0};
+
+  ComponentConfig data;
+  Index train_size = 1000;
+  Index test_size = 1000;
+  std::vector<ComponentConfig> transforms;
+  std::vector<ComponentConfig> augments;
+  ComponentConfig model;
+  ComponentConfig loss;
+  ComponentConfig optimizer;
+  ComponentConfig trainer;
+  std::vector<ComponentConfig> probes;
+  std::vector<ComponentConfig> attacks;
+  std::vector<AssertSpec> asserts;
+
+  // The operative configuration: every parameter actually used, defaults included, as TOML.
+  std::string operative_toml() const;
+};
+
+}  // namespace featurelab

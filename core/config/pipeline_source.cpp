@@ -1,0 +1,184 @@
+// TOML loading, base composition and --set overrides.
+#include "config/pipeline_source.hpp"
+
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace featurelab {
+
+namespace fs = std::filesystem;
+
+std::string where(const toml::node& node) {
+  const auto& src = node.source();
+  if (!src.path) return {};
+  std::string out = *src.path;
+  if (out.rfind("--set", 0) == 0) return out;
+  if (src.begin.line > 0) out += ":" + std::to_string(src.begin.line) + ":" + std::to_string(src.begin.column);
+  return out;
+}
+
+namespace {
+
+void merge_into(toml::table& dst, toml::table&& src) {
+  for (auto&& [key, value] : src) {
+    toml::node* existing = dst.get(key.str());
+    if (existing && existing->is_table() && value.is_table()) {
+      merge_into(*existing->as_table(), std::move(*value.as_table()));
+    } else {
+      dst.insert_or_assign(key.str(), std::move(value));
+    }
+  }
+}
+
+toml::table parse_file(const fs::path& file, std::string* text_out, std::vector<Diagnostic>& errors) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) {
+    errors.push_back({file.string(), "cannot read this file"});
+    return {};
+  }
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  std::string text = buffer.str();
+  if (text_out) *text_out = text;
+  // Debian's toml++ is built with exceptions: a syntax error arrives as toml::parse_error.
+  try {
+    return toml::parse(text, file.string());
+  } catch (const toml::parse_error& err) {
+    errors.push_back({file.string() + ":" + std::to_string(err.source().begin.line) + ":" +
+                          std::to_string(err.source().begin.column),
+                      "TOML syntax error: " + std::string(err.description())});
+    return {};
+  }
+}
+
+toml::table load_with_bases(const fs::path& file, std::set<fs::path>& stack, std::string* text_out,
+                            std::vector<Diagnostic>& errors) {
+  const fs::path canonical = fs::weakly_canonical(file);
+  if (stack.count(canonical)) {
+    errors.push_back({file.string(), "base files include each other in a cycle"});
+    return {};
+  }
+  stack.insert(canonical);
+  toml::table own = parse_file(file, text_out, errors);
+  toml::table merged;
+  if (auto* experiment = own["experiment"].as_table()) {
+    if (toml::node* base = experiment->get("base")) {
+      std::vector<std::string> bases;
+      if (auto* s = base->as_string()) {
+        bases.push_back(s->get());
+      } else if (auto* arr = base->as_array()) {
+        for (auto& item : *arr) {
+          if (auto* str = item.as_string()) {
+            bases.push_back(str->get());
+          } else {
+            errors.push_back({where(item), "experiment.base: expected file names (strings)"});
+          }
+        }
+      } else {
+        errors.push_back({where(*base), "experiment.base: expected a list of file names, e.g. base = [\"common.toml\"]"});
+      }
+      for (const auto& b : bases) {
+        const fs::path base_file = fs::path(b).is_absolute() ? fs::path(b) : file.parent_path() / b;
+        if (!fs::exists(base_file)) {
+          errors.push_back({where(*base), "experiment.base: no file " + base_file.string()});
+          continue;
+        }
+        merge_into(merged, load_with_bases(base_file, stack, nullptr, errors));
+      }
+      experiment->erase("base");
+    }
+  }
+  merge_into(merged, std::move(own));
+  stack.erase(canonical);
+  return merged;
+}
+
+toml::node* descend(toml::node* node, const std::string& part) {
+  if (!node) return nullptr;
+  if (auto* table = node->as_table()) return table->get(part);
+  if (auto* array = node->as_array()) {
+    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos) return nullptr;
+    const auto index = std::stoul(part);
+    return index < array->size() ? array->get(index) : nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void apply_override(toml::table& table, const std::string& assignment, std::vector<Diagnostic>& errors) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    errors.push_back({"--set " + assignment, "expected KEY=VALUE, e.g. --set model.width=200"});
+    return;
+  }
+  const std::string key = assignment.substr(0, eq);
+  const std::string value_text = assignment.substr(eq + 1);
+  std::vector<std::string> parts;
+  {
+    std::istringstream in(key);
+    std::string part;
+    while (std::getline(in, part, '.')) parts.push_back(part);
+  }
+  for (const auto& part : parts) {
+    if (part.empty()) {
+      errors.push_back({"--set " + key, "empty part in the dotted key"});
+      return;
+    }
+  }
+  // The value: TOML if it parses as one (numbers, booleans, arrays, quoted strings), else text.
+  toml::table holder;
+  try {
+    holder = toml::parse("v = " + value_text, "--set " + key);
+  } catch (const toml::parse_error&) {
+    holder = toml::table{};
+  }
+  if (!holder.get("v") || holder.size() != 1) {
+    holder = toml::table{};
+    holder.insert_or_assign("v", value_text);
+  }
+  toml::node* parent = &table;
+  for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    toml::node* next = descend(parent, parts[i]);
+    if (!next) {
+      if (auto* t = parent->as_table()) {
+        t->insert_or_assign(parts[i], toml::table{});
+        next = t->get(parts[i]);
+      } else if (auto* a = parent->as_array()) {
+        errors.push_back({"--set " + key, "no entry " + parts[i] + ": that list has " + std::to_string(a->size()) +
+                                              " entries (indices start at 0)"});
+        return;
+      }
+    }
+    if (!next || (!next->is_table() && !next->is_array())) {
+      errors.push_back({"--set " + key, "'" + parts[i] + "' is not a table or a list"});
+      return;
+    }
+    parent = next;
+  }
+  toml::node* value = holder.get("v");
+  if (auto* t = parent->as_table()) {
+    t->insert_or_assign(parts.back(), std::move(*value));
+  } else if (auto* a = parent->as_array()) {
+    errors.push_back({"--set " + key, "cannot replace a whole list entry; set one of its keys"});
+    (void)a;
+  }
+}
+
+PipelineSource load_pipeline(const fs::path& file, const std::vector<std::string>& overrides) {
+  std::vector<Diagnostic> errors;
+  PipelineSource source;
+  source.file = file;
+  if (!fs::exists(file)) throw ConfigError({{file.string(), "no such pipeline file"}});
+  std::set<fs::path> stack;
+  source.table = load_with_bases(file, stack, &source.text, errors);
+  for (const auto& o : overrides) {
+    apply_override(source.table, o, errors);
+    if (auto eq = o.find('='); eq != std::string::npos) source.overrides[o.substr(0, eq)] = o.substr(eq + 1);
+  }
+  if (!errors.empty()) throw ConfigError(errors);
+  return source;
+}
+
+}  // namespace featurelab

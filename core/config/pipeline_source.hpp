@@ -1,0 +1,36 @@
+// Reading a pipeline: the TOML file, its `base = [...]` files deep-merged underneath it, then the
+// command line's --set overrides on top. Every node keeps where it came from, for messages.
+//
+// Merge rule: tables merge key by key; any other value, arrays of tables ([[probe]]) included,
+// is replaced as a whole by the later file.
+#pragma once
+
+#include "errors.hpp"
+
+#include <toml++/toml.h>
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace featurelab {
+
+struct PipelineSource {
+  std::filesystem::path file;
+  std::string text;               // the input file as written
+  toml::table table;              // merged result
+  std::map<std::string, std::string> overrides;  // dotted key -> value text, from --set
+};
+
+// Throws ConfigError (parse errors with file:line:column, missing base files, bad --set).
+PipelineSource load_pipeline(const std::filesystem::path& file,
+                             const std::vector<std::string>& overrides);
+
+// Applies one "dotted.key=value" override (value parsed as TOML, else taken as a string).
+void apply_override(toml::table& table, const std::string& assignment, std::vector<Diagnostic>& errors);
+
+// "file:line:col" of a node, or "--set key" for overridden values, or "" when unknown.
+std::string where(const toml::node& node);
+
+}  // namespace featurelab

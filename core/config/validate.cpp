@@ -1,0 +1,384 @@
+// Pipeline validation: sections, reserved keys, component lookup and schema checks.
+#include "config/validate.hpp"
+
+#include "text/suggest.hpp"
+
+#include <map>
+#include <set>
+
+namespace featurelab {
+
+namespace {
+
+const std::vector<std::string> kSections = {"experiment", "data",  "transform", "augment", "model",
+                                            "loss",       "optimizer", "train", "probe", "attack",
+                                            "assert",     "sweep"};
+
+std::string suggestion(const std::string& wrong, const std::vector<std::string>& candidates) {
+  if (auto guess = closest_name(wrong, candidates)) return "; did you mean '" + *guess + "'?";
+  return {};
+}
+
+class Validator {
+ public:
+  Validator(const PipelineSource& source, const Catalog& catalog) : source_(source), catalog_(catalog) {}
+
+  Pipeline run() {
+    Pipeline p;
+    p.file = source_.file;
+    p.text = source_.text;
+    const toml::table& root = source_.table;
+    for (auto&& [key, node] : root) {
+      const std::string k(key.str());
+      if (std::find(kSections.begin(), kSections.end(), k) == kSections.end()) {
+        error(node, k, "unknown section" + suggestion(k, kSections) +
+                           " (sections: experiment, data, transform, augment, model, loss, optimizer, "
+                           "train, probe, attack, assert, sweep)");
+      }
+    }
+    experiment(root, p);
+    p.data = single(root, "data", Kind::Distribution, "", {"train", "test"});
+    if (const auto* data = root["data"].as_table()) {
+      p.train_size = size_key(*data, "data", "train", 1000, 1);
+      p.test_size = size_key(*data, "data", "test", 1000, 0);
+    }
+    p.transforms = list(root, "transform", Kind::Transform, {});
+    p.augments = list(root, "augment", Kind::Augment, {});
+    p.model = single(root, "model", Kind::Model, "", {});
+    p.loss = single(root, "loss", Kind::Loss, "", {});
+    p.optimizer = single(root, "optimizer", Kind::Optimizer, "", {});
+    p.trainer = single(root, "train", Kind::Trainer, "standard", {});
+    p.probes = list(root, "probe", Kind::Probe, {"name"});
+    p.attacks = list(root, "attack", Kind::Attack, {"name"});
+    unique_names(p.probes, "probe");
+    unique_names(p.attacks, "attack");
+    asserts(root, p);
+    if (const toml::node* sweep = root.get("sweep")) {
+      error(*sweep, "sweep", "this featurelab runs the pipeline's seeds one after another and has no "
+                             "sweep engine yet; remove [sweep] and vary parameters with --set");
+    }
+    if (!errors_.empty()) throw ConfigError(errors_);
+    return p;
+  }
+
+ private:
+  void error(const toml::node& node, const std::string& key, const std::string& message) {
+    errors_.push_back({where(node), key + ": " + message});
+  }
+  void error_at(const std::string& at, const std::string& key, const std::string& message) {
+    errors_.push_back({at, key + ": " + message});
+  }
+
+  void experiment(const toml::table& root, Pipeline& p) {
+    p.name = source_.file.stem().string();
+    const toml::table* t = root["experiment"].as_table();
+    if (!t) return;
+    for (auto&& [key, node] : *t) {
+      const std::string k(key.str());
+      const std::string dotted = "experiment." + k;
+      if (k == "name" || k == "description") {
+        if (!node.is_string()) {
+          error(node, dotted, "expected a string");
+        } else {
+          (k == "name" ? p.name : p.description) = node.as_string()->get();
+        }
+      } else if (k == "seeds") {
+        p.seeds.clear();
+        if (auto* i = node.as_integer()) {
+          p.seeds.push_back(i->get());
+        } else if (auto* arr = node.as_array()) {
+          for (auto& item : *arr) {
+            if (auto* v = item.as_integer(); v && v->get() >= 0) {
+              p.seeds.push_back(v->get());
+            } else {
+              error(item, dotted, "expected non-negative integers, e.g. seeds = [0, 1, 2]");
+            }
+          }
+        } else {
+          error(node, dotted, "expected a list of integers, e.g. seeds = [0, 1, 2]");
+        }
+        if (p.seeds.empty()) error(node, dotted, "needs at least one seed");
+      } else {
+        error(node, dotted, "unknown key" + suggestion(k, {"name", "description", "seeds", "base"}));
+      }
+    }
+  }
+
+  Index size_key(const toml::table& t, const std::string& section, const std::string& key, Index fallback,
+                 Index minimum) {
+    const toml::node* node = t.get(key);
+    if (!node) return fallback;
+    const auto* i = node->as_integer();
+    if (!i || i->get() < minimum) {
+      error(*node, section + "." + key, "expected an integer >= " + std::to_string(minimum) + ", got " +
+                                            (i ? std::to_string(i->get()) : std::string("a ") + toml_type(*node)));
+      return fallback;
+    }
+    return static_cast<Index>(i->get());
+  }
+
+  static std::string toml_type(const toml::node& node) {
+    switch (node.type()) {
+      case toml::node_type::string: return "string";
+      case toml::node_type::integer: return "integer";
+      case toml::node_type::floating_point: return "number";
+      case toml::node_type::boolean: return "boolean";
+      case toml::node_type::array: return "list";
+      case toml::node_type::table: return "table";
+      default: return "date/time";
+    }
+  }
+
+  static std::string render(const toml::node& node) {
+    std::ostringstream out;
+    node.visit([&out](const auto& v) {
+      if constexpr (toml::is_string<decltype(v)>) {
+        out << '"' << v.get() << '"';
+      } else if constexpr (toml::is_table<decltype(v)>) {
+        out << "a table";
+      } else {
+        out << v;
+      }
+    });
+    return out.str();
+  }
+
+  // Converts a TOML value to the declared type, or explains why it cannot be.
+  std::optional<Value> convert(const toml::node& node, const ParamSpec& spec, std::string& why) {
+    auto bad = [&] {
+      why = "got " + render(node) + " (" + toml_type(node) + ")";
+      return std::nullopt;
+    };
+    switch (spec.type) {
+      case ParamType::Bool:
+        if (auto* b = node.as_boolean()) return Value(b->get());
+        return bad();
+      case ParamType::Int:
+        if (auto* i = node.as_integer()) return Value(static_cast<std::int64_t>(i->get()));
+        return bad();
+      case ParamType::Real:
+        if (auto* f = node.as_floating_point()) return Value(f->get());
+        if (auto* i = node.as_integer()) return Value(static_cast<double>(i->get()));
+        return bad();
+      case ParamType::String:
+        if (auto* s = node.as_string()) return Value(s->get());
+        return bad();
+      case ParamType::IntList:
+      case ParamType::RealList:
+      case ParamType::StringList: {
+        const auto* arr = node.as_array();
+        if (!arr) return bad();
+        std::vector<std::int64_t> ints;
+        std::vector<double> reals;
+        std::vector<std::string> strings;
+        for (const auto& item : *arr) {
+          if (spec.type == ParamType::IntList) {
+            if (auto* i = item.as_integer()) ints.push_back(i->get()); else return bad();
+          } else if (spec.type == ParamType::RealList) {
+            if (auto* f = item.as_floating_point()) {
+              reals.push_back(f->get());
+            } else if (auto* i = item.as_integer()) {
+              reals.push_back(static_cast<double>(i->get()));
+            } else {
+              return bad();
+            }
+          } else {
+            if (auto* s = item.as_string()) strings.push_back(s->get()); else return bad();
+          }
+        }
+        if (spec.type == ParamType::IntList) return Value(ints);
+        if (spec.type == ParamType::RealList) return Value(reals);
+        return Value(strings);
+      }
+    }
+    return bad();
+  }
+
+  ComponentConfig component(const toml::table& t, const std::string& path, Kind kind,
+                            const std::string& default_use, const std::vector<std::string>& reserved) {
+    ComponentConfig c;
+    c.kind = kind;
+    c.path = path;
+    c.where = where(t);
+    const toml::node* use = t.get("use");
+    if (!use && default_use.empty()) {
+      error_at(c.where, path, "missing 'use = \"<" + std::string(to_string(kind)) + " name>\"' (see: featurelab list " +
+                                  to_string(kind) + ")");
+      return c;
+    }
+    if (use && !use->is_string()) {
+      error(*use, path + ".use", "expected the name of a " + std::string(to_string(kind)) + " (a string)");
+      return c;
+    }
+    c.use = use ? use->as_string()->get() : default_use;
+    const std::string bare = c.use.substr(c.use.find(':') == std::string::npos ? 0 : c.use.find(':') + 1);
+    c.name = bare;
+    if (const toml::node* n = t.get("name")) {
+      if (std::find(reserved.begin(), reserved.end(), "name") != reserved.end()) {
+        if (auto* s = n->as_string(); s && !s->get().empty() && s->get().find('.') == std::string::npos) {
+          c.name = s->get();
+        } else {
+          error(*n, path + ".name", "expected a non-empty name without dots");
+        }
+      }
+    }
+    try {
+      c.ref = catalog_.find(kind, c.use);
+    } catch (const Error& e) {
+      error_at(use ? where(*use) : c.where, path + ".use", e.what());
+      return c;
+    }
+    const Schema& schema = c.ref.component->schema;
+    std::vector<std::string> known{"use"};
+    known.insert(known.end(), reserved.begin(), reserved.end());
+    for (const auto& spec : schema.specs()) known.push_back(spec.name);
+    std::map<std::string, Value> values;
+    for (auto&& [key, node] : t) {
+      const std::string k(key.str());
+      if (k == "use" || std::find(reserved.begin(), reserved.end(), k) != reserved.end()) continue;
+      const ParamSpec* spec = schema.find(k);
+      const std::string dotted = path + "." + k;
+      if (!spec) {
+        std::string msg = "unknown parameter of " + std::string(to_string(kind)) + " '" + c.use + "'" +
+                          suggestion(k, known);
+        if (schema.specs().empty()) {
+          msg += " (it takes no parameters)";
+        } else {
+          msg += " (it takes:";
+          for (const auto& s : schema.specs()) msg += " " + s.name;
+          msg += ")";
+        }
+        error(node, dotted, msg);
+        continue;
+      }
+      std::string why;
+      auto value = convert(node, *spec, why);
+      if (value) {
+        if (auto range = spec->check(*value)) why = *range;
+      }
+      if (!why.empty()) {
+        std::string msg = "expected " + spec->expectation() + ", " + why;
+        if (spec->default_value) msg += "; the default is " + format_value(*spec->default_value);
+        error(node, dotted, msg);
+        continue;
+      }
+      values[k] = *value;
+    }
+    for (const auto& spec : schema.specs()) {
+      if (values.count(spec.name)) continue;
+      if (spec.default_value) {
+        values[spec.name] = *spec.default_value;
+      } else {
+        error_at(c.where, path + "." + spec.name, "required parameter missing: " + spec.doc + " (" +
+                                                      spec.expectation() + ")");
+      }
+    }
+    c.params = Params(std::move(values));
+    return c;
+  }
+
+  ComponentConfig single(const toml::table& root, const std::string& section, Kind kind,
+                         const std::string& default_use, const std::vector<std::string>& reserved) {
+    const toml::node* node = root.get(section);
+    if (!node) {
+      if (!default_use.empty()) return component(toml::table{}, section, kind, default_use, reserved);
+      errors_.push_back({source_.file.string(), "missing section [" + section + "] with use = \"<" +
+                                                    to_string(kind) + " name>\" (see: featurelab list " +
+                                                    to_string(kind) + ")"});
+      return {};
+    }
+    const toml::table* t = node->as_table();
+    if (!t) {
+      error(*node, section, "expected a table [" + section + "]");
+      return {};
+    }
+    return component(*t, section, kind, default_use, reserved);
+  }
+
+  std::vector<ComponentConfig> list(const toml::table& root, const std::string& section, Kind kind,
+                                    const std::vector<std::string>& reserved) {
+    std::vector<ComponentConfig> out;
+    const toml::node* node = root.get(section);
+    if (!node) return out;
+    const toml::array* arr = node->as_array();
+    if (!arr) {
+      error(*node, section, "expected a list of tables: write [[" + section + "]] (double brackets)");
+      return out;
+    }
+    for (std::size_t i = 0; i < arr->size(); ++i) {
+      const toml::node& item = *arr->get(i);
+      const std::string path = section + "." + std::to_string(i);
+      if (const auto* t = item.as_table()) {
+        out.push_back(component(*t, path, kind, "", reserved));
+      } else {
+        error(item, path, "expected a table: write [[" + section + "]]");
+      }
+    }
+    return out;
+  }
+
+  void unique_names(const std::vector<ComponentConfig>& items, const std::string& section) {
+    std::set<std::string> seen;
+    for (const auto& c : items) {
+      if (c.name.empty()) continue;
+      if (!seen.insert(c.name).second) {
+        error_at(c.where, c.path + ".name", "two " + section + "s are named '" + c.name +
+                                                "'; give this one another name, e.g. name = \"" + c.name + "-2\"");
+      }
+    }
+  }
+
+  void asserts(const toml::table& root, Pipeline& p) {
+    const toml::node* node = root.get("assert");
+    if (!node) return;
+    const toml::array* arr = node->as_array();
+    if (!arr) {
+      error(*node, "assert", "expected [[assert]] blocks (double brackets)");
+      return;
+    }
+    for (std::size_t i = 0; i < arr->size(); ++i) {
+      const std::string path = "assert." + std::to_string(i);
+      const toml::table* t = arr->get(i)->as_table();
+      if (!t) {
+        error(*arr->get(i), path, "expected a table");
+        continue;
+      }
+      AssertSpec a;
+      a.where = where(*t);
+      for (auto&& [key, value] : *t) {
+        const std::string k(key.str());
+        if (k == "expect" && value.is_string()) {
+          a.expect = value.as_string()->get();
+        } else if (k == "at" && value.is_string() && value.as_string()->get() == "final") {
+          a.at = "final";
+        } else if (k == "at" && value.is_integer() && value.as_integer()->get() >= 0) {
+          a.at = std::to_string(value.as_integer()->get());
+        } else if (k == "over" && value.is_string()) {
+          a.over = value.as_string()->get();
+          if (a.over != "every-seed" && a.over != "mean" && a.over != "any") {
+            error(value, path + ".over", "expected one of every-seed, mean, any, got \"" + a.over + "\"");
+          }
+        } else if (k == "expect" || k == "at" || k == "over") {
+          error(value, path + "." + k,
+                k == "at" ? "expected \"final\" or a step number" : "expected a string");
+        } else {
+          error(value, path + "." + k, "unknown key" + suggestion(k, {"expect", "at", "over"}));
+        }
+      }
+      if (a.expect.empty()) error_at(a.where, path, "missing expect = \"<probe>.<metric> <op> <number>\"");
+      p.asserts.push_back(a);
+    }
+  }
+
+  const PipelineSource& source_;
+  const Catalog& catalog_;
+  std::vector<Diagnostic> errors_;
+};
+
+}  // namespace
+
+Pipeline validate_pipeline(const PipelineSource& source, const Catalog& catalog) {
+  return Validator(source, catalog).run();
+}
+
+}  // namespace featurelab

@@ -1,0 +1,13 @@
+// Validation of a pipeline against the schemas of the components it names, before anything runs.
+#pragma once
+
+#include "config/pipeline.hpp"
+#include "config/pipeline_source.hpp"
+
+namespace featurelab {
+
+// Throws ConfigError listing every problem: unknown sections and keys (with did-you-mean),
+// wrong types, values out of range, unknown components, each located by file:line:column.
+Pipeline validate_pipeline(const PipelineSource& source, const Catalog& catalog);
+
+}  // namespace featurelab

@@ -1,0 +1,172 @@
+// Recursive-descent parser and evaluator for assertion expressions.
+#include "engine/assertion.hpp"
+
+#include <featurelab/error.hpp>
+
+#include <cctype>
+#include <cmath>
+#include <cstdlib>
+
+namespace featurelab {
+
+struct Assertion::Node {
+  char kind = 'n';  // 'n' number, 'm' metric, '+', '-', '*', '/', 'u' (unary minus)
+  double number = 0;
+  std::string metric;
+  std::shared_ptr<const Node> a, b;
+};
+
+namespace {
+
+using NodePtr = std::shared_ptr<const Assertion::Node>;
+
+class Parser {
+ public:
+  explicit Parser(const std::string& text) : s_(text) {}
+
+  NodePtr sum(std::vector<std::string>& metrics) {
+    NodePtr left = term(metrics);
+    for (;;) {
+      skip();
+      // A binary minus needs a space before it; "a-b" is one metric name.
+      if (peek() == '+' || (peek() == '-' && pos_ > 0 && std::isspace(static_cast<unsigned char>(s_[pos_ - 1])))) {
+        const char op = s_[pos_++];
+        left = binary(op, left, term(metrics));
+      } else {
+        return left;
+      }
+    }
+  }
+
+  std::string comparison() {
+    skip();
+    for (const char* op : {">=", "<=", "==", "!=", ">", "<"}) {
+      if (s_.compare(pos_, std::string(op).size(), op) == 0) {
+        pos_ += std::string(op).size();
+        return op;
+      }
+    }
+    fail("expected a comparison (>=, <=, >, <, ==, !=)");
+  }
+
+  void end() {
+    skip();
+    if (pos_ != s_.size()) fail("unexpected text");
+  }
+
+  [[noreturn]] void fail(const std::string& what) const {
+    throw Error("in \"" + s_ + "\" at column " + std::to_string(pos_ + 1) + ": " + what +
+                "; write e.g. \"accuracy.test >= 0.9\"");
+  }
+
+ private:
+  NodePtr term(std::vector<std::string>& metrics) {
+    NodePtr left = factor(metrics);
+    for (;;) {
+      skip();
+      if (peek() == '*' || peek() == '/') {
+        const char op = s_[pos_++];
+        left = binary(op, left, factor(metrics));
+      } else {
+        return left;
+      }
+    }
+  }
+
+  NodePtr factor(std::vector<std::string>& metrics) {
+    skip();
+    auto node = std::make_shared<Assertion::Node>();
+    const char c = peek();
+    if (c == '(') {
+      ++pos_;
+      NodePtr inner = sum(metrics);
+      skip();
+      if (peek() != ')') fail("expected ')'");
+      ++pos_;
+      return inner;
+    }
+    if (c == '-') {
+      ++pos_;
+      node->kind = 'u';
+      node->a = factor(metrics);
+      return node;
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) || c == '.') {
+      const char* begin = s_.c_str() + pos_;
+      char* end = nullptr;
+      node->number = std::strtod(begin, &end);
+      if (end == begin) fail("expected a number");
+      pos_ += static_cast<std::size_t>(end - begin);
+      return node;
+    }
+    if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      const std::size_t start = pos_;
+      while (pos_ < s_.size() && (std::isalnum(static_cast<unsigned char>(s_[pos_])) ||
+                                  std::string("_.-:=").find(s_[pos_]) != std::string::npos)) {
+        ++pos_;
+      }
+      node->kind = 'm';
+      node->metric = s_.substr(start, pos_ - start);
+      metrics.push_back(node->metric);
+      return node;
+    }
+    fail(c == '\0' ? "expression ends too early" : std::string("unexpected '") + c + "'");
+  }
+
+  static NodePtr binary(char op, NodePtr a, NodePtr b) {
+    auto node = std::make_shared<Assertion::Node>();
+    node->kind = op;
+    node->a = std::move(a);
+    node->b = std::move(b);
+    return node;
+  }
+
+  void skip() {
+    while (pos_ < s_.size() && std::isspace(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+  }
+  char peek() const { return pos_ < s_.size() ? s_[pos_] : '\0'; }
+
+  const std::string& s_;
+  std::size_t pos_ = 0;
+};
+
+double eval(const Assertion::Node& n, const std::function<double(const std::string&)>& value_of) {
+  switch (n.kind) {
+    case 'n': return n.number;
+    case 'm': return value_of(n.metric);
+    case 'u': return -eval(*n.a, value_of);
+    case '+': return eval(*n.a, value_of) + eval(*n.b, value_of);
+    case '-': return eval(*n.a, value_of) - eval(*n.b, value_of);
+    case '*': return eval(*n.a, value_of) * eval(*n.b, value_of);
+    case '/': return eval(*n.a, value_of) / eval(*n.b, value_of);
+    default: return std::nan("");
+  }
+}
+
+}  // namespace
+
+Assertion Assertion::parse(const std::string& text) {
+  Assertion a;
+  Parser parser(text);
+  a.lhs_ = parser.sum(a.metrics_);
+  a.op_ = parser.comparison();
+  a.rhs_ = parser.sum(a.metrics_);
+  parser.end();
+  return a;
+}
+
+Assertion::Outcome Assertion::evaluate(const std::function<double(const std::string&)>& value_of) const {
+  Outcome o;
+  o.lhs = eval(*lhs_, value_of);
+  o.rhs = eval(*rhs_, value_of);
+  if (std::isnan(o.lhs) || std::isnan(o.rhs)) return o;  // NaN never satisfies a prediction
+  if (op_ == ">=") o.holds = o.lhs >= o.rhs;
+  if (op_ == "<=") o.holds = o.lhs <= o.rhs;
+  if (op_ == ">") o.holds = o.lhs > o.rhs;
+  if (op_ == "<") o.holds = o.lhs < o.rhs;
+  if (op_ == "==") o.holds = o.lhs == o.rhs;
+  if (op_ == "!=") o.holds = o.lhs != o.rhs;
+  return o;
+}
+
+}  // namespace featurelab

@@ -1,0 +1,43 @@
+// [[assert]] expressions: a theory prediction checked when the run ends.
+//
+//   expect = "accuracy.test >= 0.95"
+//   expect = "weight-norms.W.fro <= 2 * 0.05 * 3000"
+//
+// Grammar: comparison := sum OP sum, OP ∈ {>=, <=, >, <, ==, !=}; sum := term (('+'|'-') term)*;
+// term := factor (('*'|'/') factor)*; factor := number | metric | '(' sum ')' | '-' factor.
+// Metric names may contain '-', so a binary minus needs spaces around it ("a - b").
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace featurelab {
+
+struct AssertSpec;
+
+class Assertion {
+ public:
+  // Throws featurelab::Error with the position of the problem.
+  static Assertion parse(const std::string& text);
+
+  // Names of the metrics the expression reads.
+  const std::vector<std::string>& metrics() const { return metrics_; }
+  // Evaluates with the given metric values; returns lhs, rhs and whether the comparison holds.
+  struct Outcome {
+    double lhs = 0;
+    double rhs = 0;
+    bool holds = false;
+  };
+  Outcome evaluate(const std::function<double(const std::string&)>& value_of) const;
+
+  struct Node;
+
+ private:
+  std::shared_ptr<const Node> lhs_, rhs_;
+  std::string op_;
+  std::vector<std::string> metrics_;
+};
+
+}  // namespace featurelab

@@ -1,0 +1,245 @@
+// The job runner: builds the components of a pipeline, samples the data, hands the trainer a
+// TrainerHost, runs the probes at evaluation steps and records everything.
+#include "engine/job.hpp"
+
+#include "engine/metrics_writer.hpp"
+#include "engine/progress.hpp"
+
+#include <featurelab/attack.hpp>
+#include <featurelab/augment.hpp>
+#include <featurelab/distribution.hpp>
+#include <featurelab/probe.hpp>
+#include <featurelab/trainer.hpp>
+#include <featurelab/transform.hpp>
+
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <fstream>
+
+namespace featurelab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void write_atomically(const fs::path& file, const std::string& text) {
+  const fs::path tmp = file.string() + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::out | std::ios::trunc);
+    if (!out) throw Error(tmp.string() + ": cannot write");
+    out << text;
+    out.flush();
+    if (!out) throw Error(tmp.string() + ": write failed");
+  }
+  fs::rename(tmp, file);
+}
+
+class JobRunner final : public TrainerHost {
+ public:
+  JobRunner(const Pipeline& p, Catalog& catalog, const JobOptions& options)
+      : p_(p), catalog_(catalog), options_(options), metrics_(options.dir) {}
+
+  JobResult run() {
+    JobResult result;
+    const auto start = std::chrono::steady_clock::now();
+    try {
+      build();
+      sample();
+      model_->init(init_rng_);
+      Progress progress(p_.name + " seed " + std::to_string(options_.seed), options_.log, options_.live_progress);
+      progress_ = &progress;
+      Rng train_rng(derive_seed(seed(), "train.loop"));
+      trainer_->train(*this, train_rng);
+      progress.finish();
+      progress_ = nullptr;
+      result.ok = true;
+      result.interrupted = stop_requested();
+    } catch (const std::exception& e) {
+      if (progress_) progress_->finish();
+      progress_ = nullptr;
+      result.error = e.what();
+    }
+    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.steps = last_step_;
+    result.final_metrics = metrics_.final_values();
+    result.history = metrics_.history();
+    return result;
+  }
+
+  // TrainerHost
+  Model& model() override { return *model_; }
+  Loss& loss() override { return *loss_; }
+  Optimizer& optimizer() override { return *optimizer_; }
+  Dataset& train_data() override { return train_; }
+  const Dataset& test_data() const override { return test_; }
+  Distribution& distribution() override { return *distribution_; }
+
+  void transform_fresh(Dataset& fresh, Rng& rng) override {
+    for (auto& t : transforms_) t->apply(fresh, empty_, rng);
+  }
+
+  Batch augment(const Batch& in, Rng& rng) override {
+    Batch current = in;
+    for (std::size_t i = 0; i < augments_.size(); ++i) {
+      augments_[i]->apply(current, augment_buffers_[i], rng);
+      current = Batch::of(augment_buffers_[i]);
+    }
+    return current;
+  }
+
+  void evaluate(Index step) override {
+    last_step_ = step;
+    for (std::size_t i = 0; i < probes_.size(); ++i) {
+      Measurements out;
+      ProbeInput input{*model_, *loss_, train_, test_, features_, named_attacks_, step};
+      try {
+        probes_[i]->measure(input, out);
+      } catch (const std::exception& e) {
+        throw Error(p_.probes[i].path + " (" + p_.probes[i].ref.qualified() + ") at step " + std::to_string(step) +
+                    ": " + e.what());
+      }
+      const std::string& prefix = p_.probes[i].name;
+      for (const auto& [name, value] : out.scalars()) metrics_.scalar(step, prefix + "." + name, value);
+      for (const auto& [name, table] : out.tables()) metrics_.table(step, prefix + "." + name, table);
+    }
+  }
+
+  void record(Index step, const std::string& metric, double value) override {
+    metrics_.scalar(step, metric, value);
+  }
+
+  void progress(Index step, Index total, double loss_value) override {
+    last_step_ = step;
+    if (progress_) progress_->update(step, total, loss_value);
+  }
+
+  bool stop_requested() const override { return options_.stop && options_.stop->load(); }
+
+ private:
+  std::uint64_t seed() const { return static_cast<std::uint64_t>(options_.seed); }
+
+  Context context_for(const ComponentConfig& c, const DataSpec& spec) {
+    Context ctx;
+    ctx.log = options_.log;
+    ctx.rng = Rng(derive_seed(seed(), c.path));
+    ctx.path = c.path;
+    ctx.data = spec;
+    ctx.total_steps = total_steps_;
+    return ctx;
+  }
+
+  template <class T>
+  std::shared_ptr<T> make(const ComponentConfig& c, const DataSpec& spec) {
+    Context ctx = context_for(c, spec);
+    return catalog_.make<T>(c.ref, c.params, ctx);
+  }
+
+  void build() {
+    distribution_ = make<Distribution>(p_.data, {});
+    spec_ = distribution_->spec();
+    for (const auto& t : p_.transforms) {
+      transforms_.push_back(make<Transform>(t, spec_));
+      spec_ = transforms_.back()->output_spec(spec_);
+    }
+    trainer_ = make<Trainer>(p_.trainer, spec_);
+    total_steps_ = trainer_->total_steps();
+    model_ = make<Model>(p_.model, spec_);
+    loss_ = make<Loss>(p_.loss, spec_);
+    try {
+      loss_->check_model(*model_, spec_);
+    } catch (const std::exception& e) {
+      throw Error("loss '" + p_.loss.use + "' cannot train model '" + p_.model.use + "': " + e.what());
+    }
+    optimizer_ = make<Optimizer>(p_.optimizer, spec_);
+    for (const auto& a : p_.augments) augments_.push_back(make<Augment>(a, spec_));
+    augment_buffers_.resize(augments_.size());
+    for (const auto& a : p_.attacks) {
+      attacks_.push_back(make<Attack>(a, spec_));
+      named_attacks_.push_back({a.name, attacks_.back().get()});
+    }
+    for (const auto& probe : p_.probes) probes_.push_back(make<Probe>(probe, spec_));
+    features_ = distribution_->features();
+    init_rng_ = Rng(derive_seed(seed(), "model.init"));
+  }
+
+  void sample() {
+    for (auto [split, n, data, label] : {std::tuple{Split::Train, p_.train_size, &train_, "train"},
+                                         std::tuple{Split::Test, p_.test_size, &test_, "test"}}) {
+      const Index available = distribution_->available(split);
+      if (available >= 0 && n > available) {
+        throw Error("data." + std::string(label) + " = " + std::to_string(n) + " but '" + p_.data.use +
+                    "' has only " + std::to_string(available) + " " + label + " samples; set data." + label +
+                    " <= " + std::to_string(available));
+      }
+      Rng rng(derive_seed(seed(), std::string("data.") + label));
+      if (n > 0) distribution_->sample(n, split, rng, *data);
+    }
+    Rng rng(derive_seed(seed(), "transform"));
+    for (auto& t : transforms_) t->apply(train_, test_, rng);
+    if (train_.X.cols() != spec_.dim) {
+      throw Error("data: '" + p_.data.use + "' produced samples of dimension " + std::to_string(train_.X.cols()) +
+                  " but declared " + std::to_string(spec_.dim) + " (a plugin bug)");
+    }
+    if (options_.log) {
+      options_.log->info("data: {} train and {} test samples of dimension {}, {} classes", train_.size(),
+                         test_.size(), spec_.dim, spec_.classes);
+    }
+  }
+
+  const Pipeline& p_;
+  Catalog& catalog_;
+  const JobOptions& options_;
+  MetricsWriter metrics_;
+  Progress* progress_ = nullptr;
+
+  std::shared_ptr<Distribution> distribution_;
+  std::vector<std::shared_ptr<Transform>> transforms_;
+  std::shared_ptr<Trainer> trainer_;
+  std::shared_ptr<Model> model_;
+  std::shared_ptr<Loss> loss_;
+  std::shared_ptr<Optimizer> optimizer_;
+  std::vector<std::shared_ptr<Augment>> augments_;
+  std::vector<Dataset> augment_buffers_;
+  std::vector<std::shared_ptr<Attack>> attacks_;
+  std::vector<NamedAttack> named_attacks_;
+  std::vector<std::shared_ptr<Probe>> probes_;
+  FeatureSet features_;
+  DataSpec spec_;
+  Dataset train_, test_, empty_;
+  Rng init_rng_;
+  Index total_steps_ = 0;
+  Index last_step_ = 0;
+};
+
+}  // namespace
+
+JobResult run_job(const Pipeline& pipeline, Catalog& catalog, const JobOptions& options) {
+  fs::create_directories(options.dir);
+  std::error_code ec;
+  fs::remove(options.dir / "done", ec);
+  write_atomically(options.dir / "config.toml", pipeline.operative_toml());
+  JobResult result;
+  {
+    JobRunner runner(pipeline, catalog, options);
+    result = runner.run();
+  }
+  nlohmann::json summary;
+  summary["pipeline"] = pipeline.name;
+  summary["seed"] = options.seed;
+  summary["status"] = result.ok ? (result.interrupted ? "interrupted" : "ok") : "failed";
+  if (!result.ok) summary["error"] = result.error;
+  summary["steps"] = result.steps;
+  summary["seconds"] = result.seconds;
+  nlohmann::json final_metrics = nlohmann::json::object();
+  for (const auto& [metric, value] : result.final_metrics) {
+    final_metrics[metric] = std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
+  }
+  summary["final"] = final_metrics;
+  write_atomically(options.dir / "summary.json", summary.dump(2) + "\n");
+  if (result.ok && !result.interrupted) write_atomically(options.dir / "done", "");
+  return result;
+}
+
+}  // namespace featurelab

@@ -1,0 +1,42 @@
+// One job: a pipeline with one seed, run in this process, writing into its own directory:
+// config.toml, metrics.jsonl, tables/, summary.json, and a `done` marker written last.
+#pragma once
+
+#include "config/pipeline.hpp"
+
+#include <atomic>
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace spdlog {
+class logger;
+}
+
+namespace featurelab {
+
+struct JobOptions {
+  std::filesystem::path dir;
+  std::int64_t seed = 0;
+  spdlog::logger* log = nullptr;
+  bool live_progress = false;
+  const std::atomic<bool>* stop = nullptr;  // Ctrl-C
+};
+
+struct JobResult {
+  bool ok = false;
+  bool interrupted = false;
+  std::string error;
+  Index steps = 0;
+  double seconds = 0.0;
+  std::map<std::string, double> final_metrics;
+  std::map<std::string, std::vector<std::pair<Index, double>>> history;
+};
+
+// Never throws for a failure inside the job (plugin error, divergence): it is reported in the
+// result and summary.json. Throws only when the job directory cannot be written.
+JobResult run_job(const Pipeline& pipeline, Catalog& catalog, const JobOptions& options);
+
+}  // namespace featurelab

@@ -1,0 +1,49 @@
+// Error types of the core and the exit codes the `featurelab` command maps them to.
+#pragma once
+
+#include <featurelab/error.hpp>
+
+#include <string>
+#include <vector>
+
+namespace featurelab {
+
+// Exit codes of the featurelab command (documented in README.md).
+enum ExitCode : int {
+  kExitOk = 0,
+  kExitRunFailed = 1,      // a job failed or an assertion did not hold
+  kExitBadInput = 2,       // bad command line, pipeline or data file
+  kExitPluginRefused = 3,  // a plugin could not be found or was refused
+  kExitInterrupted = 130,  // stopped by Ctrl-C
+};
+
+// A plugin that cannot be found, loaded or used.
+class PluginError : public Error {
+ public:
+  using Error::Error;
+};
+
+// One problem in a pipeline, located: "pipe.toml:12:3", "--set model.width".
+struct Diagnostic {
+  std::string where;
+  std::string message;
+  std::string format() const { return where.empty() ? message : where + ": " + message; }
+};
+
+// All problems found in a pipeline, reported together.
+class ConfigError : public Error {
+ public:
+  explicit ConfigError(std::vector<Diagnostic> diagnostics)
+      : Error(join(diagnostics)), diagnostics_(std::move(diagnostics)) {}
+  const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+
+ private:
+  static std::string join(const std::vector<Diagnostic>& diagnostics) {
+    std::string out;
+    for (const auto& d : diagnostics) out += (out.empty() ? "" : "\n") + d.format();
+    return out;
+  }
+  std::vector<Diagnostic> diagnostics_;
+};
+
+}  // namespace featurelab

@@ -1,0 +1,151 @@
+// Boost.DLL loading with the checks listed in pack_loader.hpp.
+#include "loader/pack_loader.hpp"
+
+#include <featurelab/version.hpp>
+
+#include <map>
+#include <sstream>
+#include <sys/stat.h>
+
+namespace featurelab {
+
+const char* to_string(LoadFailure failure) {
+  switch (failure) {
+    case LoadFailure::None: return "loaded";
+    case LoadFailure::NotFound: return "not found";
+    case LoadFailure::UnsafePermissions: return "unsafe permissions";
+    case LoadFailure::NotSharedLibrary: return "not a shared library";
+    case LoadFailure::MissingEntryPoint: return "missing entry point";
+    case LoadFailure::WrongAbi: return "wrong ABI";
+    case LoadFailure::FingerprintMismatch: return "fingerprint mismatch";
+    case LoadFailure::RegistrationFailed: return "registration failed";
+  }
+  return "?";
+}
+
+namespace {
+
+std::map<std::string, std::string> fingerprint_fields(const std::string& fingerprint) {
+  std::map<std::string, std::string> fields;
+  std::istringstream in(fingerprint);
+  std::string item;
+  while (std::getline(in, item, ';')) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos) {
+      fields[item] = "";
+    } else {
+      fields[item.substr(0, eq)] = item.substr(eq + 1);
+    }
+  }
+  return fields;
+}
+
+LoadResult refuse(const std::filesystem::path& file, LoadFailure failure, const std::string& what) {
+  LoadResult result;
+  result.failure = failure;
+  result.message = file.string() + ": " + what;
+  return result;
+}
+
+}  // namespace
+
+std::string fingerprint_difference(const std::string& plugin, const std::string& core) {
+  const auto p = fingerprint_fields(plugin);
+  const auto c = fingerprint_fields(core);
+  std::string out;
+  auto note = [&out](const std::string& key, const std::string& pv, const std::string& cv) {
+    if (!out.empty()) out += "; ";
+    out += key + ": plugin " + (pv.empty() ? "(none)" : pv) + ", core " + (cv.empty() ? "(none)" : cv);
+  };
+  for (const auto& [key, value] : c) {
+    auto it = p.find(key);
+    const std::string pv = it == p.end() ? "" : it->second;
+    if (pv != value) note(key, pv, value);
+  }
+  for (const auto& [key, value] : p) {
+    if (!c.count(key)) note(key, value, "");
+  }
+  return out;
+}
+
+std::string unsafe_permissions(const std::filesystem::path& file) {
+  struct stat info {};
+  for (const auto& path : {file, file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path()}) {
+    if (::stat(path.c_str(), &info) != 0) continue;
+    const bool sticky_dir = S_ISDIR(info.st_mode) && (info.st_mode & S_ISVTX);
+    if ((info.st_mode & (S_IWGRP | S_IWOTH)) && !sticky_dir) {
+      std::ostringstream mode;
+      mode << std::oct << (info.st_mode & 0777);
+      return path.string() + " is writable by other users (mode " + mode.str() +
+             "); loading a plugin runs its code, so fix it with: chmod go-w " + path.string();
+    }
+  }
+  return {};
+}
+
+LoadResult load_pack(const std::filesystem::path& file) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(file, ec)) {
+    return refuse(file, LoadFailure::NotFound, "no such plugin file");
+  }
+  if (auto why = unsafe_permissions(file); !why.empty()) {
+    return refuse(file, LoadFailure::UnsafePermissions, "refused: " + why);
+  }
+  auto pack = std::make_shared<LoadedPack>();
+  pack->file = file;
+  try {
+    pack->library.load(file, boost::dll::load_mode::rtld_lazy | boost::dll::load_mode::rtld_local);
+  } catch (const std::exception& e) {
+    return refuse(file, LoadFailure::NotSharedLibrary,
+                  std::string("not a loadable shared library (") + e.what() +
+                      "); plugins are built with featurelab_add_plugin() from the featurelab CMake package");
+  }
+  if (!pack->library.has("featurelab_pack")) {
+    return refuse(file, LoadFailure::MissingEntryPoint,
+                  "missing entry point 'featurelab_pack': not a featurelab plugin; declare the pack "
+                  "with FEATURELAB_PACK(name, version) from <featurelab/pack.hpp>");
+  }
+  const PackHeader* header = nullptr;
+  try {
+    header = pack->library.get_alias<PackEntry>("featurelab_pack")();
+  } catch (const std::exception& e) {
+    return refuse(file, LoadFailure::MissingEntryPoint,
+                  std::string("entry point 'featurelab_pack' unusable: ") + e.what());
+  }
+  if (header == nullptr) {
+    return refuse(file, LoadFailure::MissingEntryPoint, "entry point 'featurelab_pack' returned null");
+  }
+  if (header->abi_version != FEATURELAB_ABI_VERSION) {
+    return refuse(file, LoadFailure::WrongAbi,
+                  "ABI " + std::to_string(header->abi_version) + ", core expects " +
+                      std::to_string(FEATURELAB_ABI_VERSION) +
+                      "; rebuild the plugin against this featurelab's SDK");
+  }
+  pack->name = header->pack_name ? header->pack_name : "";
+  pack->version = header->pack_version ? header->pack_version : "";
+  pack->fingerprint = header->fingerprint ? header->fingerprint : "";
+  const std::string core = build_fingerprint();
+  if (pack->fingerprint != core) {
+    return refuse(file, LoadFailure::FingerprintMismatch,
+                  "pack '" + pack->name + "': build fingerprint differs (" +
+                      fingerprint_difference(pack->fingerprint, core) +
+                      "); rebuild the plugin with the compiler and flags of this featurelab "
+                      "(find_package(featurelab) sets them)");
+  }
+  try {
+    PackBuilder builder;
+    header->register_components(builder);
+    pack->components = builder.components();
+  } catch (const std::exception& e) {
+    return refuse(file, LoadFailure::RegistrationFailed,
+                  "pack '" + pack->name + "': registering its components threw: " + e.what());
+  } catch (...) {
+    return refuse(file, LoadFailure::RegistrationFailed,
+                  "pack '" + pack->name + "': registering its components threw a non-standard exception");
+  }
+  LoadResult result;
+  result.pack = std::move(pack);
+  return result;
+}
+
+}  // namespace featurelab

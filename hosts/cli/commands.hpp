@@ -1,0 +1,26 @@
+// The subcommands of `featurelab`; each registers its options and returns an exit code.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace featurelab::cli {
+
+struct GlobalOptions {
+  std::vector<std::string> plugin_paths;
+  bool verbose = false;
+  bool quiet = false;
+};
+
+using Action = std::function<int()>;
+
+Action add_list_command(CLI::App& app, const GlobalOptions& global);
+Action add_describe_command(CLI::App& app, const GlobalOptions& global);
+Action add_validate_command(CLI::App& app, const GlobalOptions& global);
+Action add_run_command(CLI::App& app, const GlobalOptions& global);
+Action add_plugins_command(CLI::App& app, const GlobalOptions& global);
+
+}  // namespace featurelab::cli

@@ -1,0 +1,51 @@
+// featurelab describe NAME: a component's documentation and parameter schema, from its manifest.
+#include "session.hpp"
+
+#include "errors.hpp"
+#include "text/suggest.hpp"
+
+#include <fmt/format.h>
+
+#include <iostream>
+
+namespace featurelab::cli {
+
+Action add_describe_command(CLI::App& app, const GlobalOptions& global) {
+  auto* sub = app.add_subcommand("describe", "Show a component's documentation and parameters");
+  auto name = std::make_shared<std::string>();
+  sub->add_option("name", *name, "Component name, or pack:name")->required();
+  return [&global, name]() {
+    Catalog catalog = discover(global);
+    const auto refs = catalog.find_any(*name);
+    if (refs.empty()) {
+      std::vector<std::string> all;
+      for (Kind k : kAllKinds) {
+        for (auto& n : catalog.names(k)) all.push_back(n);
+      }
+      std::string msg = "no component '" + *name + "'";
+      if (auto guess = closest_name(*name, all)) msg += "; did you mean '" + *guess + "'?";
+      throw PluginError(msg + " (see: featurelab list)");
+    }
+    for (const auto& r : refs) {
+      const auto& c = *r.component;
+      std::cout << fmt::format("{} {}  (pack {} {}, {})\n\n", to_string(c.kind), c.name, r.pack->manifest.name,
+                               r.pack->manifest.version, r.pack->manifest.library_file.string());
+      std::cout << c.doc << "\n\n";
+      if (c.schema.specs().empty()) {
+        std::cout << "No parameters.\n";
+      } else {
+        std::cout << "Parameters:\n";
+        for (const auto& spec : c.schema.specs()) {
+          std::cout << fmt::format("  {:<18} {:<11} default {:<14} {}\n", spec.name, to_string(spec.type),
+                                   spec.default_value ? format_value(*spec.default_value) : "(required)",
+                                   spec.expectation());
+          std::cout << fmt::format("  {:<18} {}\n", "", spec.doc);
+        }
+      }
+      std::cout << "\n";
+    }
+    return int(kExitOk);
+  };
+}
+
+}  // namespace featurelab::cli

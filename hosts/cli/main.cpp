@@ -1,0 +1,61 @@
+// featurelab: list, describe, validate and run pipelines of plugin components.
+//
+// Exit codes: 0 success; 1 a job failed or an assertion did not hold; 2 bad command line,
+// pipeline or data; 3 a plugin was not found or was refused; 130 interrupted (Ctrl-C).
+#include "commands.hpp"
+
+#include "errors.hpp"
+
+#include <featurelab/version.hpp>
+
+#include <cstdio>
+#include <iostream>
+
+int main(int argc, char** argv) {
+  using namespace featurelab;
+  CLI::App app{"featurelab: feature-learning experiments from plugin components and TOML pipelines.\n"
+               "Exit codes: 0 ok, 1 job or assertion failed, 2 bad input, 3 plugin refused, 130 interrupted."};
+  app.set_version_flag("--version", std::string("featurelab ") + FEATURELAB_SDK_VERSION + " (ABI " +
+                                         std::to_string(FEATURELAB_ABI_VERSION) + ")");
+  app.require_subcommand(1);
+  cli::GlobalOptions global;
+  app.add_option("--plugin-path", global.plugin_paths,
+                 "Directory with plugin packs, searched before FEATURELAB_PLUGIN_PATH and the install "
+                 "directory (repeatable; ':'-separated lists accepted)")
+      ->type_name("DIR");
+  app.add_flag("-v,--verbose", global.verbose, "Debug logging");
+  app.add_flag("-q,--quiet", global.quiet, "Only warnings and errors");
+
+  std::vector<cli::Action> actions;
+  actions.push_back(cli::add_list_command(app, global));
+  actions.push_back(cli::add_describe_command(app, global));
+  actions.push_back(cli::add_validate_command(app, global));
+  actions.push_back(cli::add_run_command(app, global));
+  actions.push_back(cli::add_plugins_command(app, global));
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? kExitOk : kExitBadInput;
+  }
+  const auto subcommands = app.get_subcommands();
+  const auto all = app.get_subcommands({});
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    if (all[i] == subcommands.front()) {
+      try {
+        return actions[i]();
+      } catch (const ConfigError& e) {
+        for (const auto& d : e.diagnostics()) std::cerr << "error: " << d.format() << "\n";
+        return kExitBadInput;
+      } catch (const PluginError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return kExitPluginRefused;
+      } catch (const std::exception& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return kExitBadInput;
+      }
+    }
+  }
+  return kExitBadInput;
+}

@@ -1,0 +1,59 @@
+// featurelab plugins doctor | manifest FILE: check every pack on the path; write a sidecar.
+#include "session.hpp"
+
+#include "errors.hpp"
+#include "loader/manifest.hpp"
+#include "loader/pack_loader.hpp"
+
+#include <featurelab/version.hpp>
+
+#include <fmt/format.h>
+
+#include <iostream>
+
+namespace featurelab::cli {
+
+Action add_plugins_command(CLI::App& app, const GlobalOptions& global) {
+  auto* sub = app.add_subcommand("plugins", "Inspect plugin packs");
+  sub->require_subcommand(1);
+  auto* doctor = sub->add_subcommand("doctor", "Load every pack on the search path and say why any is refused");
+  auto* manifest = sub->add_subcommand("manifest", "Write the sidecar manifest of a plugin library (runs its code)");
+  auto file = std::make_shared<std::string>();
+  manifest->add_option("library", *file, "Plugin shared library")->required();
+  return [&global, doctor, manifest, file]() {
+    if (manifest->parsed()) {
+      LoadResult result = load_pack(*file);
+      if (!result) throw PluginError(result.message);
+      const auto target = manifest_path_for(*file);
+      write_manifest(manifest_of(*result.pack), target);
+      std::cout << "wrote " << target.string() << " (" << result.pack->components.size() << " components)\n";
+      return int(kExitOk);
+    }
+    (void)doctor;
+    std::cout << "core: ABI " << FEATURELAB_ABI_VERSION << ", fingerprint " << build_fingerprint() << "\n";
+    std::cout << "search path:\n";
+    const auto dirs = Catalog::search_path(global.plugin_paths);
+    for (const auto& d : dirs) {
+      std::error_code ec;
+      std::cout << "  " << d.string() << (std::filesystem::is_directory(d, ec) ? "" : "  (missing)") << "\n";
+    }
+    Catalog catalog;
+    catalog.discover(dirs);
+    int refused = 0;
+    for (const auto& lib : catalog.libraries()) {
+      LoadResult result = load_pack(lib);
+      if (result) {
+        std::cout << fmt::format("  ok       {} (pack {} {}, {} components)\n", lib.string(), result.pack->name,
+                                 result.pack->version, result.pack->components.size());
+      } else {
+        ++refused;
+        std::cout << fmt::format("  REFUSED  {} [{}]\n", result.message, to_string(result.failure));
+      }
+    }
+    for (const auto& problem : catalog.problems()) std::cout << "  warning  " << problem << "\n";
+    if (catalog.libraries().empty()) std::cout << "  no plugin libraries found\n";
+    return refused > 0 || catalog.libraries().empty() ? int(kExitPluginRefused) : int(kExitOk);
+  };
+}
+
+}  // namespace featurelab::cli

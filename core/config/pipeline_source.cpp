@@ -141,6 +141,11 @@ void apply_override(toml::table& table, const std::string& assignment, std::vect
   toml::node* parent = &table;
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
     toml::node* next = descend(parent, parts[i]);
+    const bool index_next = parts[i + 1].find_first_not_of("0123456789") == std::string::npos;
+    if (!next && index_next) {
+      errors.push_back({"--set " + key, "no [[" + parts[i] + "]] entries to index; add the block to the pipeline first"});
+      return;
+    }
     if (!next) {
       if (auto* t = parent->as_table()) {
         t->insert_or_assign(parts[i], toml::table{});

@@ -1,0 +1,41 @@
+# Two commands on a fresh Debian machine:
+#   make demo   install what is missing, build, run the flagship pipeline (Frei et al. Figure 1)
+#   make test   install what is missing, build, run the whole test suite
+BUILD ?= build
+JOBS ?= 2
+PREFIX ?= /usr/local
+CMAKE_FLAGS ?=
+APT_PACKAGES := cmake g++ make git libboost-dev libboost-filesystem-dev libeigen3-dev libspdlog-dev \
+  libfmt-dev catch2 libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev
+SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
+
+.PHONY: deps configure build demo test install bench clean
+
+deps:
+	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:" $$missing; \
+	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
+	fi
+
+configure: deps
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+
+build: configure
+	cmake --build $(BUILD) -j$(JOBS)
+
+demo: build
+	$(BUILD)/bin/featurelab run plugins/std/pipelines/xor-figure1.toml --out runs/xor-figure1
+
+test: build
+	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
+
+install: build
+	cmake --install $(BUILD) --prefix $(PREFIX)
+
+bench: configure
+	cmake --build $(BUILD) -j$(JOBS) --target featurelab-bench
+	$(BUILD)/bin/featurelab-bench
+
+clean:
+	rm -rf $(BUILD)

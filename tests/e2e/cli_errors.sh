@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The featurelab command: listing without loading, describe, validate, precise refusals, exit codes.
+source "$(dirname "$0")/lib.sh"
+fl=$FEATURELAB
+good=$SOURCE_DIR/tests/data/xor-small.toml
+mark=$work/fixture-loaded
+export FEATURELAB_FIXTURE_LOAD_MARK=$mark
+
+expect 0 "two-layer" -- $fl list
+expect 0 "^model:" -- $fl list model
+expect 2 "unknown kind" -- $fl list modle
+expect 0 "width" -- $fl describe two-layer
+expect 0 "Parameters" -- $fl describe std:logistic
+expect 3 "did you mean 'two-layer'" -- $fl describe two-layr
+for sub in list describe validate run plugins; do expect 0 "Usage|usage" -- $fl $sub --help; done
+expect 2 "" -- $fl frobnicate
+
+expect 0 "ok \(1 seed" -- $fl validate "$good"
+expect 0 "width = 30" -- $fl validate "$good" --print --set model.width=30
+expect 2 "xor-small.toml:[0-9]+:[0-9]+: model.widht: unknown parameter.*did you mean 'width'" -- \
+  $fl validate "$good" --set model.widht=3
+expect 2 "optimizer.lr: expected a number > 0, got -1" -- $fl validate "$good" --set optimizer.lr=-1
+expect 2 "no such pipeline file" -- $fl run "$work/absent.toml"
+
+# Broken plugins on the path: refused with the reason, not loaded silently.
+expect 3 "ABI 2, core expects 1" -- $fl --plugin-path "$FIXTURE_DIR/wrong-abi" plugins doctor
+expect 3 "fingerprint differs \(simd: plugin fixture-simd" -- \
+  $fl --plugin-path "$FIXTURE_DIR/wrong-fingerprint" plugins doctor
+expect 3 "missing entry point 'featurelab_pack'" -- $fl --plugin-path "$FIXTURE_DIR/no-entry" plugins doctor
+echo garbage > "$work/libgarbage.so"
+expect 3 "not a loadable shared library" -- $fl plugins manifest "$work/libgarbage.so"
+expect 0 "ok .*libstd.so \(pack std" -- $fl plugins doctor
+
+# The fixture pack via FEATURELAB_PLUGIN_PATH: listed and described from its manifest only, and
+# not loaded by a pipeline that does not use it.
+export FEATURELAB_PLUGIN_PATH=$FIXTURE_DIR/fixture
+rm -f "$mark"
+expect 0 "throwing-model" -- $fl list
+expect 0 "A model whose constructor throws" -- $fl describe throwing-model
+expect 2 "provided by several packs" -- $fl validate "$good" --set loss.use=logistic
+expect 0 "" -- $fl run "$good" --out "$work/run-std" --set loss.use=std:logistic -q
+check "list, describe and a std-only run never load the fixture pack" test ! -e "$mark"
+expect 3 "libfixture.so: model 'throwing-model'.*fixture model refuses to be built" -- \
+  $fl run "$good" --out "$work/run-throw" --set model.use=throwing-model --set loss.use=std:logistic
+check "a pipeline using the fixture pack loads it" test -e "$mark"
+unset FEATURELAB_PLUGIN_PATH
+
+finish

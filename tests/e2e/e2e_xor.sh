@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# The flagship: Figure 1 of Frei, Chatterji & Bartlett (2022) at reduced size, end to end through
+# the command, with the run directory a researcher reads afterwards.
+source "$(dirname "$0")/lib.sh"
+fl=$FEATURELAB
+pipeline=$SOURCE_DIR/plugins/std/pipelines/xor-figure1.toml
+out=$work/run
+# Reduced: n = 1000 and m = 100 reach the theorem's state by t = 30 (extraction 003, §9.2).
+expect 0 "assert PASS" -- $fl run "$pipeline" --out "$out" --set data.train=1000 --set model.width=100 \
+  --set train.steps=300 --set train.eval_every=100
+job=$out/jobs/seed-0
+for f in pipeline.toml config.toml manifest.json asserts.json jobs/seed-0/config.toml \
+  jobs/seed-0/metrics.jsonl jobs/seed-0/summary.json jobs/seed-0/done; do
+  check "run directory has $f" test -s "$out/$f" -o -f "$out/$f"
+done
+check "operative config records overrides and defaults" grep -q "width = 100" "$out/config.toml"
+check "operative config records defaults" grep -q "activation = \"relu\"" "$out/config.toml"
+check "manifest names the std pack and its fingerprint" grep -q '"fingerprint": "compiler=' "$out/manifest.json"
+check "summary says ok" grep -q '"status": "ok"' "$job/summary.json"
+check "metrics.jsonl lines are JSON with step, metric, value" \
+  bash -c "head -1 '$job/metrics.jsonl' | grep -qE '^\{\"step\":0,\"metric\":\"[a-z.=_0-9-]+\",\"value\":'"
+check "every assertion held" bash -c "! grep -q '\"holds\": false' '$out/asserts.json'"
+check "the cosine table was written" bash -c "ls '$job'/tables/*.csv >/dev/null"
+# A failing prediction exits 1 and says so.
+expect 1 "assert FAIL" -- $fl run "$pipeline" --out "$work/fail" --set data.train=400 --set model.width=20 \
+  --set train.steps=1
+# The same seed gives byte-identical metrics.
+$fl run "$pipeline" --out "$work/again" --set data.train=1000 --set model.width=100 --set train.steps=300 \
+  --set train.eval_every=100 -q >/dev/null 2>&1
+check "same seed, same metrics, byte for byte" cmp "$job/metrics.jsonl" "$work/again/jobs/seed-0/metrics.jsonl"
+finish

@@ -1,0 +1,142 @@
+// Loading deliberately broken plugins: each refusal is precise and pinned here.
+#include "loader/manifest.hpp"
+#include "loader/pack_loader.hpp"
+#include "registry/catalog.hpp"
+
+#include "temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+
+using namespace featurelab;
+namespace fs = std::filesystem;
+
+namespace {
+const fs::path kFixtures = FEATURELAB_FIXTURE_DIR;
+const fs::path kPlugins = FEATURELAB_PLUGIN_BUILD_DIR;
+}  // namespace
+
+TEST_CASE("a pack with another ABI is refused before any call") {
+  const auto r = load_pack(kFixtures / "wrong-abi/libfixture-wrong-abi.so");
+  CHECK(r.failure == LoadFailure::WrongAbi);
+  CHECK_THAT(r.message, Catch::Contains("libfixture-wrong-abi.so: ABI 2, core expects 1"));
+}
+
+TEST_CASE("a pack with another fingerprint is refused, naming the field") {
+  const auto r = load_pack(kFixtures / "wrong-fingerprint/libfixture-wrong-fingerprint.so");
+  CHECK(r.failure == LoadFailure::FingerprintMismatch);
+  CHECK_THAT(r.message, Catch::Contains("simd: plugin fixture-simd, core "));
+}
+
+TEST_CASE("a library without the entry point is refused") {
+  const auto r = load_pack(kFixtures / "no-entry/libfixture-no-entry.so");
+  CHECK(r.failure == LoadFailure::MissingEntryPoint);
+  CHECK_THAT(r.message, Catch::Contains("missing entry point 'featurelab_pack'"));
+}
+
+TEST_CASE("a file that is not a shared library is refused") {
+  test::TempDir dir;
+  const auto garbage = dir.write("libgarbage.so", "this is not an ELF file\n");
+  const auto r = load_pack(garbage);
+  CHECK(r.failure == LoadFailure::NotSharedLibrary);
+  CHECK_THAT(r.message, Catch::Contains("libgarbage.so: not a loadable shared library"));
+  CHECK(load_pack(dir.path() / "absent.so").failure == LoadFailure::NotFound);
+}
+
+TEST_CASE("a plugin writable by other users is refused") {
+  test::TempDir dir;
+  fs::copy_file(kFixtures / "fixture/libfixture.so", dir.path() / "libfixture.so");
+  ::chmod((dir.path() / "libfixture.so").c_str(), 0666);
+  const auto r = load_pack(dir.path() / "libfixture.so");
+  CHECK(r.failure == LoadFailure::UnsafePermissions);
+  CHECK_THAT(r.message, Catch::Contains("chmod go-w"));
+}
+
+TEST_CASE("the std pack loads and matches its manifest") {
+  const auto r = load_pack(kPlugins / "libstd.so");
+  REQUIRE(r);
+  CHECK(r.pack->name == "std");
+  const PackManifest m = read_manifest(manifest_path_for(kPlugins / "libstd.so"));
+  CHECK(m.components.size() == r.pack->components.size());
+  CHECK(m.fingerprint == build_fingerprint());
+}
+
+TEST_CASE("a throwing factory fails its component with the plugin file and name") {
+  Catalog catalog;
+  catalog.discover({kFixtures / "fixture", kPlugins});
+  const ComponentRef ref = catalog.find(Kind::Model, "throwing-model");
+  Context ctx;
+  ctx.path = "model";
+  CHECK_THROWS_WITH(catalog.make<Model>(ref, Params(), ctx),
+                    Catch::Contains("libfixture.so: model 'throwing-model'") &&
+                        Catch::Contains("fixture model refuses to be built"));
+}
+
+TEST_CASE("duplicate names across packs need qualification; lookups suggest") {
+  Catalog catalog;
+  catalog.discover({kFixtures / "fixture", kPlugins});
+  CHECK_THROWS_WITH(catalog.find(Kind::Loss, "logistic"),
+                    Catch::Contains("provided by several packs") && Catch::Contains("fixture:logistic") &&
+                        Catch::Contains("std:logistic"));
+  CHECK(catalog.find(Kind::Loss, "std:logistic").pack->manifest.name == "std");
+  CHECK(catalog.find(Kind::Loss, "fixture:logistic").pack->manifest.name == "fixture");
+  CHECK_THROWS_WITH(catalog.find(Kind::Model, "two-layr"),
+                    Catch::Contains("no model 'two-layr'; did you mean 'two-layer' (pack std"));
+  CHECK_THROWS_WITH(catalog.find(Kind::Model, "logistic"), Catch::Contains("'logistic' is a loss"));
+}
+
+TEST_CASE("stale and missing manifests are reported, not trusted") {
+  test::TempDir dir;
+  fs::copy_file(kFixtures / "fixture/libfixture.so", dir.path() / "libfixture.so");
+  Catalog bare;
+  bare.discover({dir.path()});
+  REQUIRE(bare.problems().size() == 1);
+  CHECK_THAT(bare.problems()[0], Catch::Contains("no manifest") && Catch::Contains("featurelab plugins manifest"));
+  PackManifest m = read_manifest(kFixtures / "fixture/libfixture.featurelab.json");
+  m.library_size += 1;
+  write_manifest(m, dir.path() / "libfixture.featurelab.json");
+  Catalog stale;
+  stale.discover({dir.path()});
+  REQUIRE(stale.problems().size() == 1);
+  CHECK_THAT(stale.problems()[0], Catch::Contains("stale manifest"));
+  CHECK(stale.packs().empty());
+}
+
+TEST_CASE("the same pack twice on the path: the first wins, the second is reported") {
+  Catalog catalog;
+  catalog.discover({kPlugins, kFixtures / "fixture", kPlugins / "."});
+  CHECK(catalog.packs().size() == 2);
+  test::TempDir dir;
+  fs::copy_file(kFixtures / "fixture/libfixture.so", dir.path() / "libfixture.so");
+  fs::copy_file(kFixtures / "fixture/libfixture.featurelab.json", dir.path() / "libfixture.featurelab.json");
+  Catalog twice;
+  twice.discover({kFixtures / "fixture", dir.path()});
+  CHECK(twice.packs().size() == 1);
+  REQUIRE(twice.problems().size() == 1);
+  CHECK_THAT(twice.problems()[0], Catch::Contains("pack 'fixture' found twice"));
+}
+
+TEST_CASE("objects keep their library loaded after the catalog is gone") {
+  std::shared_ptr<Loss> loss;
+  std::shared_ptr<Model> model;
+  {
+    Catalog catalog;
+    catalog.discover({kPlugins});
+    Context ctx;
+    ctx.data.dim = 1;
+    ctx.data.classes = 2;
+    const auto loss_ref = catalog.find(Kind::Loss, "logistic");
+    loss = catalog.make<Loss>(loss_ref, Params::defaults(loss_ref.component->schema), ctx);
+    const auto model_ref = catalog.find(Kind::Model, "linear");
+    model = catalog.make<Model>(model_ref, Params::defaults(model_ref.component->schema), ctx);
+  }
+  // Calling into the plugin after the catalog (and its pack record) is gone must still work:
+  // the objects hold the library.
+  Dataset data;
+  data.X = Mat::Ones(2, 1);
+  data.y = IVec::Ones(2);
+  data.classes = 2;
+  // A zero-initialised linear model outputs 0, and the logistic loss of 0 is log 2.
+  CHECK(loss->evaluate(*model, Batch::of(data)) == Approx(std::log(2.0)).epsilon(1e-5));
+}

@@ -1,0 +1,46 @@
+// Fixture: a valid pack whose model's constructor throws, and whose second pack-level component
+// (a loss named like std's) makes unqualified "logistic" ambiguous.
+#include <featurelab/pack.hpp>
+
+#include <cstdlib>
+#include <fstream>
+#include <stdexcept>
+
+namespace {
+
+// Runs when the library is loaded: leaves a mark if asked to, so tests can prove that listing,
+// describing and running pipelines that do not use this pack never load it.
+const bool kLoadMark = [] {
+  if (const char* mark = std::getenv("FEATURELAB_FIXTURE_LOAD_MARK")) std::ofstream(mark) << "loaded\n";
+  return true;
+}();
+
+class ThrowingModel : public featurelab::Model {
+ public:
+  ThrowingModel(const featurelab::Params&, featurelab::Context&) {
+    throw std::runtime_error("fixture model refuses to be built");
+  }
+  featurelab::Index outputs() const override { return 1; }
+  void init(featurelab::Rng&) override {}
+  void forward(featurelab::ConstMatRef, featurelab::MatRef) override {}
+  void backward(featurelab::ConstMatRef, featurelab::ConstMatRef, featurelab::VecRef) override {}
+};
+
+class ShadowLogistic : public featurelab::OutputLoss {
+ public:
+  ShadowLogistic(const featurelab::Params&, featurelab::Context&) {}
+  featurelab::Scalar value_and_gradient(featurelab::ConstMatRef, const featurelab::Batch&,
+                                        featurelab::MatRef dout) const override {
+    dout.setZero();
+    return 0;
+  }
+};
+
+}  // namespace
+
+FEATURELAB_PACK("fixture", "1.0") {
+  featurelab::Schema schema;
+  schema.integer("width", 3, "unused").min(1);
+  pack.add<ThrowingModel>("throwing-model", "A model whose constructor throws.", schema);
+  pack.add<ShadowLogistic>("logistic", "A loss named like std's logistic.", featurelab::Schema{});
+}

@@ -1,0 +1,127 @@
+// Pipeline validation against the std pack's schemas: every error located and explained.
+#include "config/validate.hpp"
+#include "engine/run.hpp"
+
+#include "temp_dir.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace featurelab;
+
+namespace {
+
+const char* kGood = R"([experiment]
+name = "xor"
+seeds = [0, 1]
+
+[data]
+use = "xor-clusters"
+dim = 2
+train = 200
+test = 100
+
+[model]
+use = "two-layer"
+width = 20
+
+[loss]
+use = "logistic"
+
+[optimizer]
+use = "gd"
+lr = 0.05
+
+[train]
+steps = 10
+
+[[probe]]
+use = "accuracy"
+
+[[assert]]
+expect = "accuracy.test >= 0.5"
+)";
+
+Catalog std_catalog() {
+  Catalog catalog;
+  catalog.discover({FEATURELAB_PLUGIN_BUILD_DIR});
+  return catalog;
+}
+
+Pipeline validate_text(const std::string& text, const std::vector<std::string>& overrides = {}) {
+  test::TempDir dir;
+  const auto file = dir.write("p.toml", text);
+  Catalog catalog = std_catalog();
+  Pipeline p = validate_pipeline(load_pipeline(file, overrides), catalog);
+  check_assertions(p);
+  return p;
+}
+
+std::string replace(std::string text, const std::string& from, const std::string& to) {
+  const auto at = text.find(from);
+  REQUIRE(at != std::string::npos);
+  return text.replace(at, from.size(), to);
+}
+
+}  // namespace
+
+TEST_CASE("a good pipeline resolves with every default filled") {
+  const Pipeline p = validate_text(kGood);
+  CHECK(p.name == "xor");
+  CHECK(p.seeds == std::vector<std::int64_t>{0, 1});
+  CHECK(p.train_size == 200);
+  CHECK(p.model.params.integer("width") == 20);
+  CHECK(p.model.params.has("activation"));  // a default
+  CHECK(p.trainer.use == "standard");       // [train] without use
+  CHECK(p.optimizer.params.real("lr") == Approx(0.05));
+  const std::string operative = p.operative_toml();
+  CHECK_THAT(operative, Catch::Contains("use = \"std:two-layer\"") && Catch::Contains("activation = "));
+}
+
+TEST_CASE("the operative config is itself a valid pipeline that resolves the same") {
+  const Pipeline p = validate_text(kGood);
+  const Pipeline again = validate_text(p.operative_toml());
+  CHECK(again.operative_toml() == p.operative_toml());
+}
+
+TEST_CASE("unknown keys and sections get did-you-mean with file and line") {
+  CHECK_THROWS_WITH(validate_text(replace(kGood, "width = 20", "widht = 20")),
+                    Catch::Contains("p.toml:14:1: model.widht: unknown parameter of model 'two-layer'; did you mean 'width'?"));
+  CHECK_THROWS_WITH(validate_text(replace(kGood, "[train]", "[trian]")),
+                    Catch::Contains("trian: unknown section; did you mean 'train'?"));
+}
+
+TEST_CASE("wrong types and out-of-range values say what is expected") {
+  CHECK_THROWS_WITH(validate_text(replace(kGood, "lr = 0.05", "lr = -1")),
+                    Catch::Contains("optimizer.lr: expected a number > 0, got -1") && Catch::Contains("p.toml:20"));
+  CHECK_THROWS_WITH(validate_text(replace(kGood, "width = 20", "width = \"wide\"")),
+                    Catch::Contains("model.width: expected an integer") && Catch::Contains("got \"wide\" (string)"));
+  CHECK_THROWS_WITH(validate_text(kGood, {"model.activation=tanh"}),
+                    Catch::Contains("--set model.activation: model.activation: expected one of"));
+  CHECK_THROWS_WITH(validate_text(replace(kGood, "train = 200", "train = 0")),
+                    Catch::Contains("data.train: expected an integer >= 1, got 0"));
+}
+
+TEST_CASE("unknown components are suggested with their pack and file") {
+  CHECK_THROWS_WITH(validate_text(replace(kGood, "use = \"two-layer\"", "use = \"two-layr\"")),
+                    Catch::Contains("model.use: no model 'two-layr'; did you mean 'two-layer' (pack std"));
+  CHECK_THROWS_WITH(validate_text(replace(kGood, "[loss]\nuse = \"logistic\"\n", "")),
+                    Catch::Contains("missing section [loss]"));
+}
+
+TEST_CASE("every problem is reported at once") {
+  try {
+    validate_text(replace(replace(kGood, "lr = 0.05", "lr = -1"), "width = 20", "widht = 20"));
+    FAIL("expected a ConfigError");
+  } catch (const ConfigError& e) {
+    CHECK(e.diagnostics().size() == 2);
+  }
+}
+
+TEST_CASE("assertions naming no probe, and malformed ones, are refused before running") {
+  CHECK_THROWS_WITH(validate_text(replace(kGood, "accuracy.test >= 0.5", "acuracy.test >= 0.5")),
+                    Catch::Contains("'acuracy.test' names no probe"));
+  CHECK_THROWS_WITH(validate_text(replace(kGood, "accuracy.test >= 0.5", "accuracy.test >=")),
+                    Catch::Contains("assert.0.expect"));
+  CHECK_THROWS_WITH(validate_text(kGood + std::string("[[probe]]\nuse = \"accuracy\"\n")),
+                    Catch::Contains("two probes are named 'accuracy'"));
+}

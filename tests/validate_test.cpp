@@ -51,9 +51,9 @@ Pipeline validate_text(const std::string& text, const std::vector<std::string>& 
   test::TempDir dir;
   const auto file = dir.write("p.toml", text);
   Catalog catalog = std_catalog();
-  Pipeline p = validate_pipeline(load_pipeline(file, overrides), catalog);
-  check_assertions(p);
-  return p;
+  RunPlan plan = plan_run(file, overrides, catalog);
+  check_assertions(plan);
+  return plan.points.front();
 }
 
 std::string replace(std::string text, const std::string& from, const std::string& to) {

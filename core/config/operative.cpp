@@ -72,6 +72,7 @@ std::string Pipeline::operative_toml() const {
       t.insert_or_assign("expect", a.expect);
       t.insert_or_assign("at", a.at);
       t.insert_or_assign("over", a.over);
+      if (!a.points.empty()) t.insert_or_assign("where", a.points);
       arr.push_back(t);
     }
     root.insert_or_assign("assert", arr);

@@ -26,7 +26,8 @@ struct AssertSpec {
   std::string expect;    // "accuracy.test >= 0.9"
   std::string at = "final";
   std::string over = "every-seed";
-  std::string where;
+  std::string points;    // `where = "key=value ..."`: the sweep points it is checked at (all if empty)
+  std::string where;     // file:line of the block
 };
 
 struct Pipeline {

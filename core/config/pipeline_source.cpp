@@ -13,7 +13,7 @@ std::string where(const toml::node& node) {
   const auto& src = node.source();
   if (!src.path) return {};
   std::string out = *src.path;
-  if (out.rfind("--set", 0) == 0) return out;
+  if (out.rfind("--set", 0) == 0 || out.rfind("[sweep]", 0) == 0) return out;
   if (src.begin.line > 0) out += ":" + std::to_string(src.begin.line) + ":" + std::to_string(src.begin.column);
   return out;
 }
@@ -107,10 +107,11 @@ toml::node* descend(toml::node* node, const std::string& part) {
 
 }  // namespace
 
-void apply_override(toml::table& table, const std::string& assignment, std::vector<Diagnostic>& errors) {
+void apply_override(toml::table& table, const std::string& assignment, std::vector<Diagnostic>& errors,
+                    const std::string& origin) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) {
-    errors.push_back({"--set " + assignment, "expected KEY=VALUE, e.g. --set model.width=200"});
+    errors.push_back({origin + " " + assignment, "expected KEY=VALUE, e.g. --set model.width=200"});
     return;
   }
   const std::string key = assignment.substr(0, eq);
@@ -123,14 +124,14 @@ void apply_override(toml::table& table, const std::string& assignment, std::vect
   }
   for (const auto& part : parts) {
     if (part.empty()) {
-      errors.push_back({"--set " + key, "empty part in the dotted key"});
+      errors.push_back({origin + " " + key, "empty part in the dotted key"});
       return;
     }
   }
   // The value: TOML if it parses as one (numbers, booleans, arrays, quoted strings), else text.
   toml::table holder;
   try {
-    holder = toml::parse("v = " + value_text, "--set " + key);
+    holder = toml::parse("v = " + value_text, origin + " " + key);
   } catch (const toml::parse_error&) {
     holder = toml::table{};
   }
@@ -143,7 +144,7 @@ void apply_override(toml::table& table, const std::string& assignment, std::vect
     toml::node* next = descend(parent, parts[i]);
     const bool index_next = parts[i + 1].find_first_not_of("0123456789") == std::string::npos;
     if (!next && index_next) {
-      errors.push_back({"--set " + key, "no [[" + parts[i] + "]] entries to index; add the block to the pipeline first"});
+      errors.push_back({origin + " " + key, "no [[" + parts[i] + "]] entries to index; add the block to the pipeline first"});
       return;
     }
     if (!next) {
@@ -151,13 +152,13 @@ void apply_override(toml::table& table, const std::string& assignment, std::vect
         t->insert_or_assign(parts[i], toml::table{});
         next = t->get(parts[i]);
       } else if (auto* a = parent->as_array()) {
-        errors.push_back({"--set " + key, "no entry " + parts[i] + ": that list has " + std::to_string(a->size()) +
+        errors.push_back({origin + " " + key, "no entry " + parts[i] + ": that list has " + std::to_string(a->size()) +
                                               " entries (indices start at 0)"});
         return;
       }
     }
     if (!next || (!next->is_table() && !next->is_array())) {
-      errors.push_back({"--set " + key, "'" + parts[i] + "' is not a table or a list"});
+      errors.push_back({origin + " " + key, "'" + parts[i] + "' is not a table or a list"});
       return;
     }
     parent = next;
@@ -166,12 +167,13 @@ void apply_override(toml::table& table, const std::string& assignment, std::vect
   if (auto* t = parent->as_table()) {
     t->insert_or_assign(parts.back(), std::move(*value));
   } else if (auto* a = parent->as_array()) {
-    errors.push_back({"--set " + key, "cannot replace a whole list entry; set one of its keys"});
+    errors.push_back({origin + " " + key, "cannot replace a whole list entry; set one of its keys"});
     (void)a;
   }
 }
 
-PipelineSource load_pipeline(const fs::path& file, const std::vector<std::string>& overrides) {
+PipelineSource load_pipeline(const fs::path& file, const std::vector<std::string>& overrides,
+                             const std::vector<std::string>& sweep_assignments) {
   std::vector<Diagnostic> errors;
   PipelineSource source;
   source.file = file;
@@ -182,6 +184,7 @@ PipelineSource load_pipeline(const fs::path& file, const std::vector<std::string
     apply_override(source.table, o, errors);
     if (auto eq = o.find('='); eq != std::string::npos) source.overrides[o.substr(0, eq)] = o.substr(eq + 1);
   }
+  for (const auto& a : sweep_assignments) apply_override(source.table, a, errors, "[sweep]");
   if (!errors.empty()) throw ConfigError(errors);
   return source;
 }

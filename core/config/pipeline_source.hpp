@@ -24,11 +24,15 @@ struct PipelineSource {
 };
 
 // Throws ConfigError (parse errors with file:line:column, missing base files, bad --set).
-PipelineSource load_pipeline(const std::filesystem::path& file,
-                             const std::vector<std::string>& overrides);
+// sweep_assignments ("key=value", from a [sweep] point) are applied after the overrides and
+// located as "[sweep] key" in messages.
+PipelineSource load_pipeline(const std::filesystem::path& file, const std::vector<std::string>& overrides,
+                             const std::vector<std::string>& sweep_assignments = {});
 
 // Applies one "dotted.key=value" override (value parsed as TOML, else taken as a string).
-void apply_override(toml::table& table, const std::string& assignment, std::vector<Diagnostic>& errors);
+// origin names where it came from in messages: "--set" or "[sweep]".
+void apply_override(toml::table& table, const std::string& assignment, std::vector<Diagnostic>& errors,
+                    const std::string& origin = "--set");
 
 // "file:line:col" of a node, or "--set key" for overridden values, or "" when unknown.
 std::string where(const toml::node& node);

@@ -53,10 +53,7 @@ class Validator {
     unique_names(p.probes, "probe");
     unique_names(p.attacks, "attack");
     asserts(root, p);
-    if (const toml::node* sweep = root.get("sweep")) {
-      error(*sweep, "sweep", "this featurelab runs the pipeline's seeds one after another and has no "
-                             "sweep engine yet; remove [sweep] and vary parameters with --set");
-    }
+    // [sweep] is expanded into jobs by the engine (engine/plan.cpp) before validation.
     if (!errors_.empty()) throw ConfigError(errors_);
     return p;
   }
@@ -358,11 +355,13 @@ class Validator {
           if (a.over != "every-seed" && a.over != "mean" && a.over != "any") {
             error(value, path + ".over", "expected one of every-seed, mean, any, got \"" + a.over + "\"");
           }
-        } else if (k == "expect" || k == "at" || k == "over") {
+        } else if (k == "where" && value.is_string()) {
+          a.points = value.as_string()->get();
+        } else if (k == "expect" || k == "at" || k == "over" || k == "where") {
           error(value, path + "." + k,
                 k == "at" ? "expected \"final\" or a step number" : "expected a string");
         } else {
-          error(value, path + "." + k, "unknown key" + suggestion(k, {"expect", "at", "over"}));
+          error(value, path + "." + k, "unknown key" + suggestion(k, {"expect", "at", "over", "where"}));
         }
       }
       if (a.expect.empty()) error_at(a.where, path, "missing expect = \"<probe>.<metric> <op> <number>\"");

@@ -13,6 +13,7 @@ struct Assertion::Node {
   char kind = 'n';  // 'n' number, 'm' metric, '+', '-', '*', '/', 'u' (unary minus)
   double number = 0;
   std::string metric;
+  Selector selector;
   std::shared_ptr<const Node> a, b;
 };
 
@@ -24,7 +25,12 @@ class Parser {
  public:
   explicit Parser(const std::string& text) : s_(text) {}
 
-  NodePtr sum(std::vector<std::string>& metrics) {
+  struct Refs {
+    std::vector<std::string> metrics;
+    std::vector<Selector> selectors;
+  };
+
+  NodePtr sum(Refs& metrics) {
     NodePtr left = term(metrics);
     for (;;) {
       skip();
@@ -60,7 +66,7 @@ class Parser {
   }
 
  private:
-  NodePtr term(std::vector<std::string>& metrics) {
+  NodePtr term(Refs& metrics) {
     NodePtr left = factor(metrics);
     for (;;) {
       skip();
@@ -73,7 +79,7 @@ class Parser {
     }
   }
 
-  NodePtr factor(std::vector<std::string>& metrics) {
+  NodePtr factor(Refs& metrics) {
     skip();
     auto node = std::make_shared<Assertion::Node>();
     const char c = peek();
@@ -107,10 +113,44 @@ class Parser {
       }
       node->kind = 'm';
       node->metric = s_.substr(start, pos_ - start);
-      metrics.push_back(node->metric);
+      if (peek() == '[') node->selector = selector();
+      metrics.metrics.push_back(node->metric);
+      metrics.selectors.push_back(node->selector);
       return node;
     }
     fail(c == '\0' ? "expression ends too early" : std::string("unexpected '") + c + "'");
+  }
+
+  // [key=value, key=value]
+  Selector selector() {
+    ++pos_;
+    Selector out;
+    for (;;) {
+      skip();
+      const std::size_t start = pos_;
+      while (pos_ < s_.size() && s_[pos_] != '=' && s_[pos_] != ']' && s_[pos_] != ',') ++pos_;
+      std::string key = s_.substr(start, pos_ - start);
+      while (!key.empty() && std::isspace(static_cast<unsigned char>(key.back()))) key.pop_back();
+      if (key.empty() || peek() != '=') fail("expected key=value in the selector");
+      ++pos_;
+      skip();
+      const std::size_t vstart = pos_;
+      while (pos_ < s_.size() && s_[pos_] != ']' && s_[pos_] != ',') ++pos_;
+      std::string value = s_.substr(vstart, pos_ - vstart);
+      while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back()))) value.pop_back();
+      if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
+      if (value.empty()) fail("expected a value after '" + key + "=' in the selector");
+      out.emplace_back(key, value);
+      if (peek() == ',') {
+        ++pos_;
+        continue;
+      }
+      if (peek() == ']') {
+        ++pos_;
+        return out;
+      }
+      fail("expected ']' to close the selector");
+    }
   }
 
   static NodePtr binary(char op, NodePtr a, NodePtr b) {
@@ -130,10 +170,12 @@ class Parser {
   std::size_t pos_ = 0;
 };
 
-double eval(const Assertion::Node& n, const std::function<double(const std::string&)>& value_of) {
+using Lookup = std::function<double(const std::string&, const Selector&)>;
+
+double eval(const Assertion::Node& n, const Lookup& value_of) {
   switch (n.kind) {
     case 'n': return n.number;
-    case 'm': return value_of(n.metric);
+    case 'm': return value_of(n.metric, n.selector);
     case 'u': return -eval(*n.a, value_of);
     case '+': return eval(*n.a, value_of) + eval(*n.b, value_of);
     case '-': return eval(*n.a, value_of) - eval(*n.b, value_of);
@@ -148,14 +190,21 @@ double eval(const Assertion::Node& n, const std::function<double(const std::stri
 Assertion Assertion::parse(const std::string& text) {
   Assertion a;
   Parser parser(text);
-  a.lhs_ = parser.sum(a.metrics_);
+  Parser::Refs refs;
+  a.lhs_ = parser.sum(refs);
   a.op_ = parser.comparison();
-  a.rhs_ = parser.sum(a.metrics_);
+  a.rhs_ = parser.sum(refs);
   parser.end();
+  a.metrics_ = refs.metrics;
+  a.selectors_ = refs.selectors;
   return a;
 }
 
 Assertion::Outcome Assertion::evaluate(const std::function<double(const std::string&)>& value_of) const {
+  return evaluate([&value_of](const std::string& metric, const Selector&) { return value_of(metric); });
+}
+
+Assertion::Outcome Assertion::evaluate(const Lookup& value_of) const {
   Outcome o;
   o.lhs = eval(*lhs_, value_of);
   o.rhs = eval(*rhs_, value_of);

@@ -3,33 +3,42 @@
 //   expect = "accuracy.test >= 0.95"
 //   expect = "weight-norms.W.fro <= 2 * 0.05 * 3000"
 //
+//   expect = "feature-learned.both[augment.0.use=midpoint-mixup] > feature-learned.both[augment.0.use=none] + 0.3"
+//
 // Grammar: comparison := sum OP sum, OP ∈ {>=, <=, >, <, ==, !=}; sum := term (('+'|'-') term)*;
-// term := factor (('*'|'/') factor)*; factor := number | metric | '(' sum ')' | '-' factor.
-// Metric names may contain '-', so a binary minus needs spaces around it ("a - b").
+// term := factor (('*'|'/') factor)*; factor := number | metric [selector] | '(' sum ')' | '-' factor;
+// selector := '[' key=value (',' key=value)* ']' naming the sweep point to read the metric from
+// (the point being checked, with these keys changed). Metric names may contain '-', so a binary
+// minus needs spaces around it ("a - b").
 #pragma once
 
 #include <functional>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace featurelab {
 
 struct AssertSpec;
 
+using Selector = std::vector<std::pair<std::string, std::string>>;
+
 class Assertion {
  public:
   // Throws featurelab::Error with the position of the problem.
   static Assertion parse(const std::string& text);
 
-  // Names of the metrics the expression reads.
+  // Names of the metrics the expression reads, and the selector of each reference.
   const std::vector<std::string>& metrics() const { return metrics_; }
+  const std::vector<Selector>& selectors() const { return selectors_; }
   // Evaluates with the given metric values; returns lhs, rhs and whether the comparison holds.
   struct Outcome {
     double lhs = 0;
     double rhs = 0;
     bool holds = false;
   };
+  Outcome evaluate(const std::function<double(const std::string&, const Selector&)>& value_of) const;
   Outcome evaluate(const std::function<double(const std::string&)>& value_of) const;
 
   struct Node;
@@ -38,6 +47,7 @@ class Assertion {
   std::shared_ptr<const Node> lhs_, rhs_;
   std::string op_;
   std::vector<std::string> metrics_;
+  std::vector<Selector> selectors_;
 };
 
 }  // namespace featurelab

@@ -48,7 +48,8 @@ class JobRunner final : public TrainerHost {
       build();
       sample();
       model_->init(init_rng_);
-      Progress progress(p_.name + " seed " + std::to_string(options_.seed), options_.log, options_.live_progress);
+      Progress progress(options_.label.empty() ? p_.name + " seed " + std::to_string(options_.seed) : options_.label,
+                        options_.log, options_.live_progress, options_.slot);
       progress_ = &progress;
       Rng train_rng(derive_seed(seed(), "train.loop"));
       trainer_->train(*this, train_rng);

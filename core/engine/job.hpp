@@ -23,6 +23,8 @@ struct JobOptions {
   spdlog::logger* log = nullptr;
   bool live_progress = false;
   const std::atomic<bool>* stop = nullptr;  // Ctrl-C
+  struct ProgressSlot* slot = nullptr;      // worker mode: progress for the parent to draw
+  std::string label;                        // for progress lines: "seed 2 model.width=10"
 };
 
 struct JobResult {

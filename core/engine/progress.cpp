@@ -1,6 +1,8 @@
 // Terminal progress line with rate and ETA; plain log lines when not a terminal.
 #include "engine/progress.hpp"
 
+#include "engine/progress_slot.hpp"
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -8,11 +10,16 @@
 
 namespace featurelab {
 
-Progress::Progress(std::string label, spdlog::logger* log, bool live)
-    : label_(std::move(label)), log_(log), live_(live), start_(std::chrono::steady_clock::now()),
+Progress::Progress(std::string label, spdlog::logger* log, bool live, ProgressSlot* slot)
+    : label_(std::move(label)), log_(log), live_(live), slot_(slot), start_(std::chrono::steady_clock::now()),
       last_draw_(start_) {}
 
 void Progress::update(std::int64_t step, std::int64_t total, double loss) {
+  if (slot_) {
+    slot_->step.store(step);
+    slot_->total.store(total);
+    slot_->loss.store(loss);
+  }
   const auto now = std::chrono::steady_clock::now();
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double eta = step > 0 ? elapsed / static_cast<double>(step) * static_cast<double>(total - step) : 0.0;

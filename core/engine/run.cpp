@@ -1,18 +1,24 @@
-// Seeds run one after another in this process; assertions are checked at the end.
+// Runs: run directory bookkeeping, worker processes, aggregation and assertions.
 #include "engine/run.hpp"
 
+#include "config/validate.hpp"
 #include "engine/assertion.hpp"
 #include "engine/job.hpp"
 #include "engine/metrics_writer.hpp"
+#include "engine/results.hpp"
+#include "engine/workers.hpp"
 
 #include <featurelab/version.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <cmath>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <unistd.h>
 
 #ifndef FEATURELAB_GIT_REVISION
@@ -22,8 +28,11 @@
 namespace featurelab {
 
 namespace fs = std::filesystem;
+using nlohmann::json;
 
 namespace {
+
+constexpr int kRunFormat = 1;
 
 void write_file(const fs::path& file, const std::string& text) {
   const fs::path tmp = file.string() + ".tmp";
@@ -41,28 +50,28 @@ std::string hostname() {
   return name;
 }
 
-nlohmann::json manifest(const Pipeline& p) {
-  nlohmann::json m;
+std::string unquote(const std::string& v) {
+  return v.size() >= 2 && v.front() == '"' && v.back() == '"' ? v.substr(1, v.size() - 2) : v;
+}
+
+json manifest(const RunPlan& plan) {
+  json m;
   m["featurelab_version"] = FEATURELAB_SDK_VERSION;
   m["abi"] = FEATURELAB_ABI_VERSION;
   m["git_revision"] = FEATURELAB_GIT_REVISION;
   m["host"] = hostname();
   m["fingerprint"] = build_fingerprint();
-  m["pipeline"] = p.file.string();
+  m["pipeline"] = fs::absolute(plan.file).string();
   std::set<const PackRecord*> used;
-  auto note = [&used](const ComponentConfig& c) {
-    if (c.ref.pack) used.insert(c.ref.pack);
-  };
-  note(p.data);
-  note(p.model);
-  note(p.loss);
-  note(p.optimizer);
-  note(p.trainer);
-  for (const auto* list : {&p.transforms, &p.augments, &p.probes, &p.attacks}) {
-    for (const auto& c : *list) note(c);
+  for (const auto& p : plan.points) {
+    for (const ComponentConfig* c : {&p.data, &p.model, &p.loss, &p.optimizer, &p.trainer}) used.insert(c->ref.pack);
+    for (const auto* list : {&p.transforms, &p.augments, &p.probes, &p.attacks}) {
+      for (const auto& c : *list) used.insert(c.ref.pack);
+    }
   }
-  nlohmann::json packs = nlohmann::json::array();
+  json packs = json::array();
   for (const PackRecord* pack : used) {
+    if (!pack) continue;
     packs.push_back({{"pack", pack->manifest.name},
                      {"version", pack->manifest.version},
                      {"path", fs::absolute(pack->manifest.library_file).string()},
@@ -72,147 +81,466 @@ nlohmann::json manifest(const Pipeline& p) {
   return m;
 }
 
-std::set<std::string> metric_prefixes(const Pipeline& p) {
-  std::set<std::string> prefixes{"train"};
-  for (const auto& probe : p.probes) prefixes.insert(probe.name);
-  return prefixes;
+json run_record(const RunPlan& plan) {
+  json r;
+  r["format"] = kRunFormat;
+  r["featurelab_version"] = FEATURELAB_SDK_VERSION;
+  r["pipeline"] = fs::absolute(plan.file).string();
+  r["name"] = plan.points.front().name;
+  r["overrides"] = plan.overrides;
+  json axes = json::array();
+  for (const auto& a : plan.axes) axes.push_back({{"key", a.key}, {"values", a.values}});
+  r["axes"] = axes;
+  json jobs = json::array();
+  for (const auto& j : plan.jobs) {
+    jobs.push_back({{"index", j.index}, {"id", j.id}, {"dir", j.dir}, {"seed", j.seed}, {"point", j.point},
+                    {"assignments", j.assignments}});
+  }
+  r["jobs"] = jobs;
+  return r;
+}
+
+struct StoredRun {
+  std::vector<SweepAxis> axes;
+  std::vector<JobSpec> jobs;
+  std::string version;
+  std::string name;
+};
+
+StoredRun read_run_record(const fs::path& run_dir) {
+  const fs::path file = run_dir / "run.json";
+  std::ifstream in(file);
+  if (!in) throw Error(run_dir.string() + ": not a featurelab run directory (no run.json)");
+  StoredRun run;
+  try {
+    const json r = json::parse(in);
+    if (r.value("format", 0) != kRunFormat) {
+      throw Error("run directory format " + std::to_string(r.value("format", 0)) + ", this featurelab reads " +
+                  std::to_string(kRunFormat));
+    }
+    run.version = r.at("featurelab_version").get<std::string>();
+    run.name = r.value("name", "");
+    for (const auto& a : r.at("axes")) run.axes.push_back({a.at("key"), a.at("values")});
+    for (const auto& j : r.at("jobs")) {
+      JobSpec spec;
+      spec.index = j.at("index");
+      spec.id = j.at("id");
+      spec.dir = j.at("dir");
+      spec.seed = j.at("seed");
+      spec.point = j.at("point");
+      spec.assignments = j.at("assignments").get<std::vector<std::pair<std::string, std::string>>>();
+      run.jobs.push_back(spec);
+    }
+  } catch (const Error& e) {
+    throw Error(file.string() + ": " + e.what());
+  } catch (const std::exception& e) {
+    throw Error(file.string() + ": unreadable (" + e.what() + ")");
+  }
+  return run;
+}
+
+std::vector<std::pair<std::string, std::string>> parse_where(const std::string& text) {
+  std::vector<std::pair<std::string, std::string>> out;
+  std::string item;
+  std::istringstream in(text);
+  while (in >> item) {
+    std::istringstream parts(item);
+    std::string piece;
+    while (std::getline(parts, piece, ',')) {
+      if (piece.empty()) continue;
+      const auto eq = piece.find('=');
+      if (eq == std::string::npos || eq == 0) throw Error("where: expected key=value, got '" + piece + "'");
+      out.emplace_back(piece.substr(0, eq), unquote(piece.substr(eq + 1)));
+    }
+  }
+  return out;
+}
+
+// Evaluates every assertion over the jobs; logs the verdicts; returns (json, all held).
+std::pair<json, bool> evaluate_assertions(const std::vector<AssertSpec>& asserts, const std::vector<SweepAxis>& axes,
+                                          const std::vector<JobRecord>& jobs, spdlog::logger* log) {
+  // point index -> its assignments (unquoted); seeds in order of appearance.
+  std::map<std::size_t, std::vector<std::pair<std::string, std::string>>> points;
+  std::vector<std::int64_t> seeds;
+  for (const auto& j : jobs) {
+    auto& a = points[j.spec.point];
+    if (a.empty()) {
+      for (const auto& [k, v] : j.spec.assignments) a.emplace_back(k, unquote(v));
+    }
+    if (std::find(seeds.begin(), seeds.end(), j.spec.seed) == seeds.end()) seeds.push_back(j.spec.seed);
+  }
+  auto find_point = [&](const std::vector<std::pair<std::string, std::string>>& want) -> long {
+    for (const auto& [index, assignments] : points) {
+      if (assignments == want) return static_cast<long>(index);
+    }
+    return -1;
+  };
+  auto find_job = [&](std::size_t point, std::int64_t seed) -> const JobRecord* {
+    for (const auto& j : jobs) {
+      if (j.spec.point == point && j.spec.seed == seed) return &j;
+    }
+    return nullptr;
+  };
+  (void)axes;
+  json results = json::array();
+  bool all = true;
+  for (const auto& a : asserts) {
+    const Assertion parsed = Assertion::parse(a.expect);
+    const auto filter = parse_where(a.points);
+    std::string missing;
+    json checks = json::array();
+    bool holds = true;
+    bool any_checked = false;
+    for (const auto& [point, assignments] : points) {
+      bool selected = true;
+      for (const auto& [k, v] : filter) {
+        bool match = false;
+        for (const auto& [pk, pv] : assignments) match |= pk == k && pv == v;
+        selected &= match;
+      }
+      if (!selected) continue;
+      auto value_for = [&](std::int64_t seed, const std::string& metric, const Selector& sel) {
+        auto target = assignments;
+        for (const auto& [k, v] : sel) {
+          for (auto& [pk, pv] : target) {
+            if (pk == k) pv = v;
+          }
+        }
+        const long q = find_point(target);
+        const JobRecord* job = q < 0 ? nullptr : find_job(static_cast<std::size_t>(q), seed);
+        if (!job || !job->ok()) {
+          missing = "no finished job for " + metric + " at seed " + std::to_string(seed);
+          return std::nan("");
+        }
+        auto it = job->history.find(metric);
+        if (it == job->history.end()) {
+          missing = metric + " was not recorded";
+          return std::nan("");
+        }
+        if (a.at == "final") return it->second.back().second;
+        for (const auto& [s, v] : it->second) {
+          if (std::to_string(s) == a.at) return v;
+        }
+        missing = metric + " has no value at step " + a.at;
+        return std::nan("");
+      };
+      std::string label;
+      for (const auto& [k, v] : assignments) label += (label.empty() ? "" : " ") + k + "=" + v;
+      if (a.over == "mean") {
+        const auto o = parsed.evaluate([&](const std::string& m, const Selector& sel) {
+          double sum = 0;
+          for (auto seed : seeds) sum += value_for(seed, m, sel);
+          return sum / static_cast<double>(seeds.size());
+        });
+        checks.push_back({{"point", label}, {"lhs", json_number(o.lhs)}, {"rhs", json_number(o.rhs)}, {"holds", o.holds}});
+        holds &= o.holds;
+      } else {
+        int held = 0;
+        for (auto seed : seeds) {
+          const auto o = parsed.evaluate([&](const std::string& m, const Selector& sel) { return value_for(seed, m, sel); });
+          held += o.holds;
+          checks.push_back({{"point", label}, {"seed", seed}, {"lhs", json_number(o.lhs)}, {"rhs", json_number(o.rhs)},
+                            {"holds", o.holds}});
+        }
+        holds &= a.over == "any" ? held > 0 : held == static_cast<int>(seeds.size());
+      }
+      any_checked = true;
+    }
+    holds &= any_checked;
+    json entry{{"expect", a.expect}, {"at", a.at}, {"over", a.over}, {"holds", holds}, {"checks", checks}};
+    if (!a.points.empty()) entry["where"] = a.points;
+    if (!missing.empty()) entry["missing"] = missing;
+    if (!any_checked) entry["missing"] = "no sweep point matches where = \"" + a.points + "\"";
+    results.push_back(entry);
+    all &= holds;
+    if (log) {
+      if (holds) {
+        log->info("assert PASS  {}  ({}, {})", a.expect, a.at, a.over);
+      } else {
+        log->error("assert FAIL  {}  ({}, {}){}", a.expect, a.at, a.over,
+                   entry.contains("missing") ? "; " + entry["missing"].get<std::string>() : std::string());
+      }
+    }
+  }
+  return {results, all};
+}
+
+void report_points(const std::vector<JobRecord>& jobs, spdlog::logger* log) {
+  if (!log) return;
+  std::map<std::size_t, std::map<std::string, std::vector<double>>> values;
+  std::map<std::size_t, std::string> labels;
+  for (const auto& j : jobs) {
+    labels[j.spec.point] = j.spec.point_label();
+    if (!j.ok()) continue;
+    for (const auto& [m, v] : j.final_values) values[j.spec.point][m].push_back(v);
+  }
+  for (const auto& [point, metrics] : values) {
+    if (!labels[point].empty()) log->info("{}", labels[point]);
+    for (const auto& [metric, vs] : metrics) {
+      double mean = 0;
+      for (double v : vs) mean += v;
+      mean /= static_cast<double>(vs.size());
+      double var = 0;
+      for (double v : vs) var += (v - mean) * (v - mean);
+      const double sd = vs.size() > 1 ? std::sqrt(var / static_cast<double>(vs.size() - 1)) : 0.0;
+      log->info("  {:<44} {:>10.4g} ± {:<8.2g} (n={})", metric, mean, sd, vs.size());
+    }
+  }
+}
+
+std::shared_ptr<spdlog::logger> job_logger(const fs::path& dir) {
+  auto sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>((dir / "log.txt").string(), true);
+  auto log = std::make_shared<spdlog::logger>("job", sink);
+  log->set_pattern("[%H:%M:%S.%e] %l %v");
+  log->flush_on(spdlog::level::info);
+  return log;
+}
+
+std::vector<AssertSpec> asserts_of_run(const fs::path& run_dir, const StoredRun& run, Catalog& catalog) {
+  if (run.jobs.empty()) return {};
+  const fs::path config = run_dir / "jobs" / run.jobs.front().dir / "config.toml";
+  return validate_pipeline(load_pipeline(config, {}), catalog).asserts;
+}
+
+int finish(const fs::path& out, const std::vector<SweepAxis>& axes, const std::vector<JobSpec>& specs,
+           const std::vector<AssertSpec>& asserts, spdlog::logger* log, bool interrupted) {
+  std::vector<JobRecord> records;
+  std::size_t failed = 0;
+  for (const auto& spec : specs) {
+    records.push_back(load_job(out / "jobs" / spec.dir, spec));
+    if (!records.back().ok()) ++failed;
+  }
+  write_summary_csv(out / "summary.csv", axes, records);
+  report_points(records, log);
+  auto [asserts_json, held] = evaluate_assertions(asserts, axes, records, log);
+  write_file(out / "asserts.json", asserts_json.dump(2) + "\n");
+  if (log) {
+    log->info("{} job(s): {} ok, {} not ok; results in {}", records.size(), records.size() - failed, failed,
+              out.string());
+  }
+  if (interrupted) return kExitInterrupted;
+  return failed > 0 || !held ? kExitRunFailed : kExitOk;
 }
 
 }  // namespace
 
-void check_assertions(const Pipeline& p) {
+void check_assertions(const RunPlan& plan) {
   std::vector<Diagnostic> errors;
-  const auto prefixes = metric_prefixes(p);
-  for (std::size_t i = 0; i < p.asserts.size(); ++i) {
-    const auto& a = p.asserts[i];
-    const std::string path = "assert." + std::to_string(i) + ".expect";
+  std::set<std::string> prefixes{"train"};
+  for (const auto& p : plan.points) {
+    for (const auto& probe : p.probes) prefixes.insert(probe.name);
+  }
+  std::map<std::string, std::set<std::string>> axis_values;
+  for (const auto& axis : plan.axes) {
+    for (const auto& v : axis.values) axis_values[axis.key].insert(unquote(v));
+  }
+  auto check_pairs = [&](const std::vector<std::pair<std::string, std::string>>& pairs, const std::string& where,
+                         const std::string& path) {
+    for (const auto& [k, v] : pairs) {
+      auto it = axis_values.find(k);
+      if (it == axis_values.end()) {
+        errors.push_back({where, path + ": '" + k + "' is not a [sweep] key" +
+                                     (axis_values.empty() ? " (this pipeline has no [sweep])" : "")});
+      } else if (!it->second.count(v)) {
+        std::string known;
+        for (const auto& x : it->second) known += (known.empty() ? "" : ", ") + x;
+        errors.push_back({where, path + ": " + k + " is never '" + v + "' in the sweep (values: " + known + ")"});
+      }
+    }
+  };
+  const auto& asserts = plan.points.front().asserts;
+  for (std::size_t i = 0; i < asserts.size(); ++i) {
+    const auto& a = asserts[i];
+    const std::string path = "assert." + std::to_string(i);
     try {
       const Assertion parsed = Assertion::parse(a.expect);
-      for (const auto& metric : parsed.metrics()) {
+      for (std::size_t m = 0; m < parsed.metrics().size(); ++m) {
+        const auto& metric = parsed.metrics()[m];
         const auto dot = metric.find('.');
-        const std::string prefix = metric.substr(0, dot);
-        if (dot == std::string::npos || !prefixes.count(prefix)) {
+        if (dot == std::string::npos || !prefixes.count(metric.substr(0, dot))) {
           std::string known;
           for (const auto& k : prefixes) known += (known.empty() ? "" : ", ") + k;
-          errors.push_back({a.where, path + ": '" + metric + "' names no probe of this pipeline; metrics are "
+          errors.push_back({a.where, path + ".expect: '" + metric + "' names no probe of this pipeline; metrics are "
                                          "<probe name>.<metric>, with probe names: " + known});
         }
+        check_pairs(parsed.selectors()[m], a.where, path + ".expect");
       }
+      check_pairs(parse_where(a.points), a.where, path + ".where");
     } catch (const Error& e) {
-      errors.push_back({a.where, path + ": " + e.what()});
+      errors.push_back({a.where, path + ".expect: " + e.what()});
     }
   }
   if (!errors.empty()) throw ConfigError(errors);
 }
 
-int execute_run(const Pipeline& p, Catalog& catalog, const RunOptions& options) {
-  fs::create_directories(options.out / "jobs");
-  write_file(options.out / "pipeline.toml", p.text);
-  write_file(options.out / "config.toml", p.operative_toml());
-  write_file(options.out / "manifest.json", manifest(p).dump(2) + "\n");
-
-  std::vector<JobResult> results;
-  bool failed = false;
-  for (std::int64_t seed : p.seeds) {
-    if (options.stop && options.stop->load()) break;
-    JobOptions job;
-    job.dir = options.out / "jobs" / ("seed-" + std::to_string(seed));
-    job.seed = seed;
-    job.log = options.log;
-    job.live_progress = options.live_progress;
-    job.stop = options.stop;
-    JobResult result = run_job(p, catalog, job);
-    if (!result.ok) {
-      failed = true;
-      options.log->error("seed {} failed: {}", seed, result.error);
-    } else {
-      options.log->info("seed {} done: {} steps in {:.2f}s", seed, result.steps, result.seconds);
+int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options) {
+  const fs::path& out = options.out;
+  // A directory made by another pipeline or version is never mixed with this run.
+  if (fs::exists(out / "run.json")) {
+    const StoredRun stored = read_run_record(out);
+    if (stored.version != FEATURELAB_SDK_VERSION) {
+      throw ConfigError({{out.string(), "this run directory was made by featurelab " + stored.version +
+                                            ", this is " + FEATURELAB_SDK_VERSION +
+                                            "; use another --out, or collect it with that version"}});
     }
-    results.push_back(std::move(result));
-  }
-  const bool interrupted = options.stop && options.stop->load();
-
-  // Final metrics, for the terminal.
-  if (!results.empty() && results.front().ok) {
-    for (const auto& [metric, value] : results.front().final_metrics) {
-      std::string line = fmt::format("  {:<40}", metric);
-      for (const auto& r : results) {
-        auto it = r.final_metrics.find(metric);
-        line += it == r.final_metrics.end() ? "        -" : fmt::format(" {:>9.4g}", it->second);
-      }
-      options.log->info("{}", line);
+    std::vector<std::string> old_ids, new_ids;
+    for (const auto& j : stored.jobs) old_ids.push_back(j.id);
+    for (const auto& j : plan.jobs) new_ids.push_back(j.id);
+    if (old_ids != new_ids) {
+      throw ConfigError({{out.string(), "this run directory holds the jobs of another configuration (" +
+                                            std::to_string(old_ids.size()) + " jobs, " +
+                                            std::to_string(new_ids.size()) +
+                                            " now, or other parameters); use another --out, or delete it"}});
     }
+  } else if (fs::exists(out) && !fs::is_empty(out)) {
+    throw ConfigError({{out.string(), "exists and is not a featurelab run directory; use another --out"}});
+  }
+  fs::create_directories(out / "jobs");
+  write_file(out / "pipeline.toml", plan.text);
+  write_file(out / "config.toml", plan.points.front().operative_toml());
+  write_file(out / "manifest.json", manifest(plan).dump(2) + "\n");
+  std::vector<std::size_t> todo;
+  std::vector<std::string> labels;
+  for (const auto& job : plan.jobs) {
+    const fs::path dir = out / "jobs" / job.dir;
+    fs::create_directories(dir);
+    if (!fs::exists(dir / "done")) {
+      write_file(dir / "config.toml", plan.pipeline_of(job).operative_toml());
+      todo.push_back(job.index);
+    }
+    labels.push_back(fmt::format("#{} seed {} {}", job.index, job.seed, job.point_label()));
+  }
+  write_file(out / "run.json", run_record(plan).dump(2) + "\n");
+  if (options.log) {
+    const std::size_t skipped = plan.jobs.size() - todo.size();
+    options.log->info("{}: {} job(s) ({} sweep point(s) × seeds){}, {} worker(s), into {}", plan.points.front().name,
+                      plan.jobs.size(), plan.points.size(),
+                      skipped ? fmt::format(", {} already done", skipped) : std::string(),
+                      std::min<std::size_t>(static_cast<std::size_t>(std::max(1, options.jobs)), std::max<std::size_t>(todo.size(), 1)),
+                      out.string());
+  }
+  if (options.prepare_only) {
+    if (options.log) options.log->info("prepared; run each job with: featurelab job {} --index I", out.string());
+    return kExitOk;
   }
 
-  // Assertions over the seeds that finished.
-  nlohmann::json asserts = nlohmann::json::array();
-  bool assertion_failed = false;
-  for (const auto& a : p.asserts) {
-    const Assertion parsed = Assertion::parse(a.expect);
-    std::vector<Assertion::Outcome> outcomes;
-    std::string missing;
-    auto value_at = [&](const JobResult& r, const std::string& metric) {
-      auto it = r.history.find(metric);
-      if (it == r.history.end() || it->second.empty()) {
-        missing = metric;
-        return std::nan("");
-      }
-      if (a.at == "final") return it->second.back().second;
-      const Index step = std::stoll(a.at);
-      for (const auto& [s, v] : it->second) {
-        if (s == step) return v;
-      }
-      missing = metric + " at step " + a.at;
-      return std::nan("");
-    };
-    nlohmann::json entry{{"expect", a.expect}, {"at", a.at}, {"over", a.over}};
-    bool holds = false;
-    if (a.over == "mean") {
-      auto mean_of = [&](const std::string& metric) {
-        double sum = 0;
-        int count = 0;
-        for (const auto& r : results) {
-          if (!r.ok) continue;
-          sum += value_at(r, metric);
-          ++count;
+  WorkerPoolOptions pool;
+  pool.workers = options.jobs;
+  pool.stop = options.stop;
+  pool.live = options.live_progress;
+  pool.log = options.log;
+  pool.job_timeout = options.job_timeout;
+  run_in_workers(
+      todo, labels,
+      [&](std::size_t index, ProgressSlot* slot) {
+        const JobSpec& spec = plan.jobs[index];
+        const fs::path dir = out / "jobs" / spec.dir;
+        auto log = job_logger(dir);
+        JobOptions job;
+        job.dir = dir;
+        job.seed = spec.seed;
+        job.log = log.get();
+        job.stop = options.stop;
+        job.slot = slot;
+        job.label = labels[index];
+        const JobResult result = run_job(plan.pipeline_of(spec), catalog, job);
+        if (!result.ok) log->error("{}", result.error);
+        log->flush();
+        return result.ok ? (result.interrupted ? 3 : 0) : 1;
+      },
+      [&](std::size_t index, const WorkerExit& exit) {
+        const JobSpec& spec = plan.jobs[index];
+        const fs::path dir = out / "jobs" / spec.dir;
+        std::string status = "ok";
+        std::string error;
+        if (!exit.ok) {
+          // The child writes summary.json itself unless it died; then the parent does.
+          const JobRecord r = load_job(dir, spec);
+          if (r.status == "missing" || r.status == "ok") {
+            status = "failed";
+            error = exit.reason;
+            json summary{{"pipeline", plan.pipeline_of(spec).name}, {"seed", spec.seed}, {"status", "failed"},
+                         {"error", error}, {"seconds", exit.seconds}, {"final", json::object()}};
+            write_file(dir / "summary.json", summary.dump(2) + "\n");
+            std::ofstream(dir / "log.txt", std::ios::app) << "job ended: " << error << "\n";
+          } else {
+            status = r.status;
+            error = r.error;
+          }
         }
-        return count ? sum / count : std::nan("");
-      };
-      const auto o = parsed.evaluate(mean_of);
-      holds = o.holds;
-      entry["lhs"] = o.lhs;
-      entry["rhs"] = o.rhs;
+        if (!options.log) return;
+        if (status == "ok") {
+          options.log->info("{} done in {:.1f}s", labels[index], exit.seconds);
+        } else if (status == "interrupted") {
+          options.log->warn("{} interrupted", labels[index]);
+        } else {
+          options.log->error("{} failed: {}", labels[index], error);
+        }
+      },
+      pool);
+  const bool interrupted = options.stop && options.stop->load();
+  return finish(out, plan.axes, plan.jobs, plan.points.front().asserts, options.log, interrupted);
+}
+
+int run_one_job(const fs::path& run_dir, std::size_t index, Catalog& catalog, spdlog::logger* log) {
+  const StoredRun run = read_run_record(run_dir);
+  if (index >= run.jobs.size()) {
+    throw ConfigError({{run_dir.string(), "--index " + std::to_string(index) + " is out of range: this run has " +
+                                              std::to_string(run.jobs.size()) + " jobs (0 to " +
+                                              std::to_string(run.jobs.size() - 1) + ")"}});
+  }
+  const JobSpec& spec = run.jobs[index];
+  const fs::path dir = run_dir / "jobs" / spec.dir;
+  const Pipeline pipeline = validate_pipeline(load_pipeline(dir / "config.toml", {}), catalog);
+  if (job_id(pipeline, spec.seed) != spec.id) {
+    throw ConfigError({{(dir / "config.toml").string(), "does not match the job's id in run.json (edited by hand?)"}});
+  }
+  if (fs::exists(dir / "done")) {
+    if (log) log->info("job {} is already done", index);
+    return kExitOk;
+  }
+  auto file_log = job_logger(dir);
+  JobOptions job;
+  job.dir = dir;
+  job.seed = spec.seed;
+  job.log = file_log.get();
+  const JobResult result = run_job(pipeline, catalog, job);
+  if (log) {
+    if (result.ok) {
+      log->info("job {} done in {:.1f}s", index, result.seconds);
     } else {
-      int held = 0;
-      int ran = 0;
-      nlohmann::json per_seed = nlohmann::json::array();
-      for (std::size_t i = 0; i < results.size(); ++i) {
-        if (!results[i].ok) continue;
-        ++ran;
-        const auto o = parsed.evaluate([&](const std::string& m) { return value_at(results[i], m); });
-        held += o.holds ? 1 : 0;
-        per_seed.push_back({{"seed", p.seeds[i]}, {"lhs", json_number(o.lhs)}, {"rhs", json_number(o.rhs)}, {"holds", o.holds}});
-      }
-      holds = ran > 0 && (a.over == "any" ? held > 0 : held == ran);
-      entry["seeds"] = per_seed;
-    }
-    if (!missing.empty()) entry["missing"] = missing;
-    entry["holds"] = holds;
-    asserts.push_back(entry);
-    assertion_failed |= !holds;
-    const std::string verdict = holds ? "PASS" : "FAIL";
-    if (holds) {
-      options.log->info("assert {}  {}  ({}, {})", verdict, a.expect, a.at, a.over);
-    } else {
-      options.log->error("assert {}  {}  ({}, {}){}", verdict, a.expect, a.at, a.over,
-                         missing.empty() ? "" : "; metric not recorded: " + missing);
+      log->error("job {} failed: {}", index, result.error);
     }
   }
-  write_file(options.out / "asserts.json", asserts.dump(2) + "\n");
-  options.log->info("results in {}", options.out.string());
-  if (interrupted) return kExitInterrupted;
-  if (failed || assertion_failed) return kExitRunFailed;
-  return kExitOk;
+  return result.ok ? kExitOk : kExitRunFailed;
+}
+
+int collect_runs(const std::vector<fs::path>& runs, const fs::path& out, Catalog& catalog, spdlog::logger* log) {
+  int code = kExitOk;
+  std::vector<std::pair<std::string, std::vector<JobRecord>>> all;
+  for (const auto& run_dir : runs) {
+    const StoredRun run = read_run_record(run_dir);
+    const int c = finish(run_dir, run.axes, run.jobs, asserts_of_run(run_dir, run, catalog), log, false);
+    code = std::max(code, c);
+    std::vector<JobRecord> records;
+    for (const auto& spec : run.jobs) records.push_back(load_job(run_dir / "jobs" / spec.dir, spec));
+    all.emplace_back(run_dir.filename().string(), std::move(records));
+  }
+  if (!out.empty()) {
+    // The joined table: one row per run, sweep point and metric.
+    std::ostringstream joined;
+    joined << "run,point,metric,n,mean,std,min,max\n";
+    for (const auto& [name, records] : all) {
+      for (const auto& row : summarize(records)) {
+        joined << csv_field(name) << "," << csv_field(row.label) << "," << csv_field(row.metric) << "," << row.n << ","
+               << json_number(row.mean) << "," << json_number(row.std) << "," << json_number(row.min) << ","
+               << json_number(row.max) << "\n";
+      }
+    }
+    write_file(out, joined.str());
+    if (log) log->info("joined summary of {} run(s) in {}", runs.size(), out.string());
+  }
+  return code;
 }
 
 }  // namespace featurelab

@@ -1,14 +1,18 @@
-// A run: a validated pipeline executed seed by seed into a run directory.
+// A run: the jobs of a plan executed in worker processes into a run directory.
 //
 //   OUT/pipeline.toml   the input file as written
-//   OUT/config.toml     the operative configuration (every parameter used)
+//   OUT/config.toml     the operative configuration of the first sweep point
+//   OUT/run.json        featurelab version, sweep axes, and every job: index, id, seed, point, dir
 //   OUT/manifest.json   featurelab version and revision, host, every pack used (path, version,
 //                       fingerprint)
-//   OUT/jobs/seed-S/    config.toml, metrics.jsonl, tables/, summary.json, done
+//   OUT/jobs/NNNN-ID/   config.toml, metrics.jsonl, tables/, summary.json, log.txt, done (last)
+//   OUT/summary.csv     per sweep point and metric: n, mean, std, min, max over seeds
 //   OUT/asserts.json    each [[assert]] with its values and verdict
+//
+// Re-running into the same directory (or --resume) skips finished jobs and reruns the others.
 #pragma once
 
-#include "config/pipeline.hpp"
+#include "engine/plan.hpp"
 
 #include <atomic>
 #include <filesystem>
@@ -21,16 +25,26 @@ namespace featurelab {
 
 struct RunOptions {
   std::filesystem::path out;
+  int jobs = 1;                    // worker processes
   bool live_progress = false;
+  bool prepare_only = false;       // write the directory, run nothing
+  double job_timeout = 0;          // seconds; 0 = none
   spdlog::logger* log = nullptr;
   const std::atomic<bool>* stop = nullptr;
 };
 
-// Checks the [[assert]] expressions and the metrics they name before anything runs.
-// Throws ConfigError.
-void check_assertions(const Pipeline& pipeline);
+// Checks [[assert]] expressions, the metrics and sweep points they name. Throws ConfigError.
+void check_assertions(const RunPlan& plan);
 
 // Returns the exit code (ExitCode).
-int execute_run(const Pipeline& pipeline, Catalog& catalog, const RunOptions& options);
+int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options);
+
+// `featurelab job RUN --index I`: runs one job of a prepared run directory in this process.
+int run_one_job(const std::filesystem::path& run_dir, std::size_t index, Catalog& catalog, spdlog::logger* log);
+
+// `featurelab collect RUN...`: rebuilds summary.csv and asserts.json from the jobs on disk; with
+// several runs, joins them into the first's directory... (see collect_runs).
+int collect_runs(const std::vector<std::filesystem::path>& runs, const std::filesystem::path& out,
+                 Catalog& catalog, spdlog::logger* log);
 
 }  // namespace featurelab

@@ -22,5 +22,7 @@ Action add_describe_command(CLI::App& app, const GlobalOptions& global);
 Action add_validate_command(CLI::App& app, const GlobalOptions& global);
 Action add_run_command(CLI::App& app, const GlobalOptions& global);
 Action add_plugins_command(CLI::App& app, const GlobalOptions& global);
+Action add_job_command(CLI::App& app, const GlobalOptions& global);
+Action add_collect_command(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace featurelab::cli

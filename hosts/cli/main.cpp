@@ -31,6 +31,8 @@ int main(int argc, char** argv) {
   actions.push_back(cli::add_describe_command(app, global));
   actions.push_back(cli::add_validate_command(app, global));
   actions.push_back(cli::add_run_command(app, global));
+  actions.push_back(cli::add_job_command(app, global));
+  actions.push_back(cli::add_collect_command(app, global));
   actions.push_back(cli::add_plugins_command(app, global));
 
   try {

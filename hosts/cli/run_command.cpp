@@ -10,6 +10,7 @@
 #include <atomic>
 #include <csignal>
 #include <iostream>
+#include <thread>
 #include <unistd.h>
 
 namespace featurelab::cli {
@@ -36,11 +37,10 @@ void add_pipeline_args(CLI::App* sub, PipelineArgs& args) {
       ->type_name("KEY=VALUE");
 }
 
-Pipeline load_and_validate(const PipelineArgs& args, Catalog& catalog) {
-  PipelineSource source = load_pipeline(args.file, args.overrides);
-  Pipeline pipeline = validate_pipeline(source, catalog);
-  check_assertions(pipeline);
-  return pipeline;
+RunPlan load_and_validate(const PipelineArgs& args, Catalog& catalog) {
+  RunPlan plan = plan_run(args.file, args.overrides, catalog);
+  check_assertions(plan);
+  return plan;
 }
 
 }  // namespace
@@ -53,12 +53,24 @@ Action add_validate_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_flag("--print", *print, "Print the operative configuration (every parameter, defaults included)");
   return [&global, args, print]() {
     Catalog catalog = discover(global);
-    Pipeline pipeline = load_and_validate(*args, catalog);
+    const RunPlan plan = load_and_validate(*args, catalog);
+    const Pipeline& first = plan.points.front();
     if (*print) {
-      std::cout << pipeline.operative_toml();
+      for (std::size_t i = 0; i < plan.points.size(); ++i) {
+        if (plan.points.size() > 1) {
+          for (const auto& job : plan.jobs) {
+            if (job.point == i) {
+              std::cout << "# sweep point " << i << ": " << job.point_label() << "\n";
+              break;
+            }
+          }
+        }
+        std::cout << plan.points[i].operative_toml();
+      }
     } else {
-      std::cout << args->file << ": ok (" << pipeline.seeds.size() << " seed(s), " << pipeline.probes.size()
-                << " probe(s), " << pipeline.asserts.size() << " assertion(s))\n";
+      std::cout << args->file << ": ok (" << plan.jobs.size() << " job(s): " << plan.points.size()
+                << " sweep point(s) × " << first.seeds.size() << " seed(s), " << first.probes.size()
+                << " probe(s), " << first.asserts.size() << " assertion(s))\n";
     }
     return int(kExitOk);
   };
@@ -69,22 +81,69 @@ Action add_run_command(CLI::App& app, const GlobalOptions& global) {
   auto args = std::make_shared<PipelineArgs>();
   add_pipeline_args(sub, *args);
   auto out = std::make_shared<std::string>();
-  sub->add_option("-o,--out", *out, "Run directory (default: runs/<pipeline name>)")->type_name("DIR");
-  return [&global, args, out]() {
+  sub->add_option("-o,--out", *out, "Run directory (default: runs/<pipeline name>); re-running into it resumes")
+      ->type_name("DIR");
+  auto jobs = std::make_shared<int>(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
+  sub->add_option("-j,--jobs", *jobs, "Worker processes (default: all cores)")->check(CLI::PositiveNumber);
+  auto resume = std::make_shared<bool>(false);
+  sub->add_flag("--resume", *resume,
+                "Continue a run directory: finished jobs are kept, the others rerun (also the default)");
+  auto prepare = std::make_shared<bool>(false);
+  sub->add_flag("--prepare", *prepare, "Write the run directory and run nothing (then: featurelab job RUN --index I)");
+  auto timeout = std::make_shared<double>(0.0);
+  sub->add_option("--job-timeout", *timeout, "Seconds after which a job is killed and failed (0 = none)")
+      ->check(CLI::NonNegativeNumber);
+  return [&global, args, out, jobs, resume, prepare, timeout]() {
     Catalog catalog = discover(global);
     auto log = make_logger(global);
     for (const auto& problem : catalog.problems()) log->warn("{}", problem);
-    Pipeline pipeline = load_and_validate(*args, catalog);
+    const RunPlan plan = load_and_validate(*args, catalog);
     RunOptions options;
-    options.out = out->empty() ? std::filesystem::path("runs") / pipeline.name : std::filesystem::path(*out);
+    options.out = out->empty() ? std::filesystem::path("runs") / plan.points.front().name : std::filesystem::path(*out);
+    if (*resume && !std::filesystem::exists(options.out / "run.json")) {
+      throw ConfigError({{options.out.string(), "--resume: no run to resume here (no run.json)"}});
+    }
+    options.jobs = *jobs;
+    options.prepare_only = *prepare;
+    options.job_timeout = *timeout;
     options.live_progress = ::isatty(STDERR_FILENO) != 0 && !global.quiet;
     options.log = log.get();
     options.stop = &g_stop;
     std::signal(SIGINT, on_interrupt);
-    log->info("running {} ({} seed(s)) into {}", pipeline.name, pipeline.seeds.size(), options.out.string());
-    const int code = execute_run(pipeline, catalog, options);
+    const int code = execute_run(plan, catalog, options);
     std::signal(SIGINT, SIG_DFL);
     return code;
+  };
+}
+
+}  // namespace featurelab::cli
+
+namespace featurelab::cli {
+
+Action add_job_command(CLI::App& app, const GlobalOptions& global) {
+  auto* sub = app.add_subcommand("job", "Run one job of a prepared run directory (for Slurm arrays, MPI, ...)");
+  auto run = std::make_shared<std::string>();
+  auto index = std::make_shared<std::size_t>(0);
+  sub->add_option("run", *run, "Run directory written by featurelab run --prepare")->required();
+  sub->add_option("--index", *index, "Job index (0-based; e.g. $SLURM_ARRAY_TASK_ID)")->required();
+  return [&global, run, index]() {
+    Catalog catalog = discover(global);
+    auto log = make_logger(global);
+    return run_one_job(*run, *index, catalog, log.get());
+  };
+}
+
+Action add_collect_command(CLI::App& app, const GlobalOptions& global) {
+  auto* sub = app.add_subcommand("collect", "Rebuild summary.csv and asserts.json of runs; join several");
+  auto runs = std::make_shared<std::vector<std::string>>();
+  auto out = std::make_shared<std::string>();
+  sub->add_option("runs", *runs, "Run directories")->required();
+  sub->add_option("-o,--out", *out, "Also write one CSV joining every run's summary")->type_name("FILE");
+  return [&global, runs, out]() {
+    Catalog catalog = discover(global);
+    auto log = make_logger(global);
+    std::vector<std::filesystem::path> dirs(runs->begin(), runs->end());
+    return collect_runs(dirs, *out, catalog, log.get());
   };
 }
 

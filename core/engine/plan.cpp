@@ -1,0 +1,137 @@
+// Sweep expansion: each point is the pipeline re-read with the point's values applied as
+// overrides, so every message keeps its file and line, and swapping a component's `use`
+// validates the point's parameters against the new component's schema.
+#include "engine/plan.hpp"
+
+#include "config/validate.hpp"
+
+#include <fmt/format.h>
+
+#include <sstream>
+
+namespace featurelab {
+
+namespace {
+
+std::string toml_text(const toml::node& node) {
+  std::ostringstream out;
+  if (const auto* s = node.as_string()) {
+    toml::table t;
+    t.insert_or_assign("v", s->get());
+    out << toml::toml_formatter(t);
+    std::string text = out.str();
+    return text.substr(text.find('=') + 2);
+  }
+  if (const auto* a = node.as_array()) {
+    out << toml::toml_formatter(*a);
+    return out.str();
+  }
+  node.visit([&out](const auto& v) {
+    if constexpr (!toml::is_table<decltype(v)> && !toml::is_array<decltype(v)>) out << v;
+  });
+  return out.str();
+}
+
+void flatten(const toml::table& table, const std::string& prefix, std::vector<SweepAxis>& axes,
+             std::vector<Diagnostic>& errors) {
+  for (auto&& [key, node] : table) {
+    const std::string dotted = prefix.empty() ? std::string(key.str()) : prefix + "." + std::string(key.str());
+    if (const auto* nested = node.as_table()) {
+      flatten(*nested, dotted, axes, errors);
+      continue;
+    }
+    const auto* values = node.as_array();
+    if (!values || values->empty()) {
+      errors.push_back({where(node), "sweep." + dotted + ": expected a non-empty list of values, e.g. [1, 2]"});
+      continue;
+    }
+    SweepAxis axis;
+    axis.key = dotted;
+    for (const auto& v : *values) axis.values.push_back(toml_text(v));
+    axes.push_back(std::move(axis));
+  }
+}
+
+}  // namespace
+
+std::string JobSpec::point_label() const {
+  std::string out;
+  for (const auto& [key, value] : assignments) {
+    std::string v = value;
+    if (v.size() >= 2 && v.front() == '"' && v.back() == '"') v = v.substr(1, v.size() - 2);
+    out += (out.empty() ? "" : " ") + key + "=" + v;
+  }
+  return out;
+}
+
+std::string job_id(const Pipeline& pipeline, std::int64_t seed) {
+  // The experiment's name and seed list do not change what a job computes: leave them out, so a
+  // job keeps its id (and its results on --resume) when seeds are added.
+  const std::string config = pipeline.operative_toml();
+  const auto body = config.find("[data]");
+  return fmt::format("{:016x}", stable_hash(config.substr(body == std::string::npos ? 0 : body),
+                                            static_cast<std::uint64_t>(seed)));
+}
+
+RunPlan plan_run(const std::filesystem::path& file, const std::vector<std::string>& overrides,
+                 const Catalog& catalog) {
+  RunPlan plan;
+  plan.file = file;
+  plan.overrides = overrides;
+  PipelineSource source = load_pipeline(file, overrides);
+  plan.text = source.text;
+  std::vector<Diagnostic> errors;
+  if (const toml::node* sweep = source.table.get("sweep")) {
+    if (const auto* t = sweep->as_table()) {
+      flatten(*t, "", plan.axes, errors);
+    } else {
+      errors.push_back({where(*sweep), "sweep: expected a table [sweep] of key = [values]"});
+    }
+  }
+  if (!errors.empty()) throw ConfigError(errors);
+
+  // Cartesian product, last axis fastest.
+  std::vector<std::vector<std::pair<std::string, std::string>>> points{{}};
+  for (const auto& axis : plan.axes) {
+    std::vector<std::vector<std::pair<std::string, std::string>>> next;
+    for (const auto& partial : points) {
+      for (const auto& value : axis.values) {
+        auto extended = partial;
+        extended.emplace_back(axis.key, value);
+        next.push_back(std::move(extended));
+      }
+    }
+    points = std::move(next);
+  }
+  for (const auto& point : points) {
+    std::vector<std::string> assignments;
+    for (const auto& [key, value] : point) assignments.push_back(key + "=" + value);
+    try {
+      plan.points.push_back(validate_pipeline(load_pipeline(file, overrides, assignments), catalog));
+    } catch (const ConfigError& e) {
+      for (const auto& d : e.diagnostics()) {
+        // The same problem in every point is reported once.
+        bool seen = false;
+        for (const auto& prior : errors) seen |= prior.where == d.where && prior.message == d.message;
+        if (!seen) errors.push_back(d);
+      }
+    }
+  }
+  if (!errors.empty()) throw ConfigError(errors);
+
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    for (std::int64_t seed : plan.points[p].seeds) {
+      JobSpec job;
+      job.index = plan.jobs.size();
+      job.point = p;
+      job.assignments = points[p];
+      job.seed = seed;
+      job.id = job_id(plan.points[p], seed);
+      job.dir = fmt::format("{:04d}-{}", job.index, job.id.substr(0, 8));
+      plan.jobs.push_back(std::move(job));
+    }
+  }
+  return plan;
+}
+
+}  // namespace featurelab

@@ -1,0 +1,52 @@
+// From a pipeline to jobs: the [sweep] table's cartesian product × the seeds, each job a fully
+// validated pipeline with a stable id (a hash of its operative configuration and seed).
+//
+//   [sweep]
+//   "augment.0.use" = ["none", "mixup"]     # quoted dotted keys, or nested tables
+//   model.width = [10, 100]
+//
+// Points are ordered by key (as sorted by name) then value (as written); jobs by point, then seed.
+#pragma once
+
+#include "config/pipeline.hpp"
+
+#include <filesystem>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace featurelab {
+
+struct SweepAxis {
+  std::string key;                  // "augment.0.use"
+  std::vector<std::string> values;  // TOML text of each value: "\"mixup\"", "10"
+};
+
+struct JobSpec {
+  std::size_t index = 0;
+  std::size_t point = 0;
+  std::vector<std::pair<std::string, std::string>> assignments;  // this point's sweep values
+  std::int64_t seed = 0;
+  std::string id;    // 16 hex digits of the hash of the operative config and seed
+  std::string dir;   // "0003-<id>"
+  std::string point_label() const;  // "augment.0.use=mixup model.width=10", "" without a sweep
+};
+
+struct RunPlan {
+  std::filesystem::path file;
+  std::string text;                       // the input file as written
+  std::vector<std::string> overrides;     // --set
+  std::vector<SweepAxis> axes;
+  std::vector<Pipeline> points;           // one validated pipeline per sweep point
+  std::vector<JobSpec> jobs;
+  const Pipeline& pipeline_of(const JobSpec& job) const { return points[job.point]; }
+};
+
+// Throws ConfigError with every problem of every sweep point, located ("[sweep] model.widht").
+RunPlan plan_run(const std::filesystem::path& file, const std::vector<std::string>& overrides,
+                 const Catalog& catalog);
+
+// The plan of a single operative config file (a job's config.toml), for `featurelab job`.
+std::string job_id(const Pipeline& pipeline, std::int64_t seed);
+
+}  // namespace featurelab

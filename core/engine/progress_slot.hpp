@@ -1,0 +1,17 @@
+// A job's progress, published by a worker process into memory shared with the parent, which
+// draws one line per active job.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+
+namespace featurelab {
+
+struct ProgressSlot {
+  std::atomic<std::int64_t> step{0};
+  std::atomic<std::int64_t> total{0};
+  std::atomic<double> loss{0.0};
+  std::atomic<double> started{0.0};  // seconds since the epoch of the steady clock
+};
+
+}  // namespace featurelab

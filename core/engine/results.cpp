@@ -1,0 +1,118 @@
+// Job results from disk; summary.csv.
+#include "engine/results.hpp"
+
+#include "engine/metrics_writer.hpp"
+
+#include <featurelab/error.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+namespace featurelab {
+
+namespace fs = std::filesystem;
+
+JobRecord load_job(const fs::path& dir, const JobSpec& spec) {
+  JobRecord r;
+  r.spec = spec;
+  std::ifstream summary(dir / "summary.json");
+  if (summary) {
+    try {
+      const auto j = nlohmann::json::parse(summary);
+      r.status = j.value("status", "failed");
+      r.error = j.value("error", "");
+      r.seconds = j.value("seconds", 0.0);
+    } catch (const std::exception& e) {
+      r.status = "failed";
+      r.error = (dir / "summary.json").string() + " is unreadable: " + e.what();
+    }
+  }
+  if (r.ok() && !fs::exists(dir / "done")) {
+    r.status = "failed";
+    r.error = "no done marker";
+  }
+  std::ifstream metrics(dir / "metrics.jsonl");
+  std::string line;
+  while (std::getline(metrics, line)) {
+    try {
+      const auto j = nlohmann::json::parse(line);
+      const double value = j.at("value").is_null() ? std::nan("") : j.at("value").get<double>();
+      r.history[j.at("metric").get<std::string>()].emplace_back(j.at("step").get<Index>(), value);
+    } catch (const std::exception&) {
+      break;  // a line cut by a kill: everything before it stands
+    }
+  }
+  for (const auto& [metric, points] : r.history) r.final_values[metric] = points.back().second;
+  return r;
+}
+
+std::vector<SummaryRow> summarize(const std::vector<JobRecord>& jobs) {
+  std::map<std::size_t, std::map<std::string, std::vector<double>>> by_point;
+  std::map<std::size_t, const JobRecord*> example;
+  for (const auto& job : jobs) {
+    example.emplace(job.spec.point, &job);
+    if (!job.ok()) continue;
+    for (const auto& [metric, value] : job.final_values) by_point[job.spec.point][metric].push_back(value);
+  }
+  std::vector<SummaryRow> rows;
+  for (const auto& [point, metrics] : by_point) {
+    for (const auto& [metric, values] : metrics) {
+      SummaryRow row;
+      row.point = point;
+      row.label = example.at(point)->spec.point_label();
+      row.assignments = example.at(point)->spec.assignments;
+      row.metric = metric;
+      row.n = values.size();
+      const double n = static_cast<double>(values.size());
+      for (double v : values) row.mean += v;
+      row.mean /= n;
+      double var = 0;
+      for (double v : values) var += (v - row.mean) * (v - row.mean);
+      row.std = values.size() > 1 ? std::sqrt(var / (n - 1)) : 0.0;
+      row.min = *std::min_element(values.begin(), values.end());
+      row.max = *std::max_element(values.begin(), values.end());
+      rows.push_back(std::move(row));
+    }
+  }
+  return rows;
+}
+
+std::string csv_field(std::string text) {
+  if (text.size() >= 2 && text.front() == '"' && text.back() == '"') text = text.substr(1, text.size() - 2);
+  if (text.find_first_of(",\"\n") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return quoted + "\"";
+}
+
+void write_summary_csv(const fs::path& file, const std::vector<SweepAxis>& axes, const std::vector<JobRecord>& jobs) {
+  std::ostringstream out;
+  out << "point";
+  for (const auto& axis : axes) out << "," << csv_field(axis.key);
+  out << ",metric,n,mean,std,min,max\n";
+  for (const auto& row : summarize(jobs)) {
+    out << row.point;
+    for (const auto& axis : axes) {
+      std::string value;
+      for (const auto& [k, v] : row.assignments) {
+        if (k == axis.key) value = v;
+      }
+      out << "," << csv_field(value);
+    }
+    out << "," << csv_field(row.metric) << "," << row.n << "," << json_number(row.mean) << "," << json_number(row.std)
+        << "," << json_number(row.min) << "," << json_number(row.max) << "\n";
+  }
+  const fs::path tmp = file.string() + ".tmp";
+  {
+    std::ofstream f(tmp);
+    if (!f) throw Error(file.string() + ": cannot write");
+    f << out.str();
+  }
+  fs::rename(tmp, file);
+}
+
+}  // namespace featurelab

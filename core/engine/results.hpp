@@ -1,0 +1,43 @@
+// Reading finished jobs back from a run directory, and aggregating them into summary.csv.
+#pragma once
+
+#include "engine/plan.hpp"
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace featurelab {
+
+struct JobRecord {
+  JobSpec spec;
+  std::string status = "missing";  // ok, failed, interrupted, missing
+  std::string error;
+  double seconds = 0;
+  std::map<std::string, std::vector<std::pair<Index, double>>> history;
+  std::map<std::string, double> final_values;
+  bool ok() const { return status == "ok"; }
+};
+
+// Reads summary.json and metrics.jsonl (a torn last line, from a kill, is ignored).
+JobRecord load_job(const std::filesystem::path& job_dir, const JobSpec& spec);
+
+struct SummaryRow {
+  std::size_t point = 0;
+  std::string label;  // "model.width=10 augment.0.use=mixup"
+  std::vector<std::pair<std::string, std::string>> assignments;
+  std::string metric;
+  std::size_t n = 0;
+  double mean = 0, std = 0, min = 0, max = 0;
+};
+
+// One row per sweep point and metric (final values of the finished jobs), over seeds.
+std::vector<SummaryRow> summarize(const std::vector<JobRecord>& jobs);
+
+// summary.csv: point, one column per sweep key, metric, n, mean, std, min, max. Written atomically.
+std::string csv_field(std::string text);  // quoted when it holds a comma, quote or newline
+void write_summary_csv(const std::filesystem::path& file, const std::vector<SweepAxis>& axes,
+                       const std::vector<JobRecord>& jobs);
+
+}  // namespace featurelab

@@ -1,0 +1,136 @@
+// fork() per job; progress through shared memory; waitpid() tells crashes from failures.
+#include "engine/workers.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <chrono>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace featurelab {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct Running {
+  std::size_t job;
+  int slot;
+  Clock::time_point started;
+};
+
+std::string describe_status(int status) {
+  if (WIFEXITED(status)) return fmt::format("exit status {}", WEXITSTATUS(status));
+  if (WIFSIGNALED(status)) {
+    const int sig = WTERMSIG(status);
+    return fmt::format("crashed: {} (signal {})", strsignal(sig), sig);
+  }
+  return "ended abnormally";
+}
+
+}  // namespace
+
+void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std::string>& labels,
+                    const std::function<int(std::size_t, ProgressSlot*)>& child,
+                    const std::function<void(std::size_t, const WorkerExit&)>& on_exit,
+                    const WorkerPoolOptions& options) {
+  const int workers = std::max(1, options.workers);
+  void* shared = ::mmap(nullptr, sizeof(ProgressSlot) * static_cast<std::size_t>(workers), PROT_READ | PROT_WRITE,
+                        MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+  if (shared == MAP_FAILED) throw std::runtime_error("cannot map shared memory for progress");
+  auto* slots = new (shared) ProgressSlot[static_cast<std::size_t>(workers)];
+  std::vector<bool> slot_busy(static_cast<std::size_t>(workers), false);
+  std::map<pid_t, Running> running;
+  std::size_t next = 0, done = 0, failed = 0;
+  const auto run_start = Clock::now();
+  auto last_draw = Clock::now() - std::chrono::seconds(1);
+  int drawn_lines = 0;
+
+  auto erase_lines = [&] {
+    for (int i = 0; i < drawn_lines; ++i) std::fprintf(stderr, "\033[1A\r\033[K");
+    drawn_lines = 0;
+  };
+  auto draw = [&](bool force) {
+    if (!options.live) return;
+    const auto now = Clock::now();
+    if (!force && now - last_draw < std::chrono::milliseconds(200)) return;
+    last_draw = now;
+    erase_lines();
+    for (const auto& [pid, r] : running) {
+      const ProgressSlot& s = slots[r.slot];
+      const double elapsed = std::chrono::duration<double>(now - r.started).count();
+      const auto step = s.step.load(), total = s.total.load();
+      std::fprintf(stderr, "  %-46s step %lld/%lld  loss %.4g  %.1fs\n", labels[r.job].substr(0, 46).c_str(),
+                   static_cast<long long>(step), static_cast<long long>(total), s.loss.load(), elapsed);
+      ++drawn_lines;
+    }
+    const double elapsed = std::chrono::duration<double>(now - run_start).count();
+    const std::size_t finished = done + failed;
+    const double eta = finished > 0 ? elapsed / double(finished) * double(todo.size() - finished) : 0.0;
+    std::fprintf(stderr, "jobs: %zu done, %zu failed, %zu running, %zu/%zu  %.1fs  eta %.0fs\n", done, failed,
+                 running.size(), finished, todo.size(), elapsed, eta);
+    ++drawn_lines;
+    std::fflush(stderr);
+  };
+
+  auto stopping = [&] { return options.stop && options.stop->load(); };
+  while ((next < todo.size() && !stopping()) || !running.empty()) {
+    while (next < todo.size() && static_cast<int>(running.size()) < workers && !stopping()) {
+      int slot = 0;
+      while (slot_busy[static_cast<std::size_t>(slot)]) ++slot;
+      new (&slots[slot]) ProgressSlot();
+      const std::size_t job = todo[next++];
+      std::fflush(nullptr);
+      const pid_t pid = ::fork();
+      if (pid < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
+      if (pid == 0) {
+        int code = 1;
+        try {
+          code = child(job, &slots[slot]);
+        } catch (...) {
+          code = 1;
+        }
+        std::fflush(nullptr);
+        ::_exit(code);
+      }
+      slot_busy[static_cast<std::size_t>(slot)] = true;
+      running[pid] = {job, slot, Clock::now()};
+    }
+    int status = 0;
+    const pid_t pid = ::waitpid(-1, &status, WNOHANG);
+    if (pid > 0 && running.count(pid)) {
+      const Running r = running[pid];
+      running.erase(pid);
+      slot_busy[static_cast<std::size_t>(r.slot)] = false;
+      WorkerExit exit;
+      exit.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+      exit.reason = exit.ok ? "" : describe_status(status);
+      exit.seconds = std::chrono::duration<double>(Clock::now() - r.started).count();
+      (exit.ok ? done : failed)++;
+      erase_lines();
+      on_exit(r.job, exit);
+      draw(true);
+      continue;
+    }
+    if (pid < 0 && errno == ECHILD) break;
+    if (options.job_timeout > 0) {
+      const auto now = Clock::now();
+      for (const auto& [child_pid, r] : running) {
+        if (std::chrono::duration<double>(now - r.started).count() > options.job_timeout) ::kill(child_pid, SIGKILL);
+      }
+    }
+    draw(false);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  erase_lines();
+  ::munmap(shared, sizeof(ProgressSlot) * static_cast<std::size_t>(workers));
+}
+
+}  // namespace featurelab

@@ -1,0 +1,238 @@
+// gnuplot scripts and data files for the plots of a run.
+#include "report/plot.hpp"
+
+#include "engine/metrics_writer.hpp"
+#include "engine/results.hpp"
+
+#include <featurelab/error.hpp>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <map>
+#include <set>
+
+namespace featurelab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  std::vector<SweepAxis> axes;
+  std::vector<JobRecord> jobs;
+};
+
+Run load_run(const fs::path& dir) {
+  std::ifstream in(dir / "run.json");
+  if (!in) throw Error(dir.string() + ": not a featurelab run directory (no run.json)");
+  const auto r = nlohmann::json::parse(in);
+  Run run;
+  for (const auto& a : r.at("axes")) run.axes.push_back({a.at("key"), a.at("values")});
+  for (const auto& j : r.at("jobs")) {
+    JobSpec spec;
+    spec.index = j.at("index");
+    spec.id = j.at("id");
+    spec.dir = j.at("dir");
+    spec.seed = j.at("seed");
+    spec.point = j.at("point");
+    spec.assignments = j.at("assignments").get<std::vector<std::pair<std::string, std::string>>>();
+    run.jobs.push_back(load_job(dir / "jobs" / spec.dir, spec));
+  }
+  return run;
+}
+
+std::string safe_name(std::string text) {
+  for (char& c : text) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '-' && c != '.' && c != '_') c = '_';
+  }
+  return text;
+}
+
+std::string gp_quote(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '_') out += "\\\\";  // gnuplot's enhanced text would subscript
+    out += c;
+  }
+  return out + "\"";
+}
+
+void run_gnuplot(const fs::path& script) {
+  const std::string cmd = "gnuplot " + script.string() + " 2>" + (script.string() + ".log");
+  if (std::system(cmd.c_str()) != 0) {
+    throw Error("gnuplot failed on " + script.string() + " (see " + script.string() + ".log)");
+  }
+}
+
+// Writes script lines for both terminals.
+void render(const fs::path& base, const std::string& body, std::vector<fs::path>& written) {
+  const fs::path script = base.string() + ".gp";
+  std::ofstream gp(script);
+  for (const auto& [terminal, ext] : {std::pair<std::string, std::string>{"pngcairo size 900,600 noenhanced", ".png"},
+                                      {"svg size 900,600 dynamic noenhanced", ".svg"}}) {
+    gp << "set terminal " << terminal << "\nset output " << gp_quote(base.string() + ext) << "\n" << body << "\n";
+  }
+  gp.close();
+  run_gnuplot(script);
+  written.push_back(base.string() + ".png");
+  written.push_back(base.string() + ".svg");
+}
+
+std::vector<std::string> scalar_metrics(const Run& run) {
+  std::set<std::string> names;
+  for (const auto& j : run.jobs) {
+    for (const auto& [m, _] : j.history) names.insert(m);
+  }
+  return {names.begin(), names.end()};
+}
+
+void plot_vs_step(const Run& run, const std::string& metric, const fs::path& dir, std::vector<fs::path>& written) {
+  std::map<std::size_t, std::map<Index, std::vector<double>>> series;
+  std::map<std::size_t, std::string> labels;
+  for (const auto& j : run.jobs) {
+    labels[j.spec.point] = j.spec.point_label();
+    auto it = j.history.find(metric);
+    if (it == j.history.end()) continue;
+    for (const auto& [step, value] : it->second) series[j.spec.point][step].push_back(value);
+  }
+  if (series.empty()) return;
+  const fs::path data = dir / (safe_name(metric) + ".step.dat");
+  std::ofstream out(data);
+  std::string plots;
+  int block = 0;
+  for (const auto& [point, steps] : series) {
+    out << "# point " << point << " " << labels[point] << "\n";
+    for (const auto& [step, values] : steps) {
+      double mean = 0;
+      for (double v : values) mean += v;
+      mean /= static_cast<double>(values.size());
+      double var = 0;
+      for (double v : values) var += (v - mean) * (v - mean);
+      const double sd = values.size() > 1 ? std::sqrt(var / static_cast<double>(values.size() - 1)) : 0.0;
+      out << step << " " << json_number(mean) << " " << json_number(mean - sd) << " " << json_number(mean + sd) << "\n";
+    }
+    out << "\n\n";
+    const std::string title = labels[point].empty() ? metric : labels[point];
+    const int color = block % 8 + 1;
+    plots += fmt::format("{}{} index {} using 1:3:4 with filledcurves fs transparent solid 0.2 noborder lc {} notitle, "
+                         "{} index {} using 1:2 with lines lw 2 lc {} title {}",
+                         plots.empty() ? "" : ", ", gp_quote(data.string()), block, color, gp_quote(data.string()),
+                         block, color, gp_quote(title));
+    ++block;
+  }
+  const std::string body = fmt::format("set title {}\nset xlabel 'step'\nset ylabel {}\nset key outside right\n"
+                                       "set grid\nplot {}",
+                                       gp_quote(metric + " (mean ± std over seeds)"), gp_quote(metric), plots);
+  render(dir / safe_name(metric + ".vs-step"), body, written);
+}
+
+void plot_vs_param(const Run& run, const std::string& metric, const std::string& key, const fs::path& dir,
+                   std::vector<fs::path>& written) {
+  // Group points by their other coordinates; x is this key's (numeric) value.
+  std::map<std::string, std::vector<std::tuple<double, double, double>>> curves;
+  for (const auto& row : summarize(run.jobs)) {
+    if (row.metric != metric) continue;
+    std::string others;
+    double x = std::nan("");
+    for (const auto& [k, v] : row.assignments) {
+      if (k == key) {
+        char* end = nullptr;
+        x = std::strtod(v.c_str(), &end);
+        if (end == v.c_str()) throw Error("plot --x " + key + ": its values are not numbers ('" + v + "')");
+      } else {
+        others += (others.empty() ? "" : " ") + k + "=" + v;
+      }
+    }
+    if (!std::isnan(x)) curves[others].emplace_back(x, row.mean, row.std);
+  }
+  if (curves.empty()) return;
+  const fs::path data = dir / (safe_name(metric + ".vs-" + key) + ".dat");
+  std::ofstream out(data);
+  std::string plots;
+  int block = 0;
+  for (auto& [label, points] : curves) {
+    std::sort(points.begin(), points.end());
+    for (const auto& [x, mean, sd] : points) out << json_number(x) << " " << json_number(mean) << " " << json_number(sd) << "\n";
+    out << "\n\n";
+    plots += fmt::format("{}{} index {} using 1:2:3 with yerrorlines lw 2 title {}", plots.empty() ? "" : ", ",
+                         gp_quote(data.string()), block++, gp_quote(label.empty() ? metric : label));
+  }
+  const std::string body = fmt::format("set title {}\nset xlabel {}\nset ylabel {}\nset key outside right\nset grid\nplot {}",
+                                       gp_quote(metric + " (final, mean ± std over seeds)"), gp_quote(key),
+                                       gp_quote(metric), plots);
+  render(dir / safe_name(metric + ".vs-" + key), body, written);
+}
+
+void plot_tables(const fs::path& run_dir, const Run& run, const fs::path& dir, std::vector<fs::path>& written) {
+  // The last step of each table in the first job of each sweep point.
+  std::set<std::size_t> seen;
+  for (const auto& j : run.jobs) {
+    if (!seen.insert(j.spec.point).second) continue;
+    const fs::path tables = run_dir / "jobs" / j.spec.dir / "tables";
+    std::error_code ec;
+    if (!fs::is_directory(tables, ec)) continue;
+    std::map<std::string, std::pair<long, fs::path>> last;
+    for (const auto& entry : fs::directory_iterator(tables, ec)) {
+      const std::string name = entry.path().stem().string();  // probe.table.stepN
+      const auto at = name.rfind(".step");
+      if (at == std::string::npos) continue;
+      const long step = std::strtol(name.c_str() + at + 5, nullptr, 10);
+      auto& slot = last[name.substr(0, at)];
+      if (slot.second.empty() || step > slot.first) slot = {step, entry.path()};
+    }
+    for (const auto& [table, found] : last) {
+      const std::string suffix = j.spec.point_label().empty() ? "" : "." + safe_name(j.spec.point_label());
+      const std::string body = fmt::format(
+          "set title {}\nset datafile separator ','\nset xlabel 'column'\nset ylabel 'row'\nset palette "
+          "defined (-1 'blue', 0 'white', 1 'red')\nset autoscale fix\n"
+          "plot {} matrix rowheaders columnheaders with image notitle",
+          gp_quote(table + " at step " + std::to_string(found.first) +
+                   (j.spec.point_label().empty() ? "" : " (" + j.spec.point_label() + ")")),
+          gp_quote(found.second.string()));
+      render(dir / safe_name(table + suffix + ".heatmap"), body, written);
+    }
+  }
+}
+
+}  // namespace
+
+std::vector<fs::path> plot_run(const fs::path& run_dir, const PlotRequest& request) {
+  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
+    throw Error("gnuplot is not installed; install it with: apt-get install gnuplot-nox");
+  }
+  const Run run = load_run(run_dir);
+  const auto all = scalar_metrics(run);
+  std::vector<std::string> metrics = request.metrics.empty() ? all : request.metrics;
+  for (const auto& m : metrics) {
+    if (std::find(all.begin(), all.end(), m) == all.end()) {
+      std::string known;
+      for (const auto& k : all) known += (known.empty() ? "" : ", ") + k;
+      throw Error("no metric '" + m + "' in " + run_dir.string() + "; recorded: " + known);
+    }
+  }
+  if (request.x != "step") {
+    bool found = false;
+    for (const auto& a : run.axes) found |= a.key == request.x;
+    if (!found) throw Error("--x " + request.x + ": not a [sweep] key of this run (use step or a swept key)");
+  }
+  const fs::path dir = run_dir / "plots";
+  fs::create_directories(dir);
+  std::vector<fs::path> written;
+  for (const auto& m : metrics) {
+    if (request.x == "step") {
+      plot_vs_step(run, m, dir, written);
+    } else {
+      plot_vs_param(run, m, request.x, dir, written);
+    }
+  }
+  if (request.tables) plot_tables(run_dir, run, dir, written);
+  return written;
+}
+
+}  // namespace featurelab

@@ -1,0 +1,22 @@
+// Plots of a run directory, drawn by gnuplot (Debian's gnuplot-nox) as PNG and SVG under RUN/plots:
+//   - a metric against the step: mean over seeds with a ±1 std band, one curve per sweep point;
+//   - a metric (final value) against a swept parameter, one curve per other sweep coordinate;
+//   - heatmaps of table probes (e.g. the neuron × feature cosine matrix) at their last step.
+#pragma once
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace featurelab {
+
+struct PlotRequest {
+  std::vector<std::string> metrics;  // empty: every scalar metric
+  std::string x = "step";            // "step" or a [sweep] key
+  bool tables = true;                // heatmaps of table probes
+};
+
+// Returns the files written. Throws featurelab::Error (gnuplot missing, unknown metric or key).
+std::vector<std::filesystem::path> plot_run(const std::filesystem::path& run_dir, const PlotRequest& request);
+
+}  // namespace featurelab

@@ -57,6 +57,10 @@ class JobRunner final : public TrainerHost {
       progress_ = nullptr;
       result.ok = true;
       result.interrupted = stop_requested();
+    } catch (const std::bad_alloc&) {
+      if (progress_) progress_->finish();
+      progress_ = nullptr;
+      result.error = "out of memory (the job's memory limit, --job-memory, or the machine's)";
     } catch (const std::exception& e) {
       if (progress_) progress_->finish();
       progress_ = nullptr;

@@ -29,6 +29,7 @@ struct RunOptions {
   bool live_progress = false;
   bool prepare_only = false;       // write the directory, run nothing
   double job_timeout = 0;          // seconds; 0 = none
+  std::size_t job_memory_mb = 0;   // per worker; 0 = none
   spdlog::logger* log = nullptr;
   const std::atomic<bool>* stop = nullptr;
 };

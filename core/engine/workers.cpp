@@ -9,7 +9,9 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <set>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -48,6 +50,7 @@ void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std:
   auto* slots = new (shared) ProgressSlot[static_cast<std::size_t>(workers)];
   std::vector<bool> slot_busy(static_cast<std::size_t>(workers), false);
   std::map<pid_t, Running> running;
+  std::set<pid_t> timed_out;
   std::size_t next = 0, done = 0, failed = 0;
   const auto run_start = Clock::now();
   auto last_draw = Clock::now() - std::chrono::seconds(1);
@@ -91,6 +94,11 @@ void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std:
       const pid_t pid = ::fork();
       if (pid < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
       if (pid == 0) {
+        if (options.job_memory_mb > 0) {
+          const rlim_t bytes = static_cast<rlim_t>(options.job_memory_mb) << 20;
+          const rlimit limit{bytes, bytes};
+          ::setrlimit(RLIMIT_AS, &limit);
+        }
         int code = 1;
         try {
           code = child(job, &slots[slot]);
@@ -112,6 +120,7 @@ void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std:
       WorkerExit exit;
       exit.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
       exit.reason = exit.ok ? "" : describe_status(status);
+      if (timed_out.erase(pid)) exit.reason = fmt::format("timed out after {:g} s (--job-timeout)", options.job_timeout);
       exit.seconds = std::chrono::duration<double>(Clock::now() - r.started).count();
       (exit.ok ? done : failed)++;
       erase_lines();
@@ -123,7 +132,10 @@ void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std:
     if (options.job_timeout > 0) {
       const auto now = Clock::now();
       for (const auto& [child_pid, r] : running) {
-        if (std::chrono::duration<double>(now - r.started).count() > options.job_timeout) ::kill(child_pid, SIGKILL);
+        if (std::chrono::duration<double>(now - r.started).count() > options.job_timeout &&
+            timed_out.insert(child_pid).second) {
+          ::kill(child_pid, SIGKILL);
+        }
       }
     }
     draw(false);

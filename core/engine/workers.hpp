@@ -22,6 +22,7 @@ struct WorkerPoolOptions {
   bool live = false;                 // draw one line per active job on the terminal
   spdlog::logger* log = nullptr;
   double job_timeout = 0;            // seconds, 0 = none: a job over it is killed and failed
+  std::size_t job_memory_mb = 0;     // address-space limit of each worker, 0 = none
 };
 
 struct WorkerExit {

@@ -93,7 +93,10 @@ Action add_run_command(CLI::App& app, const GlobalOptions& global) {
   auto timeout = std::make_shared<double>(0.0);
   sub->add_option("--job-timeout", *timeout, "Seconds after which a job is killed and failed (0 = none)")
       ->check(CLI::NonNegativeNumber);
-  return [&global, args, out, jobs, resume, prepare, timeout]() {
+  auto memory = std::make_shared<std::size_t>(0);
+  sub->add_option("--job-memory", *memory, "Memory limit of each job in MiB (0 = none); a job over it fails")
+      ->type_name("MIB");
+  return [&global, args, out, jobs, resume, prepare, timeout, memory]() {
     Catalog catalog = discover(global);
     auto log = make_logger(global);
     for (const auto& problem : catalog.problems()) log->warn("{}", problem);
@@ -106,6 +109,7 @@ Action add_run_command(CLI::App& app, const GlobalOptions& global) {
     options.jobs = *jobs;
     options.prepare_only = *prepare;
     options.job_timeout = *timeout;
+    options.job_memory_mb = *memory;
     options.live_progress = ::isatty(STDERR_FILENO) != 0 && !global.quiet;
     options.log = log.get();
     options.stop = &g_stop;

@@ -1,5 +1,7 @@
 // Fixture: a valid pack whose model's constructor throws, and whose second pack-level component
 // (a loss named like std's) makes unqualified "logistic" ambiguous.
+#include "crash_model.hpp"
+
 #include <featurelab/pack.hpp>
 
 #include <cstdlib>
@@ -43,4 +45,6 @@ FEATURELAB_PACK("fixture", "1.0") {
   schema.integer("width", 3, "unused").min(1);
   pack.add<ThrowingModel>("throwing-model", "A model whose constructor throws.", schema);
   pack.add<ShadowLogistic>("logistic", "A loss named like std's logistic.", featurelab::Schema{});
+  pack.add<fixture::CrashModel>("crash-model", "A linear model that crashes, loops, leaks or returns NaN on purpose.",
+                                fixture::CrashModel::schema());
 }

@@ -1,0 +1,61 @@
+// Fixture: a linear model that misbehaves on purpose at a chosen forward call, to test that a
+// crashing plugin fails only its own job: segfault, abort, exception, NaN output, endless loop,
+// or a memory leak past the job's limit.
+#include "crash_model.hpp"
+
+#include <featurelab/error.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <thread>
+
+namespace fixture {
+
+using namespace featurelab;
+
+Schema CrashModel::schema() {
+  Schema s;
+  s.choice("mode", "none", {"none", "segfault", "abort", "throw", "nan", "loop", "leak"}, "how to misbehave");
+  s.integer("at_call", 3, "misbehave at this forward call (1-based)").min(1);
+  return s;
+}
+
+CrashModel::CrashModel(const Params& params, Context& context)
+    : mode_(params.str("mode")), at_call_(params.integer("at_call")), dim_(context.data.dim) {
+  model_name_ = "crash-model";
+  declare_block("w", 1, dim_, true);
+  allocate_parameters();
+}
+
+void CrashModel::init(Rng& rng) { rng.fill_normal(block("w"), 0.1); }
+
+void CrashModel::forward(ConstMatRef X, MatRef out) {
+  if (++calls_ == at_call_) misbehave();
+  out.noalias() = X * block("w").transpose();
+  if (mode_ == "nan" && calls_ >= at_call_) out.setConstant(std::numeric_limits<Scalar>::quiet_NaN());
+}
+
+void CrashModel::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
+  grad.noalias() = (dout.transpose() * X).transpose();
+}
+
+void CrashModel::misbehave() {
+  if (mode_ == "segfault") std::raise(SIGSEGV);
+  if (mode_ == "abort") std::abort();
+  if (mode_ == "throw") throw Error("crash-model was told to throw");
+  if (mode_ == "loop") {
+    for (;;) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (mode_ == "leak") {
+    for (;;) {
+      auto* block = static_cast<char*>(std::malloc(64 << 20));
+      if (!block) throw std::bad_alloc();
+      std::memset(block, 1, 64 << 20);
+    }
+  }
+}
+
+}  // namespace fixture

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# The experiment engine: sweeps × seeds as jobs in worker processes, determinism across --jobs,
+# resume after kill -9, crash isolation, assertions over sweep points, collect, plot, report,
+# prepare + job for external schedulers.
+source "$(dirname "$0")/lib.sh"
+fl=$FEATURELAB
+sweep=$SOURCE_DIR/tests/data/sweep.toml
+
+expect 0 "4 job\(s\): 2 sweep point\(s\) × 2 seed\(s\)" -- $fl validate "$sweep"
+expect 0 "assert PASS  accuracy.test\[model.width=40\]" -- $fl run "$sweep" --out "$work/j1" --jobs 1
+expect 0 "" -- $fl run "$sweep" --out "$work/j2" --jobs 2 -q
+for d in "$work"/j1/jobs/*/; do
+  name=$(basename "$d")
+  check "job $name: --jobs 1 and --jobs 2 give byte-identical metrics" cmp "$d/metrics.jsonl" "$work/j2/jobs/$name/metrics.jsonl"
+done
+check "summary.csv has a row per point and metric" grep -qE '^1,40,accuracy.test,2,' "$work/j1/summary.csv"
+check "every job has its done marker" test "$(ls "$work"/j1/jobs/*/done | wc -l)" -eq 4
+
+# Re-running into the same directory skips the finished jobs.
+expect 0 "4 already done" -- $fl run "$sweep" --out "$work/j1"
+expect 2 "another configuration" -- $fl run "$sweep" --out "$work/j1" --set train.steps=61
+expect 2 "not a \[sweep\] key" -- $fl validate "$sweep" --set 'assert.1.where=model.depth=3'
+sed 's/"model.width" = \[8, 40\]/"model.widht" = [8, 40]/' "$sweep" > "$work/badsweep.toml"
+expect 2 "\[sweep\] model.widht.*did you mean 'width'" -- $fl validate "$work/badsweep.toml"
+
+# kill -9 in the middle of a sweep: finished jobs survive, --resume completes, results identical.
+$fl run "$sweep" --out "$work/killed" --jobs 1 --set train.steps=3000 -q >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 200); do
+  [[ $(ls "$work"/killed/jobs/*/done 2>/dev/null | wc -l) -ge 1 ]] && break
+  sleep 0.1
+done
+kill -9 $pid; pkill -9 -f "$work/killed" 2>/dev/null; wait $pid 2>/dev/null
+finished=$(ls "$work"/killed/jobs/*/done 2>/dev/null | wc -l)
+check "some but not all jobs finished before the kill ($finished)" test "$finished" -ge 1 -a "$finished" -lt 4
+cp -r "$work/killed" "$work/killed-before"
+expect 0 "$finished already done" -- $fl run "$sweep" --out "$work/killed" --resume --set train.steps=3000
+$fl run "$sweep" --out "$work/clean" --set train.steps=3000 -q >/dev/null 2>&1
+for d in "$work"/killed-before/jobs/*/; do
+  [[ -f $d/done ]] || continue
+  name=$(basename "$d")
+  check "job $name kept its pre-kill results" cmp "$d/metrics.jsonl" "$work/killed/jobs/$name/metrics.jsonl"
+done
+for d in "$work"/clean/jobs/*/; do
+  name=$(basename "$d")
+  check "resumed job $name equals an uninterrupted run" cmp "$d/metrics.jsonl" "$work/killed/jobs/$name/metrics.jsonl"
+done
+
+# Crash isolation: every way of misbehaving fails only its own job, with its reason.
+export FEATURELAB_PLUGIN_PATH=$FIXTURE_DIR/fixture
+expect 1 "" -- $fl run "$SOURCE_DIR/tests/data/crash.toml" --out "$work/crash" --jobs 2 --job-timeout 5 --job-memory 2048
+reason() { grep -h '"error"' "$work"/crash/jobs/"$1"-*/summary.json; }
+check "the well-behaved job finished" grep -q '"status": "ok"' "$work"/crash/jobs/0000-*/summary.json
+check "segfault: crashed with signal 11" bash -c "grep -q 'Segmentation fault (signal 11)' '$work'/crash/jobs/0001-*/summary.json"
+check "abort: crashed with signal 6" bash -c "grep -q 'signal 6' '$work'/crash/jobs/0002-*/summary.json"
+check "throw: the exception's message" bash -c "grep -q 'crash-model was told to throw' '$work'/crash/jobs/0003-*/summary.json"
+check "nan: divergence with the step" bash -c "grep -qi 'nan' '$work'/crash/jobs/0004-*/summary.json"
+check "loop: timed out" bash -c "grep -q 'timed out after 5 s' '$work'/crash/jobs/0005-*/summary.json"
+check "leak: out of memory" bash -c "grep -qiE 'out of memory|signal' '$work'/crash/jobs/0006-*/summary.json"
+unset FEATURELAB_PLUGIN_PATH
+
+# Prepare, then one job at a time as a Slurm array would; collect joins the results.
+expect 0 "prepared" -- $fl run "$sweep" --out "$work/prep" --prepare
+for i in 0 1 2 3; do expect 0 "job $i done" -- $fl job "$work/prep" --index $i; done
+expect 2 "out of range" -- $fl job "$work/prep" --index 4
+expect 0 "" -- $fl collect "$work/prep" "$work/j1" --out "$work/joined.csv"
+check "collect rebuilt summary.csv" test -s "$work/prep/summary.csv"
+check "the joined table names both runs" bash -c "grep -q '^prep,' '$work/joined.csv' && grep -q '^j1,' '$work/joined.csv'"
+for d in "$work"/j1/jobs/*/; do
+  name=$(basename "$d")
+  check "job $name via 'featurelab job' equals the worker run" cmp "$d/metrics.jsonl" "$work/prep/jobs/$name/metrics.jsonl"
+done
+
+# Plots and the report.
+if command -v gnuplot >/dev/null; then
+  expect 0 "accuracy.test.vs-step.png" -- $fl plot "$work/j1"
+  expect 0 "vs-model.width.svg" -- $fl plot "$work/j1" --metric accuracy.test --x model.width
+  check "a heatmap of the cosine table" bash -c "ls '$work'/j1/plots/*heatmap.png >/dev/null"
+  check "plots are non-empty" bash -c "test -z \"\$(find '$work/j1/plots' -name '*.png' -empty)\""
+  expect 0 "report.html" -- $fl report "$work/j1"
+  check "the report shows assertions and plots" bash -c "grep -q 'PASS' '$work/j1/report.html' && grep -q '<img' '$work/j1/report.html'"
+  expect 2 "no metric 'acc.test'" -- $fl plot "$work/j1" --metric acc.test
+fi
+finish

@@ -136,8 +136,18 @@ void apply_override(toml::table& table, const std::string& assignment, std::vect
     holder = toml::table{};
   }
   if (!holder.get("v") || holder.size() != 1) {
-    holder = toml::table{};
-    holder.insert_or_assign("v", value_text);
+    // Not a TOML value: take it as text, parsed as a TOML string so that it keeps its origin.
+    std::string quoted = "\"";
+    for (char c : value_text) {
+      if (c == '"' || c == '\\') quoted += '\\';
+      quoted += c;
+    }
+    try {
+      holder = toml::parse("v = " + quoted + "\"", origin + " " + key);
+    } catch (const toml::parse_error&) {
+      holder = toml::table{};
+      holder.insert_or_assign("v", value_text);
+    }
   }
   toml::node* parent = &table;
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {

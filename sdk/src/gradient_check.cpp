@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 #include <sstream>
 
@@ -31,8 +32,10 @@ GradientCheckResult check_gradient(Model& model, Loss& loss, const Batch& batch,
   Vec& theta = model.parameters();
   const Vec saved = theta;
   Vec grad(p);
-  loss.evaluate_with_gradient(model, batch, grad);
-  const double scale = std::max(1e-3, static_cast<double>(grad.norm()) * 1e-3);
+  const double value = static_cast<double>(loss.evaluate_with_gradient(model, batch, grad));
+  // Below this, a finite difference is rounding noise: ε·|L|/h for the scalar type's ε.
+  const double rounding = 64.0 * std::numeric_limits<Scalar>::epsilon() * std::max(1.0, std::abs(value)) / h;
+  const double scale = std::max({1e-3, static_cast<double>(grad.norm()) * 1e-3, rounding});
 
   auto loss_at = [&](const Vec& direction, double t) {
     theta.head(p) = saved.head(p) + static_cast<Scalar>(t) * direction;

@@ -14,7 +14,7 @@ for f in pipeline.toml config.toml manifest.json asserts.json jobs/seed-0/config
   check "run directory has $f" test -s "$out/$f" -o -f "$out/$f"
 done
 check "operative config records overrides and defaults" grep -q "width = 100" "$out/config.toml"
-check "operative config records defaults" grep -q "activation = \"relu\"" "$out/config.toml"
+check "operative config records defaults" grep -qE "activation = ['\"]relu['\"]" "$out/config.toml"
 check "manifest names the std pack and its fingerprint" grep -q '"fingerprint": "compiler=' "$out/manifest.json"
 check "summary says ok" grep -q '"status": "ok"' "$job/summary.json"
 check "metrics.jsonl lines are JSON with step, metric, value" \

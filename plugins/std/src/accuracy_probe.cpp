@@ -1,0 +1,74 @@
+// Accuracy, overall and per value of a metadata column.
+#include "probes.hpp"
+
+#include <featurelab/error.hpp>
+
+#include <fmt/format.h>
+
+#include <map>
+
+namespace featurelab::std_pack {
+
+IVec predicted_classes(ConstMatRef out) {
+  IVec pred(out.rows());
+  if (out.cols() == 1) {
+    pred = (out.col(0).array() > Scalar(0)).cast<std::int32_t>();
+    return pred;
+  }
+  for (Index i = 0; i < out.rows(); ++i) {
+    Index best = 0;
+    out.row(i).maxCoeff(&best);
+    pred(i) = static_cast<std::int32_t>(best);
+  }
+  return pred;
+}
+
+Schema AccuracyProbe::schema() {
+  Schema s;
+  s.strings("splits", {"train", "test"}, "which sets to measure").choices = {"train", "test"};
+  s.string("against", "y", "labels to compare with: y (the observed labels) or a metadata column (e.g. y_clean)");
+  s.string("group_by", "", "also report accuracy per value of this metadata column (e.g. is_noisy)");
+  return s;
+}
+
+AccuracyProbe::AccuracyProbe(const Params& params, Context&)
+    : splits_(params.strings("splits")), against_(params.str("against")), group_by_(params.str("group_by")) {}
+
+namespace {
+const VecD& column(const Dataset& data, const std::string& name) {
+  auto it = data.meta.find(name);
+  if (it == data.meta.end()) {
+    std::string present;
+    for (const auto& [k, _] : data.meta) present += (present.empty() ? "" : ", ") + k;
+    throw Error("no metadata column '" + name + "' in this data (columns: " + (present.empty() ? "none" : present) + ")");
+  }
+  return it->second;
+}
+}  // namespace
+
+void AccuracyProbe::measure(const ProbeInput& in, Measurements& out) {
+  for (const auto& split : splits_) {
+    const Dataset& data = split == "train" ? in.train : in.test;
+    if (data.size() == 0) continue;
+    out_.resize(data.size(), in.model.outputs());
+    in.model.forward(data.X, out_);
+    const IVec pred = predicted_classes(out_);
+    IVec truth = data.y;
+    if (against_ != "y") truth = column(data, against_).cast<std::int32_t>();
+    const Eigen::Array<bool, Eigen::Dynamic, 1> right = pred.array() == truth.array();
+    out.scalar(split, static_cast<double>(right.count()) / static_cast<double>(data.size()));
+    if (group_by_.empty()) continue;
+    const VecD& groups = column(data, group_by_);
+    std::map<double, std::pair<Index, Index>> tally;  // value -> (right, total)
+    for (Index i = 0; i < data.size(); ++i) {
+      auto& t = tally[groups(i)];
+      t.first += right(i) ? 1 : 0;
+      t.second += 1;
+    }
+    for (const auto& [value, t] : tally) {
+      out.scalar(fmt::format("{}.{}={}", split, group_by_, value), double(t.first) / double(t.second));
+    }
+  }
+}
+
+}  // namespace featurelab::std_pack

@@ -1,0 +1,37 @@
+// The std attacks: ℓ2 projected gradient descent on the margin, and the fast gradient sign method.
+#pragma once
+
+#include <featurelab/attack.hpp>
+
+namespace featurelab::std_pack {
+
+class PgdL2Attack : public Attack {
+ public:
+  static constexpr const char* kDoc =
+      "ℓ2 PGD: steps of size step_size·radius along −∇margin/‖∇margin‖, projected onto the ℓ2 ball; keeps each "
+      "sample's lowest-margin iterate. Margin: y·f (one output) or f_y − logsumexp_{j≠y} f_j.";
+  static Schema schema();
+  PgdL2Attack(const Params& params, Context& context);
+  void perturb(Model& model, const Batch& batch, double radius, MatRef X_adv, Rng& rng) override;
+
+ private:
+  Index steps_;
+  double step_size_;
+  bool random_start_;
+  Mat X_, out_, dmargin_, grad_, best_;
+};
+
+class FgsmAttack : public Attack {
+ public:
+  static constexpr const char* kDoc =
+      "Fast gradient (sign) method: one step of length radius against the margin gradient, in ℓ∞ (sign) or ℓ2.";
+  static Schema schema();
+  FgsmAttack(const Params& params, Context& context);
+  void perturb(Model& model, const Batch& batch, double radius, MatRef X_adv, Rng& rng) override;
+
+ private:
+  bool linf_;
+  Mat out_, dmargin_, grad_;
+};
+
+}  // namespace featurelab::std_pack

@@ -1,0 +1,62 @@
+// Softmax cross-entropy: stable log-softmax; gradient (p − t)/n.
+#include "output_losses.hpp"
+
+#include <featurelab/error.hpp>
+
+namespace featurelab::std_pack {
+
+Schema CrossEntropyLoss::schema() {
+  Schema s;
+  s.real("label_smoothing", 0.0, "mix the targets with the uniform distribution by this weight").min(0).below(1);
+  return s;
+}
+
+CrossEntropyLoss::CrossEntropyLoss(const Params& params, Context&)
+    : smoothing_(static_cast<Scalar>(params.real("label_smoothing"))) {}
+
+void CrossEntropyLoss::check_model(const Model& model, const DataSpec& data) const {
+  if (model.outputs() < 2) {
+    throw Error("cross-entropy needs one output per class (" + std::to_string(std::max(2, data.classes)) +
+                "), the model has " + std::to_string(model.outputs()) + "; set model.outputs = " +
+                std::to_string(std::max(2, data.classes)) + ", or use loss logistic for one output");
+  }
+}
+
+Scalar CrossEntropyLoss::value_and_gradient(ConstMatRef out, const Batch& batch, MatRef dout) const {
+  const Index n = out.rows(), k = out.cols();
+  probs_.resize(n, k);
+  probs_ = out;
+  probs_.colwise() -= probs_.rowwise().maxCoeff();
+  probs_.array() = probs_.array().exp();
+  const Vec sums = probs_.rowwise().sum();
+  // log p_ij = out_ij − max_i − log Σ exp(out_i − max_i)
+  const Vec log_norm = out.rowwise().maxCoeff() + Vec(sums.array().log());
+  probs_.array().colwise() /= sums.array();
+  const Scalar uniform = smoothing_ / static_cast<Scalar>(k);
+  double total = 0;
+  dout = probs_;
+  if (batch.has_targets()) {
+    const ConstMatMap T = batch.T();
+    for (Index i = 0; i < n; ++i) {
+      for (Index j = 0; j < k; ++j) {
+        const Scalar t = (Scalar(1) - smoothing_) * T(i, j) + uniform;
+        total -= static_cast<double>(t * (out(i, j) - log_norm(i)));
+        dout(i, j) -= t;
+      }
+    }
+  } else {
+    const ConstIVecMap y = batch.Y();
+    for (Index i = 0; i < n; ++i) {
+      if (smoothing_ > 0) {
+        total -= static_cast<double>(uniform * (out.row(i).array() - log_norm(i)).sum());
+        dout.row(i).array() -= uniform;
+      }
+      total -= static_cast<double>((Scalar(1) - smoothing_) * (out(i, y(i)) - log_norm(i)));
+      dout(i, y(i)) -= Scalar(1) - smoothing_;
+    }
+  }
+  dout /= static_cast<Scalar>(n);
+  return static_cast<Scalar>(total / static_cast<double>(n));
+}
+
+}  // namespace featurelab::std_pack

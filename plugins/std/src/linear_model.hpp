@@ -1,0 +1,28 @@
+// Model `linear`: f(x) = W x + b, K outputs (one for binary data).
+#pragma once
+
+#include <featurelab/model.hpp>
+
+namespace featurelab::std_pack {
+
+class LinearModel : public Model {
+ public:
+  static constexpr const char* kDoc =
+      "Linear model f(x) = Wx + b with one output per class (one for binary data): the baseline no "
+      "homogeneous linear classifier beats on XOR clusters (Frei et al. 2022).";
+  static Schema schema();
+  LinearModel(const Params& params, Context& context);
+
+  Index outputs() const override { return outputs_; }
+  void init(Rng& rng) override;
+  void forward(ConstMatRef X, MatRef out) override;                       // X: n×D -> n×K
+  void backward(ConstMatRef X, ConstMatRef dout, VecRef grad) override;   // dout: n×K
+  void input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) override;
+
+ private:
+  Index outputs_;
+  bool bias_;
+  double init_scale_;
+};
+
+}  // namespace featurelab::std_pack

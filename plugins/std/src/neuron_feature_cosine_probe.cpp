@@ -1,0 +1,58 @@
+// Neuron × feature cosines: normalise the rows of both matrices, then one GEMM.
+#include "probes.hpp"
+
+#include <utility>
+
+#include <featurelab/error.hpp>
+
+namespace featurelab::std_pack {
+
+Schema NeuronFeatureCosineProbe::schema() {
+  Schema s;
+  s.string("block", "W", "the model's parameter block whose rows are the neurons");
+  s.string("features", "means", "the distribution's feature matrix (rows are features)");
+  s.boolean("signed", true, "signed cosines; false = |cos| (a neuron aligned with −v counts)");
+  return s;
+}
+
+NeuronFeatureCosineProbe::NeuronFeatureCosineProbe(const Params& params, Context&)
+    : block_(params.str("block")), features_(params.str("features")), signed_(params.boolean("signed")) {}
+
+void NeuronFeatureCosineProbe::measure(const ProbeInput& in, Measurements& out) {
+  if (!in.model.find_block(block_)) {
+    std::string names;
+    for (const auto& b : in.model.blocks()) names += (names.empty() ? "" : ", ") + b.name;
+    throw Error("the model has no parameter block '" + block_ + "' (blocks: " + names + ")");
+  }
+  auto it = in.features.find(features_);
+  if (it == in.features.end()) {
+    std::string names;
+    for (const auto& [k, _] : in.features) names += (names.empty() ? "" : ", ") + k;
+    throw Error("the distribution exposes no feature matrix '" + features_ + "' (it has: " +
+                (names.empty() ? "none" : names) + ")");
+  }
+  const ConstMatMap W = std::as_const(in.model).block(block_);
+  const Mat& F = it->second;
+  if (W.cols() != F.cols()) {
+    throw Error("block '" + block_ + "' has rows of length " + std::to_string(W.cols()) + " but features '" +
+                features_ + "' have length " + std::to_string(F.cols()));
+  }
+  auto normalized = [](const auto& M) {
+    Mat N = M;
+    const Vec norms = N.rowwise().norm().cwiseMax(Scalar(1e-30));
+    N.array().colwise() /= norms.array();
+    return N;
+  };
+  Mat C = normalized(W) * normalized(F).transpose();  // m×F
+  if (!signed_) C = C.cwiseAbs();
+  const Vec best = C.colwise().maxCoeff().transpose();
+  out.scalar("max", static_cast<double>(C.maxCoeff()));
+  out.scalar("mean_best", static_cast<double>(best.mean()));
+  out.scalar("min_best", static_cast<double>(best.minCoeff()));
+  for (Index f = 0; f < best.size(); ++f) out.scalar("best." + std::to_string(f), static_cast<double>(best(f)));
+  Table table;
+  table.values = C.cast<double>();
+  out.table("cosine", std::move(table));
+}
+
+}  // namespace featurelab::std_pack

@@ -1,0 +1,57 @@
+// The std losses of a model's outputs: cross-entropy, logistic, hinge, squared. Each returns the
+// mean over the batch and writes d(mean)/d(out).
+#pragma once
+
+#include <featurelab/loss.hpp>
+
+namespace featurelab::std_pack {
+
+class CrossEntropyLoss : public OutputLoss {
+ public:
+  static constexpr const char* kDoc =
+      "Softmax cross-entropy over K ≥ 2 outputs, with hard labels or soft target rows (mixup); optional "
+      "label smoothing.";
+  static Schema schema();
+  CrossEntropyLoss(const Params& params, Context& context);
+  void check_model(const Model& model, const DataSpec& data) const override;
+  Scalar value_and_gradient(ConstMatRef out, const Batch& batch, MatRef dout) const override;
+
+ private:
+  Scalar smoothing_;
+  mutable Mat probs_;
+};
+
+class LogisticLoss : public OutputLoss {
+ public:
+  static constexpr const char* kDoc =
+      "Logistic loss log(1 + exp(−y f(x))) of one output with y = ±1; a one-column target is the "
+      "probability of the positive class (soft labels).";
+  static Schema schema();
+  LogisticLoss(const Params& params, Context& context);
+  void check_model(const Model& model, const DataSpec& data) const override;
+  Scalar value_and_gradient(ConstMatRef out, const Batch& batch, MatRef dout) const override;
+};
+
+class HingeLoss : public OutputLoss {
+ public:
+  static constexpr const char* kDoc =
+      "Hinge loss max(0, margin − y f(x)) for one output; multiclass (Crammer–Singer) "
+      "max(0, margin + max_{j≠y} f_j − f_y) for several.";
+  static Schema schema();
+  HingeLoss(const Params& params, Context& context);
+  Scalar value_and_gradient(ConstMatRef out, const Batch& batch, MatRef dout) const override;
+
+ private:
+  Scalar margin_;
+};
+
+class SquaredLoss : public OutputLoss {
+ public:
+  static constexpr const char* kDoc =
+      "Squared loss ½‖f(x) − t‖² with t the targets, else one-hot labels (K outputs) or ±1 (one output).";
+  static Schema schema();
+  SquaredLoss(const Params& params, Context& context);
+  Scalar value_and_gradient(ConstMatRef out, const Batch& batch, MatRef dout) const override;
+};
+
+}  // namespace featurelab::std_pack

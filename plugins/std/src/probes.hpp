@@ -1,0 +1,75 @@
+// The std probes: accuracy, loss, weight norms, neuron–feature cosines, robust accuracy.
+#pragma once
+
+#include <featurelab/probe.hpp>
+
+namespace featurelab::std_pack {
+
+// Predicted classes: one output → class 1 iff f > 0; several → argmax. out: n×K.
+IVec predicted_classes(ConstMatRef out);
+
+class AccuracyProbe : public Probe {
+ public:
+  static constexpr const char* kDoc =
+      "Accuracy on train and test against the labels (or a metadata column such as y_clean), optionally "
+      "per value of a metadata column (e.g. is_noisy): metrics <split> and <split>.<column>=<value>.";
+  static Schema schema();
+  AccuracyProbe(const Params& params, Context& context);
+  void measure(const ProbeInput& in, Measurements& out) override;
+
+ private:
+  std::vector<std::string> splits_;
+  std::string against_;
+  std::string group_by_;
+  Mat out_;
+};
+
+class LossProbe : public Probe {
+ public:
+  static constexpr const char* kDoc = "The pipeline's loss on the train and test sets: metrics train, test.";
+  static Schema schema();
+  LossProbe(const Params& params, Context& context);
+  void measure(const ProbeInput& in, Measurements& out) override;
+};
+
+class WeightNormsProbe : public Probe {
+ public:
+  static constexpr const char* kDoc =
+      "Norms of every parameter block: <block>.fro, and for matrices the max and mean row norm.";
+  static Schema schema();
+  WeightNormsProbe(const Params& params, Context& context);
+  void measure(const ProbeInput& in, Measurements& out) override;
+};
+
+class NeuronFeatureCosineProbe : public Probe {
+ public:
+  static constexpr const char* kDoc =
+      "Cosine of every neuron (row of a weight block) with every ground-truth feature, in one GEMM: the "
+      "matrix as table \"cosine\", and max, mean_best, min_best and best.<f> (best neuron per feature).";
+  static Schema schema();
+  NeuronFeatureCosineProbe(const Params& params, Context& context);
+  void measure(const ProbeInput& in, Measurements& out) override;
+
+ private:
+  std::string block_;
+  std::string features_;
+  bool signed_;
+};
+
+class RobustAccuracyProbe : public Probe {
+ public:
+  static constexpr const char* kDoc =
+      "Accuracy under the pipeline's [[attack]]s, per radius: the worst case over attacks for each sample; "
+      "metrics clean and r=<radius>.";
+  static Schema schema();
+  RobustAccuracyProbe(const Params& params, Context& context);
+  void measure(const ProbeInput& in, Measurements& out) override;
+
+ private:
+  std::vector<double> radii_;
+  std::string split_;
+  Index max_samples_;
+  Rng rng_;
+};
+
+}  // namespace featurelab::std_pack

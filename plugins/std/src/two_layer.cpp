@@ -1,0 +1,146 @@
+// Two-layer network: one GEMM forward (X Wᵀ), one GEMM backward (Gᵀ X), elementwise work fused.
+#include "two_layer.hpp"
+
+#include <featurelab/error.hpp>
+
+#include <cmath>
+
+namespace featurelab::std_pack {
+
+namespace {
+
+Schema common_schema(bool random_features) {
+  Schema s;
+  s.integer("width", 100, "hidden units m").min(1);
+  Activation::declare(s);
+  s.boolean("bias", false, "first-layer bias b (trained unless the first layer is frozen)");
+  s.integer("outputs", 0, "outputs K; 0 = 1 for two classes (binary, ±1 labels), else one per class").min(0);
+  s.real("init_scale", 0.0, "std of the first-layer weights; 0 = 1/√D").min(0);
+  if (random_features) {
+    s.real("second_scale", 0.0, "std of the initial second layer; 0 = start from zero").min(0);
+  } else {
+    s.choice("second_layer", "balanced", {"balanced", "random-sign", "per-class", "trainable"},
+             "second layer: balanced (±s, half each, fixed; one output), random-sign (±s i.i.d., fixed), "
+             "per-class (group c of neurons feeds output c with weight s, fixed), trainable (N(0, s²))");
+    s.real("second_scale", 0.0, "s: magnitude (or std) of the second layer; 0 = 1/√m").min(0);
+  }
+  return s;
+}
+
+}  // namespace
+
+Schema TwoLayerNet::schema() { return common_schema(false); }
+Schema RandomFeatures::schema() { return common_schema(true); }
+
+TwoLayerNet::TwoLayerNet(const Params& params, Context& context, bool random_features)
+    : activation_(params),
+      width_(params.integer("width")),
+      dim_(context.data.dim),
+      bias_(params.boolean("bias")),
+      random_features_(random_features),
+      second_layer_(random_features ? "trainable" : params.str("second_layer")),
+      init_scale_(params.real("init_scale")),
+      second_scale_(params.real("second_scale")) {
+  model_name_ = random_features ? "random-features" : "two-layer";
+  const auto requested = params.integer("outputs");
+  outputs_ = requested > 0 ? requested : (context.data.classes == 2 ? 1 : std::max(1, context.data.classes));
+  if (dim_ <= 0) throw Error("the data has no input dimension (a distribution bug)");
+  if (second_layer_ == "balanced" && outputs_ != 1) {
+    throw Error("second_layer = \"balanced\" needs one output, this model has " + std::to_string(outputs_) +
+                "; use second_layer = \"per-class\" or \"random-sign\" for several classes");
+  }
+  if (second_layer_ == "per-class" && width_ % outputs_ != 0) {
+    throw Error("second_layer = \"per-class\" splits the width into " + std::to_string(outputs_) +
+                " equal groups, but width = " + std::to_string(width_) + "; use a multiple of " +
+                std::to_string(outputs_));
+  }
+  const bool first_trainable = !random_features_;
+  declare_block("W", width_, dim_, first_trainable);
+  if (bias_) declare_block("b", 1, width_, first_trainable);
+  declare_block("a", outputs_, width_, second_layer_ == "trainable");
+  allocate_parameters();
+}
+
+void TwoLayerNet::init(Rng& rng) {
+  const double w_std = init_scale_ > 0 ? init_scale_ : 1.0 / std::sqrt(static_cast<double>(dim_));
+  rng.fill_normal(block("W"), w_std);
+  if (bias_) block("b").setZero();
+  MatMap a = block("a");
+  const double s = second_scale_ > 0 ? second_scale_ : (random_features_ ? 0.0 : 1.0 / std::sqrt(double(width_)));
+  if (second_layer_ == "balanced") {
+    for (Index j = 0; j < width_; ++j) {
+      const bool odd_last = width_ % 2 == 1 && j == width_ - 1;
+      a(0, j) = odd_last ? Scalar(0) : static_cast<Scalar>(j < width_ / 2 ? s : -s);
+    }
+  } else if (second_layer_ == "random-sign") {
+    for (Index k = 0; k < outputs_; ++k) {
+      for (Index j = 0; j < width_; ++j) a(k, j) = static_cast<Scalar>(rng.bernoulli(0.5) ? s : -s);
+    }
+  } else if (second_layer_ == "per-class") {
+    a.setZero();
+    const Index group = width_ / outputs_;
+    for (Index k = 0; k < outputs_; ++k) a.block(k, k * group, 1, group).setConstant(static_cast<Scalar>(s));
+  } else if (s > 0) {
+    rng.fill_normal(a, s);
+  } else {
+    a.setZero();
+  }
+}
+
+void TwoLayerNet::pre_activation(ConstMatRef X) {
+  Z_.resize(X.rows(), width_);
+  Z_.noalias() = X * block("W").transpose();
+  if (bias_) Z_.rowwise() += block("b").row(0);
+}
+
+void TwoLayerNet::forward(ConstMatRef X, MatRef out) {
+  pre_activation(X);
+  H_.resize(Z_.rows(), width_);
+  D_.resize(Z_.rows(), width_);
+  activation_.apply(Z_, H_, D_);
+  out.noalias() = H_ * block("a").transpose();
+}
+
+void TwoLayerNet::hidden_gradient(ConstMatRef dout) {
+  G_.resize(dout.rows(), width_);
+  G_.noalias() = dout * block("a");
+  G_.array() *= D_.array();
+}
+
+void TwoLayerNet::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
+  for (const auto& b : blocks()) {
+    if (!b.trainable) continue;
+    MatMap g(grad.data() + b.offset, b.rows, b.cols);
+    if (b.name == "W") {
+      hidden_gradient(dout);
+      g.noalias() = G_.transpose() * X;
+    } else if (b.name == "b") {
+      g = G_.colwise().sum();
+    } else if (b.name == "a") {
+      g.noalias() = dout.transpose() * H_;
+    }
+  }
+}
+
+void TwoLayerNet::input_gradient(ConstMatRef, ConstMatRef dout, MatRef dX) {
+  hidden_gradient(dout);
+  dX.noalias() = G_ * block("W");
+}
+
+std::vector<HookSpec> TwoLayerNet::hook_points() const {
+  return {{"hidden.pre", "n×m", "pre-activations Wx + b"}, {"hidden.post", "n×m", "activations φ(Wx + b)"}};
+}
+
+void TwoLayerNet::hook(const std::string& name, ConstMatRef X, Mat& out) {
+  if (name != "hidden.pre" && name != "hidden.post") Model::hook(name, X, out);
+  pre_activation(X);
+  if (name == "hidden.pre") {
+    out = Z_;
+    return;
+  }
+  out.resize(Z_.rows(), width_);
+  D_.resize(Z_.rows(), width_);
+  activation_.apply(Z_, out, D_);
+}
+
+}  // namespace featurelab::std_pack

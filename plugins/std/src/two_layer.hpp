@@ -1,0 +1,67 @@
+// Model `two-layer`: f_k(x) = Σ_j a_kj φ(⟨w_j, x⟩ + b_j), and `random-features` (the same net with
+// the first layer frozen at its random init and only the second layer trained).
+//
+// Second layer (second_layer):
+//   balanced    one output; a_j = +s for j < m/2, −s for the rest (odd m: the last is 0), fixed.
+//               Frei, Chatterji & Bartlett (2022), §2.1, with s = 1/√m.
+//   random-sign a_kj = ±s i.i.d., fixed.
+//   per-class   neurons split into K consecutive groups; group c feeds only output c with weight
+//               s, fixed: the k-class nets of the feature-averaging and midpoint-mixup papers.
+//   trainable   a dense K×m block drawn N(0, s²) and trained.
+#pragma once
+
+#include "activation.hpp"
+
+#include <featurelab/model.hpp>
+
+namespace featurelab::std_pack {
+
+class TwoLayerNet : public Model {
+ public:
+  static constexpr const char* kDoc =
+      "Two-layer network f(x) = a·φ(Wx + b): ReLU, leaky, smoothed-ReLU, z^p or identity activation; "
+      "fixed balanced / random-sign / per-class or trainable second layer (Frei et al. 2022 §2.1).";
+  static Schema schema();
+
+  TwoLayerNet(const Params& params, Context& context) : TwoLayerNet(params, context, false) {}
+
+  Index outputs() const override { return outputs_; }
+  void init(Rng& rng) override;
+  // X: n×D -> out: n×K
+  void forward(ConstMatRef X, MatRef out) override;
+  // dout: n×K -> grad over the trainable blocks
+  void backward(ConstMatRef X, ConstMatRef dout, VecRef grad) override;
+  // dout: n×K -> dX: n×D
+  void input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) override;
+  std::vector<HookSpec> hook_points() const override;
+  void hook(const std::string& name, ConstMatRef X, Mat& out) override;
+
+ protected:
+  TwoLayerNet(const Params& params, Context& context, bool random_features);
+
+ private:
+  void pre_activation(ConstMatRef X);  // Z_ = X Wᵀ + b
+  void hidden_gradient(ConstMatRef dout);  // G_ = (dout a) ⊙ φ'(Z)
+
+  Activation activation_;
+  Index width_;
+  Index dim_;
+  Index outputs_;
+  bool bias_;
+  bool random_features_;
+  std::string second_layer_;
+  double init_scale_;
+  double second_scale_;
+  Mat Z_, H_, D_, G_;  // n×m work buffers, reused while n is unchanged
+};
+
+class RandomFeatures : public TwoLayerNet {
+ public:
+  static constexpr const char* kDoc =
+      "Random-features model: a two-layer network whose first layer stays at its random init; only the "
+      "second layer (K×m) is trained.";
+  static Schema schema();
+  RandomFeatures(const Params& params, Context& context) : TwoLayerNet(params, context, true) {}
+};
+
+}  // namespace featurelab::std_pack

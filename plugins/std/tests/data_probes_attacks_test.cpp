@@ -1,0 +1,310 @@
+// std distributions, the standard trainer (through a minimal host), probes and attacks.
+#include <featurelab/testing.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <set>
+
+using namespace featurelab;
+using Overrides = std::map<std::string, Value>;
+
+namespace {
+
+testing::Harness& harness() {
+  static testing::Harness h(FEATURELAB_STD_PLUGIN);
+  return h;
+}
+
+Dataset sample(const std::string& name, const Overrides& params, Index n, std::uint64_t seed = 1) {
+  auto d = harness().make<Distribution>(name, params, {}, 9);
+  Dataset out;
+  Rng rng(seed);
+  d->sample(n, Split::Train, rng, out);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("xor-clusters: clusters, labels, noise modes and metadata") {
+  const Dataset d = sample("xor-clusters", {{"dim", std::int64_t(5)}, {"label_noise", 0.2},
+                                            {"noise_mode", std::string("exact")}}, 4000);
+  REQUIRE(d.X.rows() == 4000);
+  REQUIRE(d.X.cols() == 5);
+  const VecD& cluster = d.meta.at("cluster");
+  const VecD& clean = d.meta.at("y_clean");
+  const VecD& noisy = d.meta.at("is_noisy");
+  CHECK(noisy.sum() == 800);  // exactly round(0.2 · 4000)
+  for (int k = 0; k < 4; ++k) {
+    const double fraction = (cluster.array() == k).count() / 4000.0;
+    CHECK(fraction == Approx(0.25).margin(0.03));
+  }
+  double sigma2 = 0;
+  for (Index i = 0; i < 4000; ++i) {
+    const int k = static_cast<int>(cluster(i));
+    CHECK(clean(i) == (k < 2 ? 1 : 0));
+    CHECK((d.y(i) != clean(i)) == (noisy(i) > 0));
+    VecD centre = VecD::Zero(5);
+    centre(k < 2 ? 0 : 1) = k % 2 == 0 ? 1 : -1;
+    sigma2 += (d.X.row(i).cast<double>().transpose() - centre).squaredNorm();
+  }
+  CHECK(sigma2 / (4000 * 5) == Approx(1.0 / (25 * 5)).epsilon(0.05));  // default σ² = 1/(25d)
+  const Dataset b = sample("xor-clusters", {{"label_noise", 0.15}}, 20000);
+  CHECK(b.meta.at("is_noisy").mean() == Approx(0.15).margin(0.01));
+  const Dataset again = sample("xor-clusters", {{"label_noise", 0.15}}, 20000);
+  CHECK(again.X == b.X);
+  CHECK(again.y == b.y);
+}
+
+TEST_CASE("xor-clusters noise laws have covariance sigma^2 I") {
+  for (const std::string noise : {"uniform-cube", "laplace"}) {
+    const Dataset d = sample("xor-clusters", {{"noise", noise}, {"sigma", 0.3}}, 20000);
+    const VecD& cluster = d.meta.at("cluster");
+    double s = 0;
+    for (Index i = 0; i < d.size(); ++i) {
+      const int k = static_cast<int>(cluster(i));
+      const double c0 = k == 0 ? 1 : k == 1 ? -1 : 0, c1 = k == 2 ? 1 : k == 3 ? -1 : 0;
+      s += std::pow(d.X(i, 0) - c0, 2) + std::pow(d.X(i, 1) - c1, 2);
+    }
+    CHECK(s / (2 * 20000) == Approx(0.09).epsilon(0.05));
+  }
+}
+
+TEST_CASE("gaussian-mixture: orthogonal and random means, balance") {
+  auto dist = harness().make<Distribution>("gaussian-mixture", {{"classes", std::int64_t(4)}, {"dim", std::int64_t(6)},
+                                                                {"mean_norm", 3.0}, {"balanced", true}}, {});
+  const Mat means = dist->features().at("means");
+  CHECK((means * means.transpose()).isApprox(Mat(9 * Mat::Identity(4, 4))));
+  Dataset d;
+  Rng rng(2);
+  dist->sample(400, Split::Train, rng, d);
+  for (int c = 0; c < 4; ++c) CHECK((d.y.array() == c).count() == 100);
+  auto random = harness().make<Distribution>("gaussian-mixture", {{"means", std::string("random")}, {"dim", std::int64_t(3)},
+                                                                  {"classes", std::int64_t(5)}}, {});
+  CHECK(random->features().at("means").rowwise().norm().isApprox(Vec::Ones(5)));
+  CHECK_THROWS_WITH(harness().make<Distribution>("gaussian-mixture", {{"classes", std::int64_t(5)}, {"dim", std::int64_t(3)}}, {}),
+                    Catch::Contains("dim >= classes"));
+}
+
+namespace {
+
+// The smallest host: full data in memory, no augments, probes record nothing but the steps.
+class TestHost : public TrainerHost {
+ public:
+  TestHost(std::shared_ptr<Model> m, std::shared_ptr<Loss> l, std::shared_ptr<Optimizer> o,
+           std::shared_ptr<Distribution> d, Dataset train)
+      : model_(std::move(m)), loss_(std::move(l)), opt_(std::move(o)), dist_(std::move(d)), train_(std::move(train)) {}
+  Model& model() override { return *model_; }
+  Loss& loss() override { return *loss_; }
+  Optimizer& optimizer() override { return *opt_; }
+  Dataset& train_data() override { return train_; }
+  const Dataset& test_data() const override { return train_; }
+  Distribution& distribution() override { return *dist_; }
+  void transform_fresh(Dataset&, Rng&) override {}
+  Batch augment(const Batch& in, Rng&) override {
+    first_rows.push_back(in.x);
+    return in;
+  }
+  void evaluate(Index step) override { evaluated.push_back(step); }
+  void record(Index, const std::string&, double value) override { losses.push_back(value); }
+  void progress(Index step, Index, double) override { last = step; }
+  bool stop_requested() const override { return stop_after > 0 && last >= stop_after; }
+
+  std::vector<Index> evaluated;
+  std::vector<double> losses;
+  std::vector<const Scalar*> first_rows;
+  Index last = 0;
+  Index stop_after = 0;
+
+ private:
+  std::shared_ptr<Model> model_;
+  std::shared_ptr<Loss> loss_;
+  std::shared_ptr<Optimizer> opt_;
+  std::shared_ptr<Distribution> dist_;
+  Dataset train_;
+};
+
+struct Setup {
+  std::shared_ptr<TestHost> host;
+  std::unique_ptr<Trainer> trainer;
+};
+
+Setup setup(const Overrides& trainer_params, double lr = 0.1, const std::string& loss = "logistic") {
+  DataSpec s;
+  s.dim = 2;
+  s.classes = 2;
+  std::shared_ptr<Distribution> dist = harness().make<Distribution>("xor-clusters", {}, {});
+  Dataset train;
+  Rng rng(4);
+  dist->sample(200, Split::Train, rng, train);
+  std::shared_ptr<Model> model = harness().make<Model>("two-layer", {{"width", std::int64_t(40)}}, s);
+  Rng init(5);
+  model->init(init);
+  Context ctx;
+  Setup out;
+  out.trainer = harness().make<Trainer>("standard", trainer_params, s);
+  out.host = std::make_shared<TestHost>(model, harness().make<Loss>(loss, {}, s),
+                                        harness().make<Optimizer>("gd", {{"lr", lr}}, s), dist, std::move(train));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("standard trainer: evaluation steps, loss decrease, minibatches in place") {
+  auto s = setup({{"steps", std::int64_t(50)}, {"eval_every", std::int64_t(20)}, {"eval_at", std::vector<std::int64_t>{5, 20}},
+                  {"log_every", std::int64_t(1)}});
+  Rng rng(1);
+  s.trainer->train(*s.host, rng);
+  CHECK(s.host->evaluated == std::vector<Index>{0, 5, 20, 40, 50});
+  REQUIRE(s.host->losses.size() == 50);
+  CHECK(s.host->losses.back() < s.host->losses.front());
+
+  auto m = setup({{"steps", std::int64_t(4)}, {"batch", std::int64_t(50)}, {"shuffle", false}});
+  m.trainer->train(*m.host, rng);
+  const Scalar* base = m.host->train_data().X.data();
+  REQUIRE(m.host->first_rows.size() == 4);
+  for (int i = 0; i < 4; ++i) CHECK(m.host->first_rows[static_cast<std::size_t>(i)] == base + i * 50 * 2);
+}
+
+TEST_CASE("standard trainer: divergence names the step; a stop request ends early") {
+  auto d = setup({{"steps", std::int64_t(2000)}}, 100.0, "squared");  // |1 − lr·λ| > 1: blows up
+  Rng rng(1);
+  CHECK_THROWS_WITH(d.trainer->train(*d.host, rng), Catch::Contains("training diverged at step"));
+  auto s = setup({{"steps", std::int64_t(100)}});
+  s.host->stop_after = 7;
+  s.trainer->train(*s.host, rng);
+  CHECK(s.host->last == 7);
+  CHECK(s.host->evaluated.back() == 7);
+}
+
+namespace {
+ProbeInput input(Model& model, Loss& loss, const Dataset& train, const Dataset& test, const FeatureSet& features,
+                 const std::vector<NamedAttack>& attacks) {
+  return ProbeInput{model, loss, train, test, features, attacks, 0};
+}
+double metric(const Measurements& m, const std::string& name) {
+  for (const auto& [k, v] : m.scalars()) {
+    if (k == name) return v;
+  }
+  FAIL("no metric " << name);
+  return 0;
+}
+}  // namespace
+
+TEST_CASE("accuracy probe: overall, against metadata, per group") {
+  DataSpec s;
+  s.dim = 2;
+  s.classes = 2;
+  auto model = harness().make<Model>("linear", {}, s);
+  model->block("W") << 1, 0;  // predicts class 1 iff x0 > 0
+  auto loss = harness().make<Loss>("logistic", {}, s);
+  Dataset d;
+  d.X.resize(4, 2);
+  d.X << 1, 0, -1, 0, 2, 0, -3, 0;
+  d.y.resize(4);
+  d.y << 1, 1, 1, 0;  // right, wrong, right, right
+  d.classes = 2;
+  d.meta["y_clean"] = VecD::Ones(4);
+  d.meta["is_noisy"] = (VecD(4) << 0, 0, 1, 1).finished();
+  FeatureSet f;
+  std::vector<NamedAttack> none;
+  Measurements m;
+  harness().make<Probe>("accuracy", {{"group_by", std::string("is_noisy")}}, s)->measure(input(*model, *loss, d, d, f, none), m);
+  CHECK(metric(m, "train") == Approx(0.75));
+  CHECK(metric(m, "train.is_noisy=0") == Approx(0.5));
+  CHECK(metric(m, "train.is_noisy=1") == Approx(1.0));
+  Measurements c;
+  harness().make<Probe>("accuracy", {{"against", std::string("y_clean")}}, s)->measure(input(*model, *loss, d, d, f, none), c);
+  CHECK(metric(c, "test") == Approx(0.5));
+  CHECK_THROWS_WITH(harness().make<Probe>("accuracy", {{"group_by", std::string("colour")}}, s)
+                        ->measure(input(*model, *loss, d, d, f, none), c),
+                    Catch::Contains("columns: is_noisy, y_clean"));
+}
+
+TEST_CASE("neuron-feature-cosine equals a per-pair loop; weight norms") {
+  DataSpec s;
+  s.dim = 3;
+  s.classes = 2;
+  auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(5)}}, s);
+  Rng rng(3);
+  model->init(rng);
+  auto loss = harness().make<Loss>("logistic", {}, s);
+  Mat F(2, 3);
+  F << 1, 0, 0, 1, 1, 1;
+  FeatureSet features{{"means", F}};
+  Dataset empty;
+  std::vector<NamedAttack> none;
+  Measurements m;
+  harness().make<Probe>("neuron-feature-cosine", {}, s)->measure(input(*model, *loss, empty, empty, features, none), m);
+  const auto W = model->block("W");
+  double best1 = -2;
+  for (Index j = 0; j < 5; ++j) best1 = std::max(best1, double(W.row(j).dot(F.row(1)) / (W.row(j).norm() * F.row(1).norm())));
+  CHECK(metric(m, "best.1") == Approx(best1).epsilon(1e-5));
+  REQUIRE(m.tables().size() == 1);
+  CHECK(m.tables()[0].second.values.rows() == 5);
+  CHECK_THROWS_WITH(harness().make<Probe>("neuron-feature-cosine", {{"features", std::string("atoms")}}, s)
+                        ->measure(input(*model, *loss, empty, empty, features, none), m),
+                    Catch::Contains("it has: means"));
+  Measurements n;
+  harness().make<Probe>("weight-norms", {}, s)->measure(input(*model, *loss, empty, empty, features, none), n);
+  CHECK(metric(n, "W.fro") == Approx(double(W.norm())));
+  CHECK(metric(n, "W.row_max") == Approx(double(W.rowwise().norm().maxCoeff())));
+}
+
+TEST_CASE("attacks stay in their ball and PGD reaches the linear optimum") {
+  DataSpec s;
+  s.dim = 3;
+  s.classes = 2;
+  auto model = harness().make<Model>("linear", {{"bias", false}}, s);
+  model->block("W") << 3, 4, 0;  // ‖w‖ = 5; margin y·⟨w,x⟩ drops by at most r·‖w‖
+  Dataset d;
+  d.X.resize(2, 3);
+  d.X << 1, 1, 0, -1, 0, 2;
+  d.y.resize(2);
+  d.y << 1, 0;
+  d.classes = 2;
+  const Batch b = Batch::of(d);
+  Rng rng(1);
+  auto pgd = harness().make<Attack>("pgd-l2", {{"steps", std::int64_t(30)}}, s);
+  Mat adv(2, 3), out(2, 1);
+  pgd->perturb(*model, b, 0.5, adv, rng);
+  CHECK(((adv - d.X).rowwise().norm().array() <= Scalar(0.5 + 1e-5)).all());
+  model->forward(adv, out);
+  CHECK(out(0, 0) == Approx(7 - 2.5).epsilon(1e-4));   // y = +1: 7 − r‖w‖
+  CHECK(out(1, 0) == Approx(-3 + 2.5).epsilon(1e-4));  // y = −1: margin 3 − r‖w‖
+  auto fgsm = harness().make<Attack>("fgsm", {}, s);
+  fgsm->perturb(*model, b, 0.1, adv, rng);
+  CHECK((adv - d.X).cwiseAbs().maxCoeff() == Approx(0.1).epsilon(1e-5));
+  auto fgsm2 = harness().make<Attack>("fgsm", {{"norm", std::string("l2")}}, s);
+  fgsm2->perturb(*model, b, 0.5, adv, rng);
+  model->forward(adv, out);
+  CHECK(out(0, 0) == Approx(4.5).epsilon(1e-4));
+}
+
+TEST_CASE("robust-accuracy takes the worst case over attacks") {
+  DataSpec s;
+  s.dim = 3;
+  s.classes = 2;
+  auto model = harness().make<Model>("linear", {{"bias", false}}, s);
+  model->block("W") << 3, 4, 0;
+  auto loss = harness().make<Loss>("logistic", {}, s);
+  Dataset d;
+  d.X.resize(2, 3);
+  d.X << 1, 1, 0, -1, 0, 2;  // margins 7 and 3: flipped at r > 1.4 and r > 0.6
+  d.y.resize(2);
+  d.y << 1, 0;
+  d.classes = 2;
+  auto pgd = harness().make<Attack>("pgd-l2", {}, s);
+  std::vector<NamedAttack> attacks{{"pgd-l2", pgd.get()}};
+  FeatureSet f;
+  Measurements m;
+  harness().make<Probe>("robust-accuracy", {{"radii", std::vector<double>{0.5, 1.0, 2.0}}}, s)
+      ->measure(input(*model, *loss, d, d, f, attacks), m);
+  CHECK(metric(m, "clean") == 1.0);
+  CHECK(metric(m, "r=0.5") == 1.0);
+  CHECK(metric(m, "r=1") == 0.5);
+  CHECK(metric(m, "r=2") == 0.0);
+  std::vector<NamedAttack> none;
+  CHECK_THROWS_WITH(harness().make<Probe>("robust-accuracy", {}, s)->measure(input(*model, *loss, d, d, f, none), m),
+                    Catch::Contains("[[attack]]"));
+}

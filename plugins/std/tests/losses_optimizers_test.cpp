@@ -1,0 +1,161 @@
+// std losses at hand-computed values; optimizers' first steps against PyTorch's formulas; schedules.
+#include <featurelab/testing.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace featurelab;
+using Overrides = std::map<std::string, Value>;
+
+namespace {
+
+testing::Harness& harness() {
+  static testing::Harness h(FEATURELAB_STD_PLUGIN);
+  return h;
+}
+
+struct Fixed {
+  Dataset data;
+  Mat out;
+};
+
+double loss_value(const std::string& name, const Mat& out, const IVec& y, const Overrides& params = {},
+                  const Mat& targets = Mat()) {
+  auto loss = harness().make<OutputLoss>(name, params, {});
+  Dataset d;
+  d.X = Mat::Zero(out.rows(), 1);
+  d.y = y;
+  d.T = targets;
+  d.classes = out.cols() == 1 ? 2 : static_cast<int>(out.cols());
+  Mat dout(out.rows(), out.cols());
+  return static_cast<double>(loss->value_and_gradient(out, Batch::of(d), dout));
+}
+
+}  // namespace
+
+TEST_CASE("loss values") {
+  IVec y(2);
+  y << 1, 0;
+  CHECK(loss_value("logistic", Mat::Zero(2, 1), y) == Approx(std::log(2.0)));
+  Mat f(2, 1);
+  f << 2, 2;  // margins +2 and −2
+  CHECK(loss_value("logistic", f, y) == Approx(0.5 * (std::log1p(std::exp(-2.0)) + std::log1p(std::exp(2.0)))));
+  CHECK(loss_value("logistic", Mat::Constant(2, 1, 1000), y) == Approx(500).epsilon(1e-4));  // stable, no inf
+  CHECK(loss_value("hinge", f, y) == Approx(0.5 * (0 + 3)));
+  CHECK(loss_value("squared", f, y) == Approx(0.5 * 0.5 * (1 + 9)));
+  IVec y3(2);
+  y3 << 0, 2;
+  CHECK(loss_value("cross-entropy", Mat::Zero(2, 3), y3) == Approx(std::log(3.0)));
+  Mat o(1, 3);
+  o << 1, 2, 3;
+  IVec y1(1);
+  y1 << 2;
+  const double lse = std::log(std::exp(1.0) + std::exp(2.0) + std::exp(3.0));
+  CHECK(loss_value("cross-entropy", o, y1) == Approx(lse - 3));
+  Mat t(1, 3);
+  t << 0.5, 0, 0.5;  // soft targets
+  CHECK(loss_value("cross-entropy", o, y1, {}, t) == Approx(lse - 2));
+  CHECK(loss_value("cross-entropy", o, y1, {{"label_smoothing", 0.3}}) ==
+        Approx(0.7 * (lse - 3) + 0.1 * (3 * lse - 6)));
+  Mat hinge_out(1, 3);
+  hinge_out << 0.5, 0.2, 1.0;  // y = 2: margin 1 + 0.5 − 1 = 0.5
+  CHECK(loss_value("hinge", hinge_out, y1) == Approx(0.5));
+}
+
+TEST_CASE("losses refuse models with the wrong number of outputs") {
+  DataSpec s;
+  s.dim = 2;
+  s.classes = 3;
+  auto model = harness().make<Model>("linear", {}, s);
+  CHECK_THROWS_WITH(harness().make<Loss>("logistic", {}, s)->check_model(*model, s),
+                    Catch::Contains("set model.outputs = 1"));
+  s.classes = 2;
+  auto binary = harness().make<Model>("linear", {}, s);
+  CHECK_THROWS_WITH(harness().make<Loss>("cross-entropy", {}, s)->check_model(*binary, s),
+                    Catch::Contains("set model.outputs = 2"));
+}
+
+namespace {
+// Two steps of an optimizer on θ = (1, −2) with gradients g1 = (0.5, 1), g2 = (−1, 0.25).
+Vec two_steps(const std::string& name, const Overrides& params) {
+  auto opt = harness().make<Optimizer>(name, params, {});
+  Vec theta(2), g1(2), g2(2);
+  theta << 1, -2;
+  g1 << 0.5, 1;
+  g2 << -1, 0.25;
+  opt->reset(2);
+  opt->step(theta, g1, 0);
+  opt->step(theta, g2, 1);
+  return theta;
+}
+}  // namespace
+
+TEST_CASE("optimizer steps follow PyTorch's update rules") {
+  Vec theta0(2), g1(2), g2(2);
+  theta0 << 1, -2;
+  g1 << 0.5, 1;
+  g2 << -1, 0.25;
+  SECTION("gd") {
+    const Vec expect = theta0 - 0.1 * (g1 + g2);
+    CHECK(two_steps("gd", {{"lr", 0.1}}).isApprox(expect, 1e-5));
+  }
+  SECTION("sgd with momentum and weight decay") {
+    const double lr = 0.1, mu = 0.9, wd = 0.01;
+    Vec th = theta0;
+    Vec gg = g1 + wd * th;
+    Vec v = gg;
+    th -= lr * v;
+    gg = g2 + wd * th;
+    v = mu * v + gg;
+    th -= lr * v;
+    CHECK(two_steps("sgd", {{"lr", lr}, {"momentum", mu}, {"weight_decay", wd}}).isApprox(th, 1e-5));
+  }
+  SECTION("adam and adamw") {
+    for (bool decoupled : {false, true}) {
+      const double lr = 0.01, b1 = 0.9, b2 = 0.999, eps = 1e-8, wd = 0.1;
+      Vec th = theta0, m = Vec::Zero(2), v = Vec::Zero(2);
+      for (int t = 1; t <= 2; ++t) {
+        Vec g = t == 1 ? g1 : g2;
+        if (decoupled) {
+          th *= 1 - lr * wd;
+        } else {
+          g += wd * th;
+        }
+        m = b1 * m + (1 - b1) * g;
+        v = b2 * v + (1 - b2) * g.cwiseAbs2();
+        const Vec mh = m / (1 - std::pow(b1, t));
+        const Vec vh = v / (1 - std::pow(b2, t));
+        th.array() -= lr * mh.array() / (vh.array().sqrt() + eps);
+      }
+      CHECK(two_steps(decoupled ? "adamw" : "adam", {{"lr", lr}, {"weight_decay", wd}}).isApprox(th, 1e-5));
+    }
+  }
+}
+
+TEST_CASE("learning-rate schedules") {
+  DataSpec none;
+  auto constant = harness().make<Optimizer>("gd", {{"lr", 0.5}}, none);
+  CHECK(constant->learning_rate(1000) == Approx(0.5));
+  auto step = harness().make<Optimizer>("gd", {{"lr", 1.0}, {"schedule", std::string("step")}, {"step_every", std::int64_t(10)},
+                                               {"gamma", 0.5}}, none);
+  CHECK(step->learning_rate(9) == Approx(1.0));
+  CHECK(step->learning_rate(10) == Approx(0.5));
+  CHECK(step->learning_rate(25) == Approx(0.25));
+  auto warm = harness().make<Optimizer>("sgd", {{"lr", 1.0}, {"warmup", std::int64_t(4)}}, none);
+  CHECK(warm->learning_rate(0) == Approx(0.25));
+  CHECK(warm->learning_rate(3) == Approx(1.0));
+}
+
+TEST_CASE("the cosine schedule runs from lr to final_fraction·lr over the trainer's steps") {
+  Context ctx;
+  ctx.total_steps = 101;
+  const auto& info = harness().info(Kind::Optimizer, "adam");
+  auto made = info.create(testing::resolve(info.schema, {{"lr", 1.0}, {"schedule", std::string("cosine")},
+                                                          {"final_fraction", 0.1}}),
+                          ctx);
+  auto* opt = static_cast<Optimizer*>(made.get());
+  CHECK(opt->learning_rate(0) == Approx(1.0));
+  CHECK(opt->learning_rate(50) == Approx(0.55));
+  CHECK(opt->learning_rate(100) == Approx(0.1));
+}

@@ -1,0 +1,179 @@
+// std models: gradients against finite differences for every model × loss, activation, bias and
+// second-layer mode; input gradients; exact values of the activations and second layers.
+#include <featurelab/gradient_check.hpp>
+#include <featurelab/testing.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace featurelab;
+using Overrides = std::map<std::string, Value>;
+
+namespace {
+
+testing::Harness& harness() {
+  static testing::Harness h(FEATURELAB_STD_PLUGIN);
+  return h;
+}
+
+DataSpec spec(Index dim, int classes) {
+  DataSpec s;
+  s.dim = dim;
+  s.classes = classes;
+  return s;
+}
+
+// A small batch with labels in [0, classes); inputs away from ReLU kinks are not guaranteed, so
+// batches are small and the finite-difference step is small.
+Dataset batch_data(Index n, Index dim, int classes, std::uint64_t seed, bool soft = false) {
+  Dataset d;
+  Rng rng(seed);
+  d.X.resize(n, dim);
+  rng.fill_normal(d.X);
+  d.y.resize(n);
+  for (Index i = 0; i < n; ++i) d.y(i) = static_cast<std::int32_t>(rng.integer(0, classes - 1));
+  d.classes = classes;
+  if (soft) {
+    d.T.resize(n, classes);
+    rng.fill_uniform(d.T, 0.1, 1.0);
+    d.T.array().colwise() /= d.T.rowwise().sum().array();
+  }
+  return d;
+}
+
+GradientCheckOptions options_for(const std::string& activation) {
+  GradientCheckOptions o;
+  // ReLU kinks: a small step keeps most pre-activations on one side.
+  if (activation == "relu" || activation == "leaky-relu") o.step = std::is_same_v<Scalar, float> ? 2e-3 : 1e-6;
+  return o;
+}
+
+void check_model_with_loss(const std::string& model_name, const Overrides& model_params, const std::string& loss_name,
+                           int classes, bool soft = false) {
+  const DataSpec s = spec(5, classes);
+  auto model = harness().make<Model>(model_name, model_params, s, 11);
+  auto loss = harness().make<Loss>(loss_name, {}, s);
+  Rng rng(3);
+  model->init(rng);
+  // A nonzero second layer everywhere, so every block's gradient is exercised.
+  if (model->find_block("a") && model->find_block("a")->trainable) rng.fill_normal(model->block("a"), 0.5);
+  if (model->find_block("b")) rng.fill_normal(model->block("b"), 0.3);
+  const Dataset data = batch_data(6, 5, classes, 5, soft);
+  std::string activation = "relu";
+  if (auto it = model_params.find("activation"); it != model_params.end()) activation = std::get<std::string>(it->second);
+  const auto result = check_gradient(*model, *loss, Batch::of(data), options_for(activation));
+  INFO(model_name << " + " << loss_name << " (" << activation << "):\n" << result.report);
+  CHECK(result.ok);
+  const auto input = check_input_gradient(*model, Batch::of(data), options_for(activation));
+  INFO("input gradient:\n" << input.report);
+  CHECK(input.ok);
+}
+
+}  // namespace
+
+TEST_CASE("two-layer gradients for every activation, bias and second layer") {
+  for (const std::string act : {"relu", "leaky-relu", "smoothed-relu", "poly", "identity"}) {
+    for (bool bias : {false, true}) {
+      Overrides p{{"width", std::int64_t(6)}, {"activation", act}, {"bias", bias}, {"smooth_rho", 0.5}};
+      check_model_with_loss("two-layer", p, "logistic", 2);
+      p["second_layer"] = std::string("trainable");
+      check_model_with_loss("two-layer", p, "squared", 2);
+      p["second_layer"] = std::string("per-class");
+      p["width"] = std::int64_t(6);
+      check_model_with_loss("two-layer", p, "cross-entropy", 3);
+      p["second_layer"] = std::string("random-sign");
+      check_model_with_loss("two-layer", p, "hinge", 3);
+    }
+  }
+}
+
+TEST_CASE("linear and random-features gradients with every loss") {
+  for (const std::string loss : {"logistic", "hinge", "squared"}) {
+    check_model_with_loss("linear", {}, loss, 2);
+    check_model_with_loss("random-features", {{"width", std::int64_t(8)}, {"second_scale", 0.3}}, loss, 2);
+  }
+  for (const std::string loss : {"cross-entropy", "hinge", "squared"}) {
+    check_model_with_loss("linear", {}, loss, 4);
+    check_model_with_loss("random-features", {{"width", std::int64_t(8)}, {"activation", std::string("smoothed-relu")}},
+                          loss, 4);
+  }
+  check_model_with_loss("linear", {}, "cross-entropy", 3, true);     // soft targets (mixup)
+  check_model_with_loss("linear", {{"outputs", std::int64_t(1)}}, "logistic", 2, false);
+}
+
+TEST_CASE("random-features trains only its second layer") {
+  const DataSpec s = spec(4, 2);
+  auto model = harness().make<Model>("random-features", {{"width", std::int64_t(10)}}, s);
+  Rng rng(1);
+  model->init(rng);
+  CHECK(model->trainable_size() == 10);  // a: 1×10
+  CHECK_FALSE(model->find_block("W")->trainable);
+  CHECK(model->block("a").isZero());
+}
+
+TEST_CASE("the balanced second layer is ±1/√m, half each, unit norm") {
+  auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(10)}}, spec(3, 2));
+  Rng rng(1);
+  model->init(rng);
+  const auto a = model->block("a");
+  CHECK(model->outputs() == 1);
+  CHECK(a(0, 0) == Approx(1 / std::sqrt(10.0)));
+  CHECK(a(0, 9) == Approx(-1 / std::sqrt(10.0)));
+  CHECK(a.sum() == Approx(0).margin(1e-6));
+  CHECK(a.norm() == Approx(1));
+  CHECK(model->trainable_size() == 30);  // only W
+  CHECK_THROWS_WITH(harness().make<Model>("two-layer", {}, spec(3, 4)), Catch::Contains("per-class"));
+}
+
+TEST_CASE("the per-class second layer routes each group of neurons to its class") {
+  auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(6)}, {"second_layer", std::string("per-class")}},
+                                     spec(3, 3));
+  Rng rng(1);
+  model->init(rng);
+  const auto a = model->block("a");
+  CHECK(a(0, 0) > 0);
+  CHECK(a(0, 1) > 0);
+  CHECK(a(0, 2) == 0);
+  CHECK(a(2, 5) > 0);
+  CHECK_THROWS_WITH(harness().make<Model>("two-layer", {{"width", std::int64_t(7)}, {"second_layer", std::string("per-class")}},
+                                          spec(3, 3)),
+                    Catch::Contains("multiple of 3"));
+}
+
+TEST_CASE("the smoothed ReLU is C1 at rho with value rho/alpha") {
+  for (double alpha : {2.0, 3.0, 8.0}) {
+    auto model = harness().make<Model>(
+        "two-layer", {{"width", std::int64_t(1)}, {"activation", std::string("smoothed-relu")}, {"smooth_alpha", alpha},
+                      {"smooth_rho", 0.5}, {"second_layer", std::string("trainable")}, {"outputs", std::int64_t(1)}},
+        spec(1, 2));
+    model->block("W")(0, 0) = 1;
+    model->block("a")(0, 0) = 1;
+    Mat x(4, 1), out(4, 1);
+    x << -1, 0.25, 0.5, 2;
+    model->forward(x, out);
+    CHECK(out(0, 0) == 0);
+    CHECK(out(1, 0) == Approx(std::pow(0.25, alpha) / (alpha * std::pow(0.5, alpha - 1))));
+    CHECK(out(2, 0) == Approx(0.5 / alpha));
+    CHECK(out(3, 0) == Approx(2 - (1 - 1 / alpha) * 0.5));
+    Mat dX(4, 1);
+    model->input_gradient(x, Mat::Ones(4, 1), dX);
+    CHECK(dX(0, 0) == 0);
+    CHECK(dX(2, 0) == Approx(1));
+    CHECK(dX(3, 0) == Approx(1));
+  }
+}
+
+TEST_CASE("hook points expose the hidden layer") {
+  auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(4)}}, spec(3, 2));
+  Rng rng(2);
+  model->init(rng);
+  const Dataset data = batch_data(5, 3, 2, 1);
+  Mat pre, post;
+  model->hook("hidden.pre", data.X, pre);
+  model->hook("hidden.post", data.X, post);
+  CHECK(pre.rows() == 5);
+  CHECK(pre.cols() == 4);
+  CHECK(post.isApprox(pre.cwiseMax(Scalar(0))));
+  CHECK_THROWS_WITH(model->hook("nope", data.X, pre), Catch::Contains("hidden.pre"));
+}

@@ -26,7 +26,7 @@ TEST_CASE("base files are merged underneath, the file itself wins") {
   CHECK(where(*source.table["model"]["width"].node()).find("main.toml:4") != std::string::npos);
 }
 
-TEST_CASE("--set overrides values, creates keys, and indexes lists") {
+TEST_CASE("overrides replace values, create keys, and index lists") {
   test::TempDir dir;
   const auto file = dir.write("p.toml", "[model]\nuse = \"two-layer\"\n[[augment]]\nuse = \"mixup\"\n");
   const PipelineSource source =
@@ -38,7 +38,7 @@ TEST_CASE("--set overrides values, creates keys, and indexes lists") {
   CHECK(where(*source.table["model"]["width"].node()) == "--set model.width");
 }
 
-TEST_CASE("bad --set and bad TOML are located") {
+TEST_CASE("bad overrides and bad TOML are located") {
   test::TempDir dir;
   const auto file = dir.write("p.toml", "[model]\nuse = \"two-layer\"\n");
   CHECK_THROWS_WITH(load_pipeline(file, {"augment.2.alpha=1"}), Catch::Contains("--set augment.2.alpha"));

@@ -57,7 +57,6 @@ std::string gp_quote(const std::string& text) {
   std::string out = "\"";
   for (char c : text) {
     if (c == '"' || c == '\\') out += '\\';
-    if (c == '_') out += "\\\\";  // gnuplot's enhanced text would subscript
     out += c;
   }
   return out + "\"";
@@ -126,6 +125,7 @@ void plot_vs_step(const Run& run, const std::string& metric, const fs::path& dir
                          block, color, gp_quote(title));
     ++block;
   }
+  out.close();  // gnuplot reads the file next
   const std::string body = fmt::format("set title {}\nset xlabel 'step'\nset ylabel {}\nset key outside right\n"
                                        "set grid\nplot {}",
                                        gp_quote(metric + " (mean ± std over seeds)"), gp_quote(metric), plots);
@@ -163,6 +163,7 @@ void plot_vs_param(const Run& run, const std::string& metric, const std::string&
     plots += fmt::format("{}{} index {} using 1:2:3 with yerrorlines lw 2 title {}", plots.empty() ? "" : ", ",
                          gp_quote(data.string()), block++, gp_quote(label.empty() ? metric : label));
   }
+  out.close();  // gnuplot reads the file next
   const std::string body = fmt::format("set title {}\nset xlabel {}\nset ylabel {}\nset key outside right\nset grid\nplot {}",
                                        gp_quote(metric + " (final, mean ± std over seeds)"), gp_quote(key),
                                        gp_quote(metric), plots);

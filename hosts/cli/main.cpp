@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("featurelab ") + FEATURELAB_SDK_VERSION + " (ABI " +
                                          std::to_string(FEATURELAB_ABI_VERSION) + ")");
   app.require_subcommand(1);
+  app.fallthrough();  // global options (-q, --plugin-path) may also follow the subcommand
   cli::GlobalOptions global;
   app.add_option("--plugin-path", global.plugin_paths,
                  "Directory with plugin packs, searched before FEATURELAB_PLUGIN_PATH and the install "

@@ -10,15 +10,18 @@ expect 0 "two-layer" -- $fl list
 expect 0 "^model:" -- $fl list model
 expect 2 "unknown kind" -- $fl list modle
 expect 0 "width" -- $fl describe two-layer
-expect 0 "Parameters" -- $fl describe std:logistic
+expect 0 "Parameters" -- $fl describe std:two-layer
+expect 0 "No parameters" -- $fl describe std:logistic
 expect 3 "did you mean 'two-layer'" -- $fl describe two-layr
 for sub in list describe validate run plugins; do expect 0 "Usage|usage" -- $fl $sub --help; done
 expect 2 "" -- $fl frobnicate
 
-expect 0 "ok \(1 seed" -- $fl validate "$good"
+expect 0 "ok \(1 job" -- $fl validate "$good"
 expect 0 "width = 30" -- $fl validate "$good" --print --set model.width=30
-expect 2 "xor-small.toml:[0-9]+:[0-9]+: model.widht: unknown parameter.*did you mean 'width'" -- \
+expect 2 "^error: --set model.widht: model.widht: unknown parameter.*did you mean 'width'" -- \
   $fl validate "$good" --set model.widht=3
+sed 's/^width = 40/widht = 40/' "$good" > "$work/typo.toml"
+expect 2 "typo.toml:[0-9]+:[0-9]+: model.widht: unknown parameter.*did you mean 'width'" -- $fl validate "$work/typo.toml"
 expect 2 "optimizer.lr: expected a number > 0, got -1" -- $fl validate "$good" --set optimizer.lr=-1
 expect 2 "no such pipeline file" -- $fl run "$work/absent.toml"
 
@@ -40,7 +43,7 @@ expect 0 "A model whose constructor throws" -- $fl describe throwing-model
 expect 2 "provided by several packs" -- $fl validate "$good" --set loss.use=logistic
 expect 0 "" -- $fl run "$good" --out "$work/run-std" --set loss.use=std:logistic -q
 check "list, describe and a std-only run never load the fixture pack" test ! -e "$mark"
-expect 3 "libfixture.so: model 'throwing-model'.*fixture model refuses to be built" -- \
+expect 1 "libfixture.so: model 'throwing-model'.*fixture model refuses to be built" -- \
   $fl run "$good" --out "$work/run-throw" --set model.use=throwing-model --set loss.use=std:logistic
 check "a pipeline using the fixture pack loads it" test -e "$mark"
 unset FEATURELAB_PLUGIN_PATH

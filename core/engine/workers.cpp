@@ -84,6 +84,7 @@ void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std:
   };
 
   auto stopping = [&] { return options.stop && options.stop->load(); };
+  bool forwarded = false;
   while ((next < todo.size() && !stopping()) || !running.empty()) {
     while (next < todo.size() && static_cast<int>(running.size()) < workers && !stopping()) {
       int slot = 0;
@@ -129,6 +130,12 @@ void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std:
       continue;
     }
     if (pid < 0 && errno == ECHILD) break;
+    if (stopping() && !forwarded) {
+      // Ctrl-C at a terminal reaches the workers too; a SIGINT sent to this process alone is
+      // passed on, so running jobs finish their step, write their results and stop.
+      forwarded = true;
+      for (const auto& [child_pid, r] : running) ::kill(child_pid, SIGINT);
+    }
     if (options.job_timeout > 0) {
       const auto now = Clock::now();
       for (const auto& [child_pid, r] : running) {

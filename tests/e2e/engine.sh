@@ -46,6 +46,21 @@ for d in "$work"/clean/jobs/*/; do
   check "resumed job $name equals an uninterrupted run" cmp "$d/metrics.jsonl" "$work/killed/jobs/$name/metrics.jsonl"
 done
 
+# Ctrl-C (SIGINT to the parent): running jobs stop cleanly, nothing is lost, exit 130; resume finishes.
+$fl run "$sweep" --out "$work/int" --jobs 2 --set train.steps=200000 -q >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 1 100); do
+  [[ $(ls "$work"/int/jobs/*/metrics.jsonl 2>/dev/null | wc -l) -ge 2 ]] && break
+  sleep 0.1
+done
+sleep 0.5
+kill -INT $pid
+wait $pid
+status=$?
+check "interrupted run exits 130 (got $status)" test $status -eq 130
+check "interrupted jobs say so" bash -c "grep -l '\"status\": \"interrupted\"' '$work'/int/jobs/*/summary.json | grep -q ."
+check "interrupted jobs have no done marker" bash -c "test -z \"\$(ls '$work'/int/jobs/*/done 2>/dev/null)\""
+
 # Crash isolation: every way of misbehaving fails only its own job, with its reason.
 export FEATURELAB_PLUGIN_PATH=$FIXTURE_DIR/fixture
 expect 1 "" -- $fl run "$SOURCE_DIR/tests/data/crash.toml" --out "$work/crash" --jobs 2 --job-timeout 5 --job-memory 2048

@@ -43,3 +43,20 @@ TEST_CASE("malformed expressions are refused with the column") {
   CHECK_THROWS_WITH(Assertion::parse("(a.b >= 1"), Catch::Contains("expected ')'"));
   CHECK_THROWS_AS(Assertion::parse("a.b >= $"), featurelab::Error);
 }
+
+TEST_CASE("selectors name the sweep point a metric is read from") {
+  const auto a = Assertion::parse(
+      "feature-learned.both[augment.0.use=midpoint-mixup] > feature-learned.both[augment.0.use=none, model.width=10] + 0.3");
+  REQUIRE(a.selectors().size() == 2);
+  CHECK(a.selectors()[0] == featurelab::Selector{{"augment.0.use", "midpoint-mixup"}});
+  CHECK(a.selectors()[1] == featurelab::Selector{{"augment.0.use", "none"}, {"model.width", "10"}});
+  const auto outcome = a.evaluate([](const std::string&, const featurelab::Selector& s) {
+    return s.front().second == "midpoint-mixup" ? 0.9 : 0.2;
+  });
+  CHECK(outcome.holds);
+  CHECK(outcome.lhs == Approx(0.9));
+  CHECK(outcome.rhs == Approx(0.5));
+  CHECK_THROWS_WITH(Assertion::parse("a.b[x] > 1"), Catch::Contains("key=value"));
+  CHECK_THROWS_WITH(Assertion::parse("a.b[x=1 > 1"), Catch::Contains("expected ']'"));
+  CHECK_THROWS_WITH(Assertion::parse("a.b[x=] > 1"), Catch::Contains("expected a value"));
+}

@@ -4,6 +4,8 @@
 
 #include "temp_dir.hpp"
 
+#include <set>
+
 #include <catch2/catch.hpp>
 
 using namespace featurelab;
@@ -127,4 +129,30 @@ TEST_CASE("assertions naming no probe, and malformed ones, are refused before ru
                     Catch::Contains("assert.0.expect"));
   CHECK_THROWS_WITH(validate_text(kGood + std::string("[[probe]]\nuse = \"accuracy\"\n")),
                     Catch::Contains("two probes are named 'accuracy'"));
+}
+
+TEST_CASE("a sweep can swap a component; each point is validated against its own schema") {
+  test::TempDir dir;
+  const auto file = dir.write("p.toml", std::string(kGood) + "[sweep]\n\"optimizer.use\" = [\"gd\", \"adam\"]\n"
+                                                           "\"model.width\" = [4, 8]\n");
+  const RunPlan plan = plan_run(file, {}, std_catalog());
+  REQUIRE(plan.points.size() == 4);
+  CHECK(plan.jobs.size() == 8);  // × 2 seeds
+  // Keys in name order, the last varying fastest: (4, gd), (4, adam), (8, gd), (8, adam).
+  CHECK(plan.points[1].optimizer.use == "adam");
+  CHECK(plan.points[1].optimizer.params.has("beta1"));
+  CHECK(plan.points[2].model.params.integer("width") == 8);
+  CHECK(plan.jobs[2].point_label() == "model.width=4 optimizer.use=adam");
+  std::set<std::string> ids;
+  for (const auto& j : plan.jobs) ids.insert(j.id);
+  CHECK(ids.size() == 8);  // every job distinct
+  const RunPlan again = plan_run(file, {}, std_catalog());
+  CHECK(again.jobs[5].id == plan.jobs[5].id);  // stable
+
+  const auto bad = dir.write("bad.toml", replace(std::string(kGood), "lr = 0.05", "lr = 0.05\nmomentum = 0.9") +
+                                             "[sweep]\n\"optimizer.use\" = [\"sgd\", \"adam\"]\n");
+  CHECK_THROWS_WITH(plan_run(bad, {}, std_catalog()),
+                    Catch::Contains("optimizer.momentum: unknown parameter of optimizer 'adam'"));
+  const auto typo = dir.write("typo.toml", std::string(kGood) + "[sweep]\n\"model.widht\" = [4]\n");
+  CHECK_THROWS_WITH(plan_run(typo, {}, std_catalog()), Catch::Contains("[sweep] model.widht"));
 }

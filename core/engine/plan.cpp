@@ -16,11 +16,12 @@ namespace {
 std::string toml_text(const toml::node& node) {
   std::ostringstream out;
   if (const auto* s = node.as_string()) {
-    toml::table t;
-    t.insert_or_assign("v", s->get());
-    out << toml::toml_formatter(t);
-    std::string text = out.str();
-    return text.substr(text.find('=') + 2);
+    std::string quoted = "\"";
+    for (char c : s->get()) {
+      if (c == '"' || c == '\\') quoted += '\\';
+      quoted += c;
+    }
+    return quoted + "\"";
   }
   if (const auto* a = node.as_array()) {
     out << toml::toml_formatter(*a);

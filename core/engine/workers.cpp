@@ -76,7 +76,13 @@ void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std:
     }
     const double elapsed = std::chrono::duration<double>(now - run_start).count();
     const std::size_t finished = done + failed;
-    const double eta = finished > 0 ? elapsed / double(finished) * double(todo.size() - finished) : 0.0;
+    // Progress in jobs, counting the running ones by their steps, gives the ETA.
+    double progress = static_cast<double>(finished);
+    for (const auto& [pid, r] : running) {
+      const auto total = slots[r.slot].total.load();
+      if (total > 0) progress += static_cast<double>(slots[r.slot].step.load()) / static_cast<double>(total);
+    }
+    const double eta = progress > 0 ? elapsed / progress * (static_cast<double>(todo.size()) - progress) : 0.0;
     std::fprintf(stderr, "jobs: %zu done, %zu failed, %zu running, %zu/%zu  %.1fs  eta %.0fs\n", done, failed,
                  running.size(), finished, todo.size(), elapsed, eta);
     ++drawn_lines;

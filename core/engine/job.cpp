@@ -3,6 +3,7 @@
 #include "engine/job.hpp"
 
 #include "engine/metrics_writer.hpp"
+#include "io/atomic_file.hpp"
 #include "engine/progress.hpp"
 
 #include <featurelab/attack.hpp>
@@ -23,18 +24,6 @@ namespace featurelab {
 namespace fs = std::filesystem;
 
 namespace {
-
-void write_atomically(const fs::path& file, const std::string& text) {
-  const fs::path tmp = file.string() + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::out | std::ios::trunc);
-    if (!out) throw Error(tmp.string() + ": cannot write");
-    out << text;
-    out.flush();
-    if (!out) throw Error(tmp.string() + ": write failed");
-  }
-  fs::rename(tmp, file);
-}
 
 class JobRunner final : public TrainerHost {
  public:
@@ -224,7 +213,7 @@ JobResult run_job(const Pipeline& pipeline, Catalog& catalog, const JobOptions& 
   fs::create_directories(options.dir);
   std::error_code ec;
   fs::remove(options.dir / "done", ec);
-  write_atomically(options.dir / "config.toml", pipeline.operative_toml());
+  write_file_atomically(options.dir / "config.toml", pipeline.operative_toml());
   JobResult result;
   {
     JobRunner runner(pipeline, catalog, options);
@@ -242,8 +231,8 @@ JobResult run_job(const Pipeline& pipeline, Catalog& catalog, const JobOptions& 
     final_metrics[metric] = std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
   }
   summary["final"] = final_metrics;
-  write_atomically(options.dir / "summary.json", summary.dump(2) + "\n");
-  if (result.ok && !result.interrupted) write_atomically(options.dir / "done", "");
+  write_file_atomically(options.dir / "summary.json", summary.dump(2) + "\n");
+  if (result.ok && !result.interrupted) write_file_atomically(options.dir / "done", "");
   return result;
 }
 

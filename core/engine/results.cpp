@@ -2,6 +2,7 @@
 #include "engine/results.hpp"
 
 #include "engine/metrics_writer.hpp"
+#include "io/atomic_file.hpp"
 
 #include <featurelab/error.hpp>
 
@@ -15,6 +16,38 @@
 namespace featurelab {
 
 namespace fs = std::filesystem;
+
+StoredRun read_run_record(const fs::path& run_dir) {
+  const fs::path file = run_dir / "run.json";
+  std::ifstream in(file);
+  if (!in) throw Error(run_dir.string() + ": not a featurelab run directory (no run.json)");
+  StoredRun run;
+  try {
+    const nlohmann::json r = nlohmann::json::parse(in);
+    if (r.value("format", 0) != kRunFormat) {
+      throw Error("run directory format " + std::to_string(r.value("format", 0)) + ", this featurelab reads " +
+                  std::to_string(kRunFormat));
+    }
+    run.version = r.at("featurelab_version").get<std::string>();
+    run.name = r.value("name", "");
+    for (const auto& a : r.at("axes")) run.axes.push_back({a.at("key"), a.at("values")});
+    for (const auto& j : r.at("jobs")) {
+      JobSpec spec;
+      spec.index = j.at("index");
+      spec.id = j.at("id");
+      spec.dir = j.at("dir");
+      spec.seed = j.at("seed");
+      spec.point = j.at("point");
+      spec.assignments = j.at("assignments").get<std::vector<std::pair<std::string, std::string>>>();
+      run.jobs.push_back(spec);
+    }
+  } catch (const Error& e) {
+    throw Error(file.string() + ": " + e.what());
+  } catch (const std::exception& e) {
+    throw Error(file.string() + ": unreadable (" + e.what() + ")");
+  }
+  return run;
+}
 
 JobRecord load_job(const fs::path& dir, const JobSpec& spec) {
   JobRecord r;
@@ -106,13 +139,7 @@ void write_summary_csv(const fs::path& file, const std::vector<SweepAxis>& axes,
     out << "," << csv_field(row.metric) << "," << row.n << "," << json_number(row.mean) << "," << json_number(row.std)
         << "," << json_number(row.min) << "," << json_number(row.max) << "\n";
   }
-  const fs::path tmp = file.string() + ".tmp";
-  {
-    std::ofstream f(tmp);
-    if (!f) throw Error(file.string() + ": cannot write");
-    f << out.str();
-  }
-  fs::rename(tmp, file);
+  write_file_atomically(file, out.str());
 }
 
 }  // namespace featurelab

@@ -10,6 +10,20 @@
 
 namespace featurelab {
 
+// The layout of run.json; bumped when it changes, so an old directory is refused, not misread.
+inline constexpr int kRunFormat = 1;
+
+// run.json: the sweep axes and every job of a run directory.
+struct StoredRun {
+  std::vector<SweepAxis> axes;
+  std::vector<JobSpec> jobs;
+  std::string version;
+  std::string name;
+};
+
+// Throws featurelab::Error naming the file when it is missing, of another format, or unreadable.
+StoredRun read_run_record(const std::filesystem::path& run_dir);
+
 struct JobRecord {
   JobSpec spec;
   std::string status = "missing";  // ok, failed, interrupted, missing

@@ -7,6 +7,7 @@
 #include "engine/metrics_writer.hpp"
 #include "engine/results.hpp"
 #include "engine/workers.hpp"
+#include "io/atomic_file.hpp"
 
 #include <featurelab/version.hpp>
 
@@ -31,18 +32,6 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 
 namespace {
-
-constexpr int kRunFormat = 1;
-
-void write_file(const fs::path& file, const std::string& text) {
-  const fs::path tmp = file.string() + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw Error(file.string() + ": cannot write");
-    out << text;
-  }
-  fs::rename(tmp, file);
-}
 
 std::string hostname() {
   char name[256] = {};
@@ -98,45 +87,6 @@ json run_record(const RunPlan& plan) {
   }
   r["jobs"] = jobs;
   return r;
-}
-
-struct StoredRun {
-  std::vector<SweepAxis> axes;
-  std::vector<JobSpec> jobs;
-  std::string version;
-  std::string name;
-};
-
-StoredRun read_run_record(const fs::path& run_dir) {
-  const fs::path file = run_dir / "run.json";
-  std::ifstream in(file);
-  if (!in) throw Error(run_dir.string() + ": not a featurelab run directory (no run.json)");
-  StoredRun run;
-  try {
-    const json r = json::parse(in);
-    if (r.value("format", 0) != kRunFormat) {
-      throw Error("run directory format " + std::to_string(r.value("format", 0)) + ", this featurelab reads " +
-                  std::to_string(kRunFormat));
-    }
-    run.version = r.at("featurelab_version").get<std::string>();
-    run.name = r.value("name", "");
-    for (const auto& a : r.at("axes")) run.axes.push_back({a.at("key"), a.at("values")});
-    for (const auto& j : r.at("jobs")) {
-      JobSpec spec;
-      spec.index = j.at("index");
-      spec.id = j.at("id");
-      spec.dir = j.at("dir");
-      spec.seed = j.at("seed");
-      spec.point = j.at("point");
-      spec.assignments = j.at("assignments").get<std::vector<std::pair<std::string, std::string>>>();
-      run.jobs.push_back(spec);
-    }
-  } catch (const Error& e) {
-    throw Error(file.string() + ": " + e.what());
-  } catch (const std::exception& e) {
-    throw Error(file.string() + ": unreadable (" + e.what() + ")");
-  }
-  return run;
 }
 
 std::vector<std::pair<std::string, std::string>> parse_where(const std::string& text) {
@@ -313,7 +263,7 @@ int finish(const fs::path& out, const std::vector<SweepAxis>& axes, const std::v
   write_summary_csv(out / "summary.csv", axes, records);
   report_points(records, log);
   auto [asserts_json, held] = evaluate_assertions(asserts, axes, records, log);
-  write_file(out / "asserts.json", asserts_json.dump(2) + "\n");
+  write_file_atomically(out / "asserts.json", asserts_json.dump(2) + "\n");
   if (log) {
     log->info("{} job(s): {} ok, {} not ok; results in {}", records.size(), records.size() - failed, failed,
               out.string());
@@ -396,21 +346,21 @@ int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options
     throw ConfigError({{out.string(), "exists and is not a featurelab run directory; use another --out"}});
   }
   fs::create_directories(out / "jobs");
-  write_file(out / "pipeline.toml", plan.text);
-  write_file(out / "config.toml", plan.points.front().operative_toml());
-  write_file(out / "manifest.json", manifest(plan).dump(2) + "\n");
+  write_file_atomically(out / "pipeline.toml", plan.text);
+  write_file_atomically(out / "config.toml", plan.points.front().operative_toml());
+  write_file_atomically(out / "manifest.json", manifest(plan).dump(2) + "\n");
   std::vector<std::size_t> todo;
   std::vector<std::string> labels;
   for (const auto& job : plan.jobs) {
     const fs::path dir = out / "jobs" / job.dir;
     fs::create_directories(dir);
     if (!fs::exists(dir / "done")) {
-      write_file(dir / "config.toml", plan.pipeline_of(job).operative_toml());
+      write_file_atomically(dir / "config.toml", plan.pipeline_of(job).operative_toml());
       todo.push_back(job.index);
     }
     labels.push_back(fmt::format("#{} seed {} {}", job.index, job.seed, job.point_label()));
   }
-  write_file(out / "run.json", run_record(plan).dump(2) + "\n");
+  write_file_atomically(out / "run.json", run_record(plan).dump(2) + "\n");
   if (options.log) {
     const std::size_t skipped = plan.jobs.size() - todo.size();
     options.log->info("{}: {} job(s) ({} sweep point(s) × seeds){}, {} worker(s), into {}", plan.points.front().name,
@@ -462,7 +412,7 @@ int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options
             error = exit.reason;
             json summary{{"pipeline", plan.pipeline_of(spec).name}, {"seed", spec.seed}, {"status", "failed"},
                          {"error", error}, {"seconds", exit.seconds}, {"final", json::object()}};
-            write_file(dir / "summary.json", summary.dump(2) + "\n");
+            write_file_atomically(dir / "summary.json", summary.dump(2) + "\n");
             std::ofstream(dir / "log.txt", std::ios::app) << "job ended: " << error << "\n";
           } else {
             status = r.status;
@@ -538,7 +488,7 @@ int collect_runs(const std::vector<fs::path>& runs, const fs::path& out, Catalog
                << json_number(row.max) << "\n";
       }
     }
-    write_file(out, joined.str());
+    write_file_atomically(out, joined.str());
     if (log) log->info("joined summary of {} run(s) in {}", runs.size(), out.string());
   }
   return code;

@@ -1,6 +1,7 @@
 // Manifest JSON: schema entries serialised with their types, defaults, bounds and choices.
 #include "loader/manifest.hpp"
 
+#include "io/atomic_file.hpp"
 #include "loader/pack_loader.hpp"
 
 #include <featurelab/error.hpp>
@@ -145,14 +146,7 @@ void write_manifest(const PackManifest& m, const std::filesystem::path& manifest
     for (const auto& spec : c.schema.specs()) params.push_back(spec_to_json(spec));
     j["components"].push_back({{"kind", to_string(c.kind)}, {"name", c.name}, {"doc", c.doc}, {"params", params}});
   }
-  const auto tmp = manifest_file.string() + ".tmp";
-  {
-    std::ofstream out(tmp);
-    if (!out) throw Error(tmp + ": cannot write the manifest");
-    out << j.dump(2) << "\n";
-    if (!out) throw Error(tmp + ": write failed");
-  }
-  std::filesystem::rename(tmp, manifest_file);
+  write_file_atomically(manifest_file, j.dump(2) + "\n");
 }
 
 PackManifest manifest_of(const LoadedPack& pack) {

@@ -28,21 +28,10 @@ struct Run {
 };
 
 Run load_run(const fs::path& dir) {
-  std::ifstream in(dir / "run.json");
-  if (!in) throw Error(dir.string() + ": not a featurelab run directory (no run.json)");
-  const auto r = nlohmann::json::parse(in);
+  const StoredRun stored = read_run_record(dir);
   Run run;
-  for (const auto& a : r.at("axes")) run.axes.push_back({a.at("key"), a.at("values")});
-  for (const auto& j : r.at("jobs")) {
-    JobSpec spec;
-    spec.index = j.at("index");
-    spec.id = j.at("id");
-    spec.dir = j.at("dir");
-    spec.seed = j.at("seed");
-    spec.point = j.at("point");
-    spec.assignments = j.at("assignments").get<std::vector<std::pair<std::string, std::string>>>();
-    run.jobs.push_back(load_job(dir / "jobs" / spec.dir, spec));
-  }
+  run.axes = stored.axes;
+  for (const auto& spec : stored.jobs) run.jobs.push_back(load_job(dir / "jobs" / spec.dir, spec));
   return run;
 }
 

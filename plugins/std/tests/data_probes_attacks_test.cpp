@@ -1,4 +1,6 @@
 // std distributions, the standard trainer (through a minimal host), probes and attacks.
+#include "std_harness.hpp"
+
 #include <featurelab/testing.hpp>
 
 #include <catch2/catch.hpp>
@@ -7,14 +9,10 @@
 #include <set>
 
 using namespace featurelab;
-using Overrides = std::map<std::string, Value>;
+using std_test::harness;
+using std_test::Overrides;
 
 namespace {
-
-testing::Harness& harness() {
-  static testing::Harness h(FEATURELAB_STD_PLUGIN);
-  return h;
-}
 
 Dataset sample(const std::string& name, const Overrides& params, Index n, std::uint64_t seed = 1) {
   auto d = harness().make<Distribution>(name, params, {}, 9);

@@ -1,4 +1,6 @@
 // std losses at hand-computed values; optimizers' first steps against PyTorch's formulas; schedules.
+#include "std_harness.hpp"
+
 #include <featurelab/testing.hpp>
 
 #include <catch2/catch.hpp>
@@ -6,14 +8,10 @@
 #include <cmath>
 
 using namespace featurelab;
-using Overrides = std::map<std::string, Value>;
+using std_test::harness;
+using std_test::Overrides;
 
 namespace {
-
-testing::Harness& harness() {
-  static testing::Harness h(FEATURELAB_STD_PLUGIN);
-  return h;
-}
 
 struct Fixed {
   Dataset data;

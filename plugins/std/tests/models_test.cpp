@@ -1,6 +1,8 @@
 // std models: gradients against finite differences for every model × loss, activation, bias and
 // second-layer mode; input gradients; exact values of the activations and second layers.
 #include <featurelab/gradient_check.hpp>
+#include "std_harness.hpp"
+
 #include <featurelab/testing.hpp>
 
 #include <catch2/catch.hpp>
@@ -8,14 +10,10 @@
 #include <cmath>
 
 using namespace featurelab;
-using Overrides = std::map<std::string, Value>;
+using std_test::harness;
+using std_test::Overrides;
 
 namespace {
-
-testing::Harness& harness() {
-  static testing::Harness h(FEATURELAB_STD_PLUGIN);
-  return h;
-}
 
 DataSpec spec(Index dim, int classes) {
   DataSpec s;

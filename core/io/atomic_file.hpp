@@ -1,0 +1,13 @@
+// Writing a file so that readers (and a later --resume) see either the old or the whole new
+// content, never a torn one: write a temporary file next to it, then rename.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace featurelab {
+
+// Throws featurelab::Error naming the file when it cannot be written.
+void write_file_atomically(const std::filesystem::path& file, const std::string& text);
+
+}  // namespace featurelab

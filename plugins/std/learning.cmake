@@ -1,7 +1,6 @@
 # Sources of the std models, losses and optimizers.
 set(STD_LEARNING_SOURCES
   src/register_learning.cpp
-  src/activation.cpp
   src/linear_model.cpp
   src/two_layer.cpp
   src/cross_entropy_loss.cpp

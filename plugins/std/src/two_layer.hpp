@@ -10,8 +10,7 @@
 //   trainable   a dense K×m block drawn N(0, s²) and trained.
 #pragma once
 
-#include "activation.hpp"
-
+#include <featurelab/activation.hpp>
 #include <featurelab/model.hpp>
 
 namespace featurelab::std_pack {

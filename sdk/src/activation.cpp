@@ -1,11 +1,11 @@
 // Activation values and derivatives as fused Eigen array expressions.
-#include "activation.hpp"
+#include <featurelab/activation.hpp>
 
 #include <featurelab/error.hpp>
 
 #include <cmath>
 
-namespace featurelab::std_pack {
+namespace featurelab {
 
 const std::vector<std::string>& Activation::names() {
   static const std::vector<std::string> kNames{"relu", "leaky-relu", "smoothed-relu", "poly", "identity"};
@@ -79,4 +79,4 @@ double Activation::derivative(double u) const {
   return static_cast<double>(D(0, 0));
 }
 
-}  // namespace featurelab::std_pack
+}  // namespace featurelab

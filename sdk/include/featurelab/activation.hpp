@@ -1,4 +1,4 @@
-// Elementwise activations of the two-layer networks, with their derivatives in the same pass.
+// Elementwise activations shared by the packs' networks, with their derivatives in the same pass.
 //
 //   relu           max(0, u), φ'(0) := 0 (Frei et al. 2022's convention)
 //   leaky-relu     u for u > 0, slope·u otherwise
@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 
-namespace featurelab::std_pack {
+namespace featurelab {
 
 class Activation {
  public:
@@ -38,4 +38,4 @@ class Activation {
   int power_;
 };
 
-}  // namespace featurelab::std_pack
+}  // namespace featurelab

@@ -1,0 +1,51 @@
+// The multi-view distributions of Chidambaram et al.: Def. 3.1 (simple) and Def. 4.1 (patches).
+#pragma once
+
+#include <featurelab/distribution.hpp>
+
+namespace midpoint_mixup {
+
+// Def. 3.1: x = β v_{y,1} + (1 − β) v_{y,2}, β ~ U[beta_low, beta_high], y uniform.
+class SimpleMultiview : public featurelab::Distribution {
+ public:
+  static constexpr const char* kDoc =
+      "Simple multi-view data (Def. 3.1): x = β v_{y,1} + (1−β) v_{y,2} with β ~ U[0.1, 0.9]; features "
+      "\"views\" (2k×d), \"view1\", \"view2\"; metadata beta.";
+  static featurelab::Schema schema();
+  SimpleMultiview(const featurelab::Params& params, featurelab::Context& context);
+  featurelab::DataSpec spec() const override;
+  void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;
+  featurelab::FeatureSet features() const override;
+
+ private:
+  int classes_;
+  double low_, high_;
+  featurelab::Mat views_;  // 2k×d
+};
+
+// Def. 4.1 with Assumption 4.3's hyperparameters as parameters: P patches of dimension d; C_P
+// signal pairs carrying β v_{y,1} and (δ2 − β) v_{y,2}, β ~ U[δ1, δ2 − δ1]; the other patches
+// are feature noise Σ_{j≤Q} Σ_ℓ γ_{j,ℓ} v_{s_j,ℓ}, γ ~ U[δ3, δ4], s_j distinct classes ≠ y.
+class MultiviewPatches : public featurelab::Distribution {
+ public:
+  static constexpr const char* kDoc =
+      "Multi-view patch data (Def. 4.1, Assumption 4.3): P patches of dimension d, C_P signal pairs "
+      "(β v_{y,1}, (δ2−β) v_{y,2}), feature-noise patches mixing Q other classes' features with coefficients "
+      "in [δ3, δ4]; shape P×d; features views/view1/view2; metadata beta.";
+  static featurelab::Schema schema();
+  MultiviewPatches(const featurelab::Params& params, featurelab::Context& context);
+  featurelab::DataSpec spec() const override;
+  void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;
+  featurelab::FeatureSet features() const override;
+
+ private:
+  int classes_;
+  featurelab::Index patches_, dim_, pairs_;
+  double delta1_, delta2_, delta3_, delta4_;
+  int noise_classes_;
+  bool same_noise_;
+  bool random_positions_;
+  featurelab::Mat views_;
+};
+
+}  // namespace midpoint_mixup

@@ -1,0 +1,17 @@
+// Pack midpoint-mixup: Chidambaram et al., "Provably Learning Diverse Features in Multi-View Data
+// with Midpoint Mixup" — distributions, the patch CNN, and pair-mixing augments.
+#include "distributions.hpp"
+#include "pair_mixing.hpp"
+#include "patch_two_layer.hpp"
+
+#include <featurelab/pack.hpp>
+
+using namespace midpoint_mixup;
+
+FEATURELAB_PACK("midpoint-mixup", "0.1.0") {
+  pack.add<SimpleMultiview>("simple-multiview", SimpleMultiview::kDoc, SimpleMultiview::schema());
+  pack.add<MultiviewPatches>("multiview-patches", MultiviewPatches::kDoc, MultiviewPatches::schema());
+  pack.add<PatchTwoLayer>("patch-two-layer", PatchTwoLayer::kDoc, PatchTwoLayer::schema());
+  pack.add<Mixup>("mixup", Mixup::kDoc, Mixup::schema());
+  pack.add<MidpointMixup>("midpoint-mixup", MidpointMixup::kDoc, MidpointMixup::schema());
+}

@@ -1,0 +1,117 @@
+// Patch CNN: Z = X_patches Wᵀ ((n·P)×(k·m)), one GEMM each way; the readout sums blocks.
+#include "patch_two_layer.hpp"
+
+#include <featurelab/error.hpp>
+
+#include <cmath>
+
+namespace midpoint_mixup {
+
+using namespace featurelab;
+
+namespace {
+Params activation_params(const Params& params, int classes) {
+  Params p;
+  p.set("activation", params.str("activation"));
+  p.set("leaky_slope", 0.0);
+  p.set("smooth_alpha", params.real("alpha"));
+  p.set("smooth_rho", params.real("rho") > 0 ? params.real("rho") : 1.0 / classes);
+  p.set("power", std::int64_t(1));
+  return p;
+}
+}  // namespace
+
+Schema PatchTwoLayer::schema() {
+  Schema s;
+  s.integer("neurons", 10, "filters per class m").min(1);
+  s.choice("activation", "smoothed-relu", {"smoothed-relu", "relu"}, "ReLU~ (the paper's) or plain ReLU");
+  s.real("alpha", 8.0, "α: power of the smoothed ReLU's polynomial piece").min(2);
+  s.real("rho", 0.0, "ρ: where the smoothed ReLU turns linear; 0 = 1/k").min(0);
+  s.real("init_std", 0.0, "std of the filters; 0 = 1/sqrt(d) (Xavier as stated: N(0, I/d))").min(0);
+  return s;
+}
+
+PatchTwoLayer::PatchTwoLayer(const Params& params, Context& context)
+    : activation_(activation_params(params, context.data.classes)),
+      classes_(context.data.classes),
+      neurons_(params.integer("neurons")),
+      init_std_(params.real("init_std")) {
+  model_name_ = "patch-two-layer";
+  if (context.data.shape.dims.size() != 2) {
+    throw Error("patch-two-layer needs patch data (shape P×d, e.g. distribution multiview-patches); this data "
+                "has no patch shape");
+  }
+  patches_ = context.data.shape.dims[0];
+  dim_ = context.data.shape.dims[1];
+  declare_block("W", classes_ * neurons_, dim_, true);
+  allocate_parameters();
+}
+
+void PatchTwoLayer::init(Rng& rng) {
+  rng.fill_normal(block("W"), init_std_ > 0 ? init_std_ : 1.0 / std::sqrt(static_cast<double>(dim_)));
+}
+
+ConstMatMap PatchTwoLayer::patch_rows(ConstMatRef X) {
+  if (X.outerStride() == X.cols()) return ConstMatMap(X.data(), X.rows() * patches_, dim_);
+  packed_ = X;  // a strided view: pack it once
+  return ConstMatMap(packed_.data(), X.rows() * patches_, dim_);
+}
+
+void PatchTwoLayer::forward(ConstMatRef X, MatRef out) {
+  const Index n = X.rows(), km = classes_ * neurons_;
+  const ConstMatMap Xp = patch_rows(X);
+  Z_.resize(n * patches_, km);
+  Z_.noalias() = Xp * block("W").transpose();
+  H_.resize(Z_.rows(), km);
+  D_.resize(Z_.rows(), km);
+  activation_.apply(Z_, H_, D_);
+  // Sum each class's m filters, then each sample's P patches.
+  const Vec per_filter_group = MatMap(H_.data(), n * patches_ * classes_, neurons_).rowwise().sum();
+  const ConstMatMap per_patch(per_filter_group.data(), n, patches_ * classes_);
+  out.setZero();
+  for (Index p = 0; p < patches_; ++p) out += per_patch.middleCols(p * classes_, classes_);
+}
+
+void PatchTwoLayer::patch_gradient(ConstMatRef dout) {
+  const Index n = dout.rows();
+  // dg^y/dz_{(i,p),(y,r)} = ReLU~'(z): scale row block (i, p, y) of D by dout(i, y).
+  scale_.resize(n * patches_ * classes_);
+  for (Index i = 0; i < n; ++i) {
+    for (Index p = 0; p < patches_; ++p) scale_.segment((i * patches_ + p) * classes_, classes_) = dout.row(i).transpose();
+  }
+  G_.resize(D_.rows(), D_.cols());
+  MatMap(G_.data(), n * patches_ * classes_, neurons_).array() =
+      MatMap(D_.data(), n * patches_ * classes_, neurons_).array().colwise() * scale_.array();
+}
+
+void PatchTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
+  patch_gradient(dout);
+  const ParamBlock* w = find_block("W");
+  MatMap(grad.data() + w->offset, w->rows, w->cols).noalias() = G_.transpose() * patch_rows(X);
+}
+
+void PatchTwoLayer::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
+  patch_gradient(dout);
+  Mat dXp = G_ * block("W");  // (n·P)×d
+  dX = MatMap(dXp.data(), X.rows(), patches_ * dim_);
+}
+
+std::vector<HookSpec> PatchTwoLayer::hook_points() const {
+  return {{"filters.pre", "(n·P)×(k·m)", "<w_{y,r}, x^(p)> for every patch and filter"},
+          {"filters.post", "(n·P)×(k·m)", "ReLU~ of filters.pre"}};
+}
+
+void PatchTwoLayer::hook(const std::string& name, ConstMatRef X, Mat& out) {
+  if (name != "filters.pre" && name != "filters.post") Model::hook(name, X, out);
+  Z_.resize(X.rows() * patches_, classes_ * neurons_);
+  Z_.noalias() = patch_rows(X) * block("W").transpose();
+  if (name == "filters.pre") {
+    out = Z_;
+    return;
+  }
+  out.resize(Z_.rows(), Z_.cols());
+  D_.resize(Z_.rows(), Z_.cols());
+  activation_.apply(Z_, out, D_);
+}
+
+}  // namespace midpoint_mixup

@@ -1,0 +1,43 @@
+// Model `patch-two-layer` (Def. 4.2, Eq. 4.1; the 2-layer CNN of Allen-Zhu & Li):
+//   g^y(x) = Σ_{r∈[m]} Σ_{p∈[P]} ReLU~(⟨w_{y,r}, x^{(p)}⟩)
+// k·m first-layer filters (block "W": (k·m)×d, rows y·m … y·m+m−1 belong to class y), a fixed
+// second layer summing each class's filters over all patches, no bias. The patches of a batch are
+// one (n·P)×d matrix (a view of the row-major n×(P·d) input), so the forward pass is one GEMM.
+#pragma once
+
+#include <featurelab/activation.hpp>
+#include <featurelab/model.hpp>
+
+namespace midpoint_mixup {
+
+class PatchTwoLayer : public featurelab::Model {
+ public:
+  static constexpr const char* kDoc =
+      "Two-layer patch CNN g^y(x) = Σ_r Σ_p ReLU~(<w_{y,r}, x^(p)>) (Def. 4.2) with the polynomially smoothed "
+      "ReLU (α, ρ), m filters per class, fixed sum readout, Xavier init N(0, I/d) (or a chosen std).";
+  static featurelab::Schema schema();
+  PatchTwoLayer(const featurelab::Params& params, featurelab::Context& context);
+
+  featurelab::Index outputs() const override { return classes_; }
+  void init(featurelab::Rng& rng) override;
+  // X: n×(P·d) -> out: n×k
+  void forward(featurelab::ConstMatRef X, featurelab::MatRef out) override;
+  // dout: n×k -> grad over W
+  void backward(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::VecRef grad) override;
+  void input_gradient(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::MatRef dX) override;
+  std::vector<featurelab::HookSpec> hook_points() const override;
+  void hook(const std::string& name, featurelab::ConstMatRef X, featurelab::Mat& out) override;
+
+ private:
+  featurelab::ConstMatMap patch_rows(featurelab::ConstMatRef X);  // (n·P)×d view (copy if strided)
+  void patch_gradient(featurelab::ConstMatRef dout);                // G_ = dout broadcast ⊙ ReLU~'(Z)
+
+  featurelab::Activation activation_;
+  int classes_;
+  featurelab::Index neurons_, patches_, dim_;
+  double init_std_;
+  featurelab::Mat Z_, H_, D_, G_, packed_;
+  featurelab::Vec scale_;
+};
+
+}  // namespace midpoint_mixup

@@ -65,6 +65,10 @@ void PatchTwoLayer::forward(ConstMatRef X, MatRef out) {
   H_.resize(Z_.rows(), km);
   D_.resize(Z_.rows(), km);
   activation_.apply(Z_, H_, D_);
+  readout(n, out);
+}
+
+void PatchTwoLayer::readout(Index n, MatRef out) {
   // Sum each class's m filters, then each sample's P patches.
   const Vec per_filter_group = MatMap(H_.data(), n * patches_ * classes_, neurons_).rowwise().sum();
   const ConstMatMap per_patch(per_filter_group.data(), n, patches_ * classes_);
@@ -94,6 +98,31 @@ void PatchTwoLayer::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
   patch_gradient(dout);
   Mat dXp = G_ * block("W");  // (n·P)×d
   dX = MatMap(dXp.data(), X.rows(), patches_ * dim_);
+}
+
+void PatchTwoLayer::preactivations(ConstMatRef X, MatRef Z) {
+  // Z viewed as (n·P)×(k·m) is exactly the forward pass's first GEMM.
+  MatMap(Z.data(), X.rows() * patches_, classes_ * neurons_).noalias() = patch_rows(X) * block("W").transpose();
+}
+
+void PatchTwoLayer::head(ConstMatRef Z, MatRef out) {
+  const Index n = Z.rows(), km = classes_ * neurons_;
+  Z_ = ConstMatMap(Z.data(), n * patches_, km);
+  H_.resize(n * patches_, km);
+  D_.resize(n * patches_, km);
+  activation_.apply(Z_, H_, D_);
+  readout(n, out);
+}
+
+void PatchTwoLayer::head_backward(ConstMatRef dout, MatRef dZ) {
+  patch_gradient(dout);
+  MatMap(dZ.data(), dout.rows() * patches_, classes_ * neurons_) = G_;
+}
+
+void PatchTwoLayer::preactivation_backward(ConstMatRef X, ConstMatRef dZ, VecRef grad) {
+  const ParamBlock* w = find_block("W");
+  const ConstMatMap G(dZ.data(), X.rows() * patches_, classes_ * neurons_);
+  MatMap(grad.data() + w->offset, w->rows, w->cols).noalias() = G.transpose() * patch_rows(X);
 }
 
 std::vector<HookSpec> PatchTwoLayer::hook_points() const {

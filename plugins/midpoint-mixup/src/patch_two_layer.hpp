@@ -7,10 +7,11 @@
 
 #include <featurelab/activation.hpp>
 #include <featurelab/model.hpp>
+#include <featurelab/preactivation.hpp>
 
 namespace midpoint_mixup {
 
-class PatchTwoLayer : public featurelab::Model {
+class PatchTwoLayer : public featurelab::Model, public featurelab::LinearPreactivation {
  public:
   static constexpr const char* kDoc =
       "Two-layer patch CNN g^y(x) = Σ_r Σ_p ReLU~(<w_{y,r}, x^(p)>) (Def. 4.2) with the polynomially smoothed "
@@ -26,6 +27,13 @@ class PatchTwoLayer : public featurelab::Model {
   void backward(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::VecRef grad) override;
   void input_gradient(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::MatRef dX) override;
   std::vector<featurelab::HookSpec> hook_points() const override;
+
+  // LinearPreactivation: Z holds, per sample, the P·k·m values <w_{y,r}, x^(p)> (patch-major).
+  featurelab::Index preactivation_width() const override { return patches_ * classes_ * neurons_; }
+  void preactivations(featurelab::ConstMatRef X, featurelab::MatRef Z) override;
+  void head(featurelab::ConstMatRef Z, featurelab::MatRef out) override;
+  void head_backward(featurelab::ConstMatRef dout, featurelab::MatRef dZ) override;
+  void preactivation_backward(featurelab::ConstMatRef X, featurelab::ConstMatRef dZ, featurelab::VecRef grad) override;
   void hook(const std::string& name, featurelab::ConstMatRef X, featurelab::Mat& out) override;
 
  private:
@@ -36,6 +44,7 @@ class PatchTwoLayer : public featurelab::Model {
   int classes_;
   featurelab::Index neurons_, patches_, dim_;
   double init_std_;
+  void readout(featurelab::Index n, featurelab::MatRef out);  // out = per-class sums of H_
   featurelab::Mat Z_, H_, D_, G_, packed_;
   featurelab::Vec scale_;
 };

@@ -2,10 +2,11 @@
 #pragma once
 
 #include <featurelab/model.hpp>
+#include <featurelab/preactivation.hpp>
 
 namespace featurelab::std_pack {
 
-class LinearModel : public Model {
+class LinearModel : public Model, public LinearPreactivation {
  public:
   static constexpr const char* kDoc =
       "Linear model f(x) = Wx + b with one output per class (one for binary data): the baseline no "
@@ -18,6 +19,13 @@ class LinearModel : public Model {
   void forward(ConstMatRef X, MatRef out) override;                       // X: n×D -> n×K
   void backward(ConstMatRef X, ConstMatRef dout, VecRef grad) override;   // dout: n×K
   void input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) override;
+
+  // LinearPreactivation: Z = f(x) itself, the head is the identity.
+  Index preactivation_width() const override { return outputs_; }
+  void preactivations(ConstMatRef X, MatRef Z) override { forward(X, Z); }
+  void head(ConstMatRef Z, MatRef out) override { out = Z; }
+  void head_backward(ConstMatRef dout, MatRef dZ) override { dZ = dout; }
+  void preactivation_backward(ConstMatRef X, ConstMatRef dZ, VecRef grad) override { backward(X, dZ, grad); }
 
  private:
   Index outputs_;

@@ -1,6 +1,7 @@
 // Pack midpoint-mixup: Chidambaram et al., "Provably Learning Diverse Features in Multi-View Data
 // with Midpoint Mixup" — distributions, the patch CNN, and pair-mixing augments.
 #include "distributions.hpp"
+#include "feature_probes.hpp"
 #include "gradient_alignment_probe.hpp"
 #include "midpoint_mixup_loss.hpp"
 #include "pair_mixing.hpp"
@@ -16,6 +17,8 @@ FEATURELAB_PACK("midpoint-mixup", "0.1.0") {
   pack.add<PatchTwoLayer>("patch-two-layer", PatchTwoLayer::kDoc, PatchTwoLayer::schema());
   pack.add<Mixup>("mixup", Mixup::kDoc, Mixup::schema());
   pack.add<MidpointMixup>("midpoint-mixup", MidpointMixup::kDoc, MidpointMixup::schema());
+  pack.add<FeatureLearnedProbe>("feature-learned", FeatureLearnedProbe::kDoc, FeatureLearnedProbe::schema());
+  pack.add<FeatureCorrelationProbe>("feature-correlation", FeatureCorrelationProbe::kDoc, FeatureCorrelationProbe::schema());
   pack.add<GradientAlignmentProbe>("gradient-alignment", GradientAlignmentProbe::kDoc, GradientAlignmentProbe::schema());
   pack.add<MidpointMixupLoss>("midpoint-mixup-exact", MidpointMixupLoss::kDoc, MidpointMixupLoss::schema());
 }

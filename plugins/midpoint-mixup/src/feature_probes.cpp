@@ -1,0 +1,158 @@
+// Feature ablation, feature responses and weight–feature correlations.
+#include "feature_probes.hpp"
+
+#include <featurelab/error.hpp>
+
+#include <cmath>
+
+namespace midpoint_mixup {
+
+using namespace featurelab;
+
+namespace {
+
+const Mat& views_of(const ProbeInput& in) {
+  auto it = in.features.find("views");
+  if (it == in.features.end()) throw Error("this probe needs the distribution's \"views\" (simple-multiview, multiview-patches)");
+  return it->second;
+}
+
+Index predicted(const Mat& out, Index i) {
+  Index best = 0;
+  out.row(i).maxCoeff(&best);
+  return best;
+}
+
+}  // namespace
+
+Mat class_feature_maxima(const Model& model, const Mat& views, double* off_diagonal) {
+  const Index k = views.rows() / 2;
+  const ParamBlock* w = model.find_block("W");
+  if (!w || w->cols != views.cols() || w->rows % k != 0) {
+    throw Error("needs a model whose block \"W\" has k·m rows of the feature dimension (patch-two-layer, linear)");
+  }
+  const Index m = w->rows / k;
+  const Mat corr = model.block("W") * views.transpose();  // (k·m)×2k
+  Mat lambda(k, 2);
+  double off = -std::numeric_limits<double>::infinity();
+  for (Index y = 0; y < k; ++y) {
+    const auto rows = corr.middleRows(y * m, m);
+    lambda(y, 0) = rows.col(2 * y).maxCoeff();
+    lambda(y, 1) = rows.col(2 * y + 1).maxCoeff();
+    for (Index s = 0; s < 2 * k; ++s) {
+      if (s / 2 != y) off = std::max(off, static_cast<double>(rows.col(s).maxCoeff()));
+    }
+  }
+  if (off_diagonal) *off_diagonal = off;
+  return lambda;
+}
+
+Schema FeatureLearnedProbe::schema() {
+  Schema s;
+  s.real("tau", 0.5, "ablation accuracy at which a feature counts as learned").range(0, 1);
+  s.real("response_c", 0.5, "c in the response R_{y,l}(c) (one signal patch c·v_{y,l}); E[β] for δ2 = 1").above(0);
+  return s;
+}
+
+FeatureLearnedProbe::FeatureLearnedProbe(const Params& params, Context&)
+    : tau_(params.real("tau")), c_(params.real("response_c")) {}
+
+void FeatureLearnedProbe::measure(const ProbeInput& in, Measurements& out) {
+  const Mat& views = views_of(in);
+  const Index k = views.rows() / 2, d = views.cols();
+  const Dataset& test = in.test;
+  if (test.size() == 0) throw Error("feature-learned measures on the test set: set data.test > 0");
+  const Index D = test.dim(), P = D / d;
+  if (P * d != D) throw Error("the data dimension is not a multiple of the feature dimension");
+
+  // Ablation accuracy acc_{y,ℓ}: remove v_{y,3−ℓ} from every patch of the class-y test points.
+  Mat acc = Mat::Zero(k, 2);
+  VecD count = VecD::Zero(k);
+  Mat ablated = test.X;
+  Mat outputs(test.size(), in.model.outputs());
+  for (int keep = 0; keep < 2; ++keep) {
+    ablated = test.X;
+    for (Index i = 0; i < test.size(); ++i) {
+      const Index y = test.y(i);
+      const auto v = views.row(2 * y + (1 - keep));
+      for (Index p = 0; p < P; ++p) {
+        auto patch = ablated.row(i).segment(p * d, d);
+        patch -= patch.dot(v) * v;
+      }
+    }
+    in.model.forward(ablated, outputs);
+    for (Index i = 0; i < test.size(); ++i) {
+      const Index y = test.y(i);
+      if (keep == 0) count(y) += 1;
+      acc(y, keep) += predicted(outputs, i) == y ? 1 : 0;
+    }
+  }
+  for (Index y = 0; y < k; ++y) acc.row(y) /= static_cast<Scalar>(std::max(1.0, count(y)));
+
+  // Responses R_{y,ℓ}(c): the class-y output for one patch c·v_{y,ℓ} and zeros elsewhere.
+  Mat probes = Mat::Zero(2 * k, D);
+  for (Index f = 0; f < 2 * k; ++f) probes.row(f).head(d) = static_cast<Scalar>(c_) * views.row(f);
+  Mat responses(2 * k, in.model.outputs());
+  in.model.forward(probes, responses);
+
+  double off = 0;
+  const Mat lambda = class_feature_maxima(in.model, views, &off);
+  if (initial_lambda_.size() == 0) initial_lambda_ = lambda;
+
+  const double threshold = std::log(static_cast<double>(k));
+  int both = 0, one = 0, none = 0, r_both = 0, r_one = 0, r_none = 0, predicted_right = 0, one_feature = 0;
+  Table table;
+  table.values.resize(k, 4);
+  table.col_names = {"ablation_acc_v1", "ablation_acc_v2", "response_v1", "response_v2"};
+  for (Index y = 0; y < k; ++y) {
+    const bool a1 = acc(y, 0) >= tau_, a2 = acc(y, 1) >= tau_;
+    (a1 && a2 ? both : (a1 || a2) ? one : none)++;
+    const double R1 = responses(2 * y, y), R2 = responses(2 * y + 1, y);
+    const bool l1 = R1 >= threshold, l2 = R2 >= threshold;
+    (l1 && l2 ? r_both : (l1 || l2) ? r_one : r_none)++;
+    if (l1 != l2) {
+      ++one_feature;
+      const bool predicted_v1 = initial_lambda_(y, 0) >= initial_lambda_(y, 1);
+      predicted_right += predicted_v1 == l1 ? 1 : 0;
+    }
+    table.values.row(y) << acc(y, 0), acc(y, 1), R1, R2;
+    table.row_names.push_back("class " + std::to_string(y));
+  }
+  const double kk = static_cast<double>(k);
+  out.scalar("both", both / kk);
+  out.scalar("one", one / kk);
+  out.scalar("none", none / kk);
+  out.scalar("response_both", r_both / kk);
+  out.scalar("response_one", r_one / kk);
+  out.scalar("response_none", r_none / kk);
+  out.scalar("one_feature_classes", one_feature);
+  out.scalar("init_predicts_winner", one_feature ? double(predicted_right) / one_feature : 1.0);
+  double r1 = 0, r2 = 0;
+  for (Index y = 0; y < k; ++y) {
+    r1 += responses(2 * y, y);
+    r2 += responses(2 * y + 1, y);
+  }
+  out.scalar("mean_response_v1", r1 / kk);
+  out.scalar("mean_response_v2", r2 / kk);
+  out.table("classes", std::move(table));
+}
+
+Schema FeatureCorrelationProbe::schema() { return Schema{}; }
+
+FeatureCorrelationProbe::FeatureCorrelationProbe(const Params&, Context&) {}
+
+void FeatureCorrelationProbe::measure(const ProbeInput& in, Measurements& out) {
+  double off = 0;
+  const Mat lambda = class_feature_maxima(in.model, views_of(in), &off);
+  const Vec smaller = lambda.rowwise().minCoeff(), larger = lambda.rowwise().maxCoeff();
+  out.scalar("smaller_mean", static_cast<double>(smaller.mean()));
+  out.scalar("larger_mean", static_cast<double>(larger.mean()));
+  out.scalar("smaller_min", static_cast<double>(smaller.minCoeff()));
+  out.scalar("off_diagonal", off);
+  Table table;
+  table.values = lambda.cast<double>();
+  table.col_names = {"v1", "v2"};
+  out.table("lambda", std::move(table));
+}
+
+}  // namespace midpoint_mixup

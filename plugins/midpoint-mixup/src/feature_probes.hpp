@@ -1,0 +1,44 @@
+// Probes of which features a multi-view model learned (Chidambaram et al. Def. 4.5, App. B).
+#pragma once
+
+#include <featurelab/probe.hpp>
+
+namespace midpoint_mixup {
+
+// Def. 4.5 by ablation: feature v_{y,ℓ} is learned if class-y test points with every instance of
+// the other feature v_{y,3−ℓ} removed are still classified as y (accuracy ≥ tau). Also the
+// feature response R_{y,ℓ}(c) = g^y(one patch c·v_{y,ℓ}, zeros elsewhere) ≥ log k (the
+// extraction's robust criterion), and whether the feature with the larger initial correlation
+// Λ^{(0)}_{y,ℓ} = max_r ⟨w_{y,r}, v_{y,ℓ}⟩ is the one that won (Claim B.10).
+class FeatureLearnedProbe : public featurelab::Probe {
+ public:
+  static constexpr const char* kDoc =
+      "Def. 4.5: per class, which of its two features is learned (ablation accuracy >= tau, and response "
+      "R(c) >= log k): fractions both / one / none, ablation table, and whether the initial correlation "
+      "predicted the winner.";
+  static featurelab::Schema schema();
+  FeatureLearnedProbe(const featurelab::Params& params, featurelab::Context& context);
+  void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
+
+ private:
+  double tau_;
+  double c_;
+  featurelab::Mat initial_lambda_;  // k×2, from the first measurement (step 0)
+};
+
+// Λ_{y,ℓ} = max_r ⟨w_{y,r}, v_{y,ℓ}⟩ per class and feature (a table), and the off-diagonal
+// maximum O = max_{y, r, s≠y, ℓ} ⟨w_{y,r}, v_{s,ℓ}⟩ (Claims B.4, B.17).
+class FeatureCorrelationProbe : public featurelab::Probe {
+ public:
+  static constexpr const char* kDoc =
+      "Λ_{y,l} = max_r <w_{y,r}, v_{y,l}> per class and feature (table \"lambda\"), its smaller/larger feature "
+      "means, and the off-diagonal max O = max_{y,r,s≠y,l} <w_{y,r}, v_{s,l}>.";
+  static featurelab::Schema schema();
+  FeatureCorrelationProbe(const featurelab::Params& params, featurelab::Context& context);
+  void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
+};
+
+// Λ (k×2) and O of the model's "W" block against the features; W has k·m rows, class-major.
+featurelab::Mat class_feature_maxima(const featurelab::Model& model, const featurelab::Mat& views, double* off_diagonal);
+
+}  // namespace midpoint_mixup

@@ -306,6 +306,8 @@ class Validator {
       const toml::node& item = *arr->get(i);
       const std::string path = section + "." + std::to_string(i);
       if (const auto* t = item.as_table()) {
+        // use = "none" switches an entry off (so a [sweep] can compare with and without it).
+        if (const auto* use = t->get("use"); use && use->is_string() && use->as_string()->get() == "none") continue;
         out.push_back(component(*t, path, kind, "", reserved));
       } else {
         error(item, path, "expected a table: write [[" + section + "]]");

@@ -121,6 +121,7 @@ class JobRunner final : public TrainerHost {
     ctx.path = c.path;
     ctx.data = spec;
     ctx.total_steps = total_steps_;
+    ctx.features = &features_;
     return ctx;
   }
 
@@ -133,6 +134,7 @@ class JobRunner final : public TrainerHost {
   void build() {
     distribution_ = make<Distribution>(p_.data, {});
     spec_ = distribution_->spec();
+    features_ = distribution_->features();
     for (const auto& t : p_.transforms) {
       transforms_.push_back(make<Transform>(t, spec_));
       spec_ = transforms_.back()->output_spec(spec_);
@@ -154,7 +156,6 @@ class JobRunner final : public TrainerHost {
       named_attacks_.push_back({a.name, attacks_.back().get()});
     }
     for (const auto& probe : p_.probes) probes_.push_back(make<Probe>(probe, spec_));
-    features_ = distribution_->features();
     init_rng_ = Rng(derive_seed(seed(), "model.init"));
   }
 

@@ -28,6 +28,9 @@ Schema PatchTwoLayer::schema() {
   s.real("alpha", 8.0, "α: power of the smoothed ReLU's polynomial piece").min(2);
   s.real("rho", 0.0, "ρ: where the smoothed ReLU turns linear; 0 = 1/k").min(0);
   s.real("init_std", 0.0, "std of the filters; 0 = 1/sqrt(d) (Xavier as stated: N(0, I/d))").min(0);
+  s.real("warm_start", 0.0, "A_total: set <w_{y,r}, v_{y,l}> = A_total/m for every class and filter (the "
+                            "extraction's C2 warm start); 0 = a plain random init").min(0);
+  s.integer("warm_feature", 1, "l: the feature the warm start puts in").range(1, 2);
   return s;
 }
 
@@ -35,7 +38,10 @@ PatchTwoLayer::PatchTwoLayer(const Params& params, Context& context)
     : activation_(activation_params(params, context.data.classes)),
       classes_(context.data.classes),
       neurons_(params.integer("neurons")),
-      init_std_(params.real("init_std")) {
+      init_std_(params.real("init_std")),
+      warm_start_(params.real("warm_start")),
+      warm_feature_(static_cast<int>(params.integer("warm_feature"))),
+      features_(context.features) {
   model_name_ = "patch-two-layer";
   if (context.data.shape.dims.size() != 2) {
     throw Error("patch-two-layer needs patch data (shape P×d, e.g. distribution multiview-patches); this data "
@@ -48,7 +54,23 @@ PatchTwoLayer::PatchTwoLayer(const Params& params, Context& context)
 }
 
 void PatchTwoLayer::init(Rng& rng) {
-  rng.fill_normal(block("W"), init_std_ > 0 ? init_std_ : 1.0 / std::sqrt(static_cast<double>(dim_)));
+  MatMap W = block("W");
+  rng.fill_normal(W, init_std_ > 0 ? init_std_ : 1.0 / std::sqrt(static_cast<double>(dim_)));
+  if (warm_start_ <= 0) return;
+  const auto it = features_ ? features_->find("views") : FeatureSet::const_iterator();
+  if (!features_ || it == features_->end() || it->second.rows() != 2 * classes_ || it->second.cols() != dim_) {
+    throw Error("warm_start needs the distribution's feature vectors \"views\" (2k×d: simple-multiview, "
+                "multiview-patches)");
+  }
+  // Each filter's component along v_{y,l} is set to A_total/m; the others stay random.
+  const auto target = static_cast<Scalar>(warm_start_ / static_cast<double>(neurons_));
+  for (Index y = 0; y < classes_; ++y) {
+    const auto v = it->second.row(2 * y + warm_feature_ - 1);
+    for (Index r = 0; r < neurons_; ++r) {
+      auto w = W.row(y * neurons_ + r);
+      w += (target - w.dot(v)) * v;
+    }
+  }
 }
 
 ConstMatMap PatchTwoLayer::patch_rows(ConstMatRef X) {

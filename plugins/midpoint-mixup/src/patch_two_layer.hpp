@@ -44,6 +44,9 @@ class PatchTwoLayer : public featurelab::Model, public featurelab::LinearPreacti
   int classes_;
   featurelab::Index neurons_, patches_, dim_;
   double init_std_;
+  double warm_start_;                       // A_total along one feature, 0 = none
+  int warm_feature_;                        // ℓ ∈ {1, 2}
+  const featurelab::FeatureSet* features_;  // the distribution's, for the warm start
   void readout(featurelab::Index n, featurelab::MatRef out);  // out = per-class sums of H_
   featurelab::Mat Z_, H_, D_, G_, packed_;
   featurelab::Vec scale_;

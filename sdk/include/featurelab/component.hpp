@@ -40,6 +40,9 @@ struct Context {
   std::string path;               // where it sits in the pipeline: "model", "probe.2"
   DataSpec data;                  // the data as the component will see it (after transforms)
   Index total_steps = 0;          // training steps, for schedules
+  // The distribution's ground-truth features (null before the distribution exists): models use
+  // them for theory-prescribed initialisations (warm starts along a feature).
+  const FeatureSet* features = nullptr;
 };
 
 class Component {

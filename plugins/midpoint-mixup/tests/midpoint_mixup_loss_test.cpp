@@ -91,3 +91,33 @@ TEST_CASE("exact midpoint mixup refuses models without affine pre-activations") 
   auto exact = pack().make<Loss>("midpoint-mixup-exact", {}, {});
   CHECK_THROWS_WITH(exact->check_model(*model, s), Catch::Contains("affine in x"));
 }
+
+TEST_CASE("Lemma 3.2: at w_y = c(v_{y,1} + v_{y,2}) J_MM has a closed form that falls to its infimum") {
+  // Same-class midpoints score c on their class, cross-class ones c/2 on both classes, so
+  //   J_MM = Σ_{i,j} [same ? log(1 + (k−1)e^{−c}) : log(2 + (k−2)e^{−c/2})] / N²,
+  // whose limit is log 2 · (1 − Σ_y π_y²) = inf J_MM (extraction A1, A3).
+  const int k = 10;
+  auto dist = pack().make<Distribution>("simple-multiview", {{"classes", std::int64_t(k)}}, {});
+  Dataset data;
+  Rng rng(3);
+  dist->sample(200, Split::Train, rng, data);
+  const Mat views = dist->features().at("views");
+  DataSpec s;
+  s.dim = views.cols();
+  s.classes = k;
+  auto model = std_pack().make<Model>("linear", {{"bias", false}}, s);
+  auto exact = pack().make<Loss>("midpoint-mixup-exact", {}, {});
+  VecD counts = VecD::Zero(k);
+  for (Index i = 0; i < data.size(); ++i) counts(data.y(i)) += 1;
+  const double n = static_cast<double>(data.size());
+  const double same = counts.squaredNorm() / (n * n);
+  for (double c : {1.0, 10.0, 50.0}) {
+    MatMap W = model->block("W");
+    for (Index y = 0; y < k; ++y) W.row(y) = static_cast<Scalar>(c) * (views.row(2 * y) + views.row(2 * y + 1));
+    const double expected = same * std::log1p((k - 1) * std::exp(-c)) + (1 - same) * std::log(2 + (k - 2) * std::exp(-c / 2));
+    CHECK(exact->evaluate(*model, Batch::of(data)) == Approx(expected).epsilon(1e-4));
+  }
+  // c = 10: the cross-class pair loss of the extraction's L1 table.
+  CHECK(std::log(2 + 8 * std::exp(-5.0)) == Approx(0.71974).epsilon(1e-5));
+  CHECK(exact->evaluate(*model, Batch::of(data)) == Approx(std::log(2.0) * (1 - same)).epsilon(1e-4));
+}

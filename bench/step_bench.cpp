@@ -4,7 +4,7 @@
 // Shapes: feature averaging E1 (n=1000, D=3072, m=10) and Frei et al. Figure 1 (n=5000, D=2,
 // m=500). Counters: GFLOP/s (the two GEMMs of a step, 4·n·D·m, plus the O(n·m) elementwise work
 // counted as 8·n·m).
-#include "registry/catalog.hpp"
+#include "bench_components.hpp"
 
 #include <featurelab/loss.hpp>
 #include <featurelab/optimizer.hpp>
@@ -12,6 +12,7 @@
 #include <benchmark/benchmark.h>
 
 using namespace featurelab;
+using featurelab::bench::make;
 
 namespace {
 
@@ -19,27 +20,6 @@ struct Shape {
   Index n, d, m;
 };
 
-Catalog& catalog() {
-  static Catalog c = [] {
-    Catalog cat;
-    cat.discover({FEATURELAB_PLUGIN_BUILD_DIR});
-    return cat;
-  }();
-  return c;
-}
-
-template <class T>
-std::shared_ptr<T> make(Kind kind, const std::string& name, const std::map<std::string, Value>& overrides,
-                        const DataSpec& spec) {
-  const auto ref = catalog().find(kind, name);
-  Params params = Params::defaults(ref.component->schema);
-  for (const auto& [k, v] : overrides) params.set(k, v);
-  Context ctx;
-  ctx.data = spec;
-  ctx.path = name;
-  ctx.total_steps = 1000000;
-  return catalog().make<T>(ref, params, ctx);
-}
 
 Dataset make_data(const Shape& s) {
   Dataset data;

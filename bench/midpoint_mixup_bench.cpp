@@ -14,7 +14,6 @@ using featurelab::bench::make;
 
 namespace {
 
-
 struct Setup {
   DataSpec spec;
   std::shared_ptr<Model> model;

@@ -20,7 +20,6 @@ struct Shape {
   Index n, d, m;
 };
 
-
 Dataset make_data(const Shape& s) {
   Dataset data;
   Rng rng(1);

@@ -13,10 +13,12 @@
 #include <featurelab/trainer.hpp>
 #include <featurelab/transform.hpp>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <unistd.h>
 #include <fstream>
 
 namespace featurelab {
@@ -160,6 +162,14 @@ class JobRunner final : public TrainerHost {
   }
 
   void sample() {
+    // Refuse a dataset that cannot fit, with the estimate, instead of meeting the OOM killer.
+    const double bytes = double(p_.train_size + p_.test_size) * double(spec_.dim) * double(sizeof(Scalar));
+    const double machine = double(::sysconf(_SC_PHYS_PAGES)) * double(::sysconf(_SC_PAGE_SIZE));
+    if (machine > 0 && bytes > 0.8 * machine) {
+      throw Error(fmt::format("data: {} train + {} test samples of dimension {} need {:.1f} GiB, the machine has "
+                              "{:.1f} GiB; lower data.train / data.test",
+                              p_.train_size, p_.test_size, spec_.dim, bytes / (1 << 30), machine / (1 << 30)));
+    }
     for (auto [split, n, data, label] : {std::tuple{Split::Train, p_.train_size, &train_, "train"},
                                          std::tuple{Split::Test, p_.test_size, &test_, "test"}}) {
       const Index available = distribution_->available(split);

@@ -24,6 +24,8 @@ sed 's/^width = 40/widht = 40/' "$good" > "$work/typo.toml"
 expect 2 "typo.toml:[0-9]+:[0-9]+: model.widht: unknown parameter.*did you mean 'width'" -- $fl validate "$work/typo.toml"
 expect 2 "optimizer.lr: expected a number > 0, got -1" -- $fl validate "$good" --set optimizer.lr=-1
 expect 2 "no such pipeline file" -- $fl run "$work/absent.toml"
+expect 1 "need [0-9.]+ GiB, the machine has" -- $fl run "$good" --out "$work/huge" --set data.train=1000000000 \
+  --set data.dim=10000
 
 # Broken plugins on the path: refused with the reason, not loaded silently.
 expect 3 "ABI [0-9]+, core expects [0-9]+" -- $fl --plugin-path "$FIXTURE_DIR/wrong-abi" plugins doctor

@@ -52,6 +52,7 @@ std::string Pipeline::operative_toml() const {
   experiment.insert_or_assign("name", name);
   if (!description.empty()) experiment.insert_or_assign("description", description);
   experiment.insert_or_assign("seeds", to_array(seeds));
+  if (timeout > 0) experiment.insert_or_assign("timeout", timeout);
   root.insert_or_assign("experiment", experiment);
   toml::table d = component_table(data, false);
   d.insert_or_assign("train", static_cast<std::int64_t>(train_size));

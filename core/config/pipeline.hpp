@@ -36,6 +36,7 @@ struct Pipeline {
   std::string name;
   std::string description;
   std::vector<std::int64_t> seeds{0};
+  double timeout = 0;    // seconds per job; 0 = none (--job-timeout overrides)
 
   ComponentConfig data;
   Index train_size = 1000;

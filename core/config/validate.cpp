@@ -79,6 +79,12 @@ class Validator {
         } else {
           (k == "name" ? p.name : p.description) = node.as_string()->get();
         }
+      } else if (k == "timeout") {
+        if ((node.is_integer() || node.is_floating_point()) && node.value<double>().value_or(-1) >= 0) {
+          p.timeout = node.value<double>().value_or(0);
+        } else {
+          error(node, dotted, "expected seconds per job (a number >= 0), e.g. timeout = 600");
+        }
       } else if (k == "seeds") {
         p.seeds.clear();
         if (auto* i = node.as_integer()) {
@@ -96,7 +102,7 @@ class Validator {
         }
         if (p.seeds.empty()) error(node, dotted, "needs at least one seed");
       } else {
-        error(node, dotted, "unknown key" + suggestion(k, {"name", "description", "seeds", "base"}));
+        error(node, dotted, "unknown key" + suggestion(k, {"name", "description", "seeds", "base", "timeout"}));
       }
     }
   }

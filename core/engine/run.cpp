@@ -379,7 +379,7 @@ int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options
   pool.stop = options.stop;
   pool.live = options.live_progress;
   pool.log = options.log;
-  pool.job_timeout = options.job_timeout;
+  pool.job_timeout = options.job_timeout > 0 ? options.job_timeout : plan.points.front().timeout;
   pool.job_memory_mb = options.job_memory_mb;
   run_in_workers(
       todo, labels,

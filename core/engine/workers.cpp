@@ -127,7 +127,7 @@ void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std:
       WorkerExit exit;
       exit.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
       exit.reason = exit.ok ? "" : describe_status(status);
-      if (timed_out.erase(pid)) exit.reason = fmt::format("timed out after {:g} s (--job-timeout)", options.job_timeout);
+      if (timed_out.erase(pid)) exit.reason = fmt::format("timed out after {:g} s (experiment.timeout or --job-timeout)", options.job_timeout);
       exit.seconds = std::chrono::duration<double>(Clock::now() - r.started).count();
       (exit.ok ? done : failed)++;
       erase_lines();

@@ -63,7 +63,7 @@ check "interrupted jobs have no done marker" bash -c "test -z \"\$(ls '$work'/in
 
 # Crash isolation: every way of misbehaving fails only its own job, with its reason.
 export FEATURELAB_PLUGIN_PATH=$FIXTURE_DIR/fixture
-expect 1 "" -- $fl run "$SOURCE_DIR/tests/data/crash.toml" --out "$work/crash" --jobs 2 --job-timeout 5 --job-memory 768
+expect 1 "" -- $fl run "$SOURCE_DIR/tests/data/crash.toml" --out "$work/crash" --jobs 2 --job-memory 768
 reason() { grep -h '"error"' "$work"/crash/jobs/"$1"-*/summary.json; }
 check "the well-behaved job finished" grep -q '"status": "ok"' "$work"/crash/jobs/0000-*/summary.json
 check "segfault: crashed with signal 11" bash -c "grep -q 'Segmentation fault (signal 11)' '$work'/crash/jobs/0001-*/summary.json"

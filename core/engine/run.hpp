@@ -13,6 +13,7 @@
 #pragma once
 
 #include "engine/plan.hpp"
+#include "engine/run_assertions.hpp"
 
 #include <atomic>
 #include <filesystem>
@@ -33,9 +34,6 @@ struct RunOptions {
   spdlog::logger* log = nullptr;
   const std::atomic<bool>* stop = nullptr;
 };
-
-// Checks [[assert]] expressions, the metrics and sweep points they name. Throws ConfigError.
-void check_assertions(const RunPlan& plan);
 
 // Returns the exit code (ExitCode).
 int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options);

@@ -19,6 +19,9 @@ check "every job has its done marker" test "$(ls "$work"/j1/jobs/*/done | wc -l)
 # Re-running into the same directory skips the finished jobs.
 expect 0 "4 already done" -- $fl run "$sweep" --out "$work/j1"
 expect 2 "another configuration" -- $fl run "$sweep" --out "$work/j1" --set train.steps=61
+cp -r "$work/j1" "$work/old"
+sed -i 's/"featurelab_version": "[^"]*"/"featurelab_version": "0.0.1"/' "$work/old/run.json"
+expect 2 "made by featurelab 0.0.1" -- $fl run "$sweep" --out "$work/old"
 expect 2 "not a \[sweep\] key" -- $fl validate "$sweep" --set 'assert.1.where=model.depth=3'
 sed 's/"model.width" = \[8, 40\]/"model.widht" = [8, 40]/' "$sweep" > "$work/badsweep.toml"
 expect 2 "\[sweep\] model.widht.*did you mean 'width'" -- $fl validate "$work/badsweep.toml"

@@ -6,7 +6,7 @@ JOBS ?= 2
 PREFIX ?= /usr/local
 CMAKE_FLAGS ?=
 APT_PACKAGES := cmake g++ make git libboost-dev libboost-filesystem-dev libeigen3-dev libspdlog-dev \
-  libfmt-dev catch2 libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev gnuplot-nox
+  libfmt-dev catch2 libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev gnuplot-nox zlib1g-dev dataset-fashion-mnist
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
 .PHONY: deps configure build demo test install bench clean

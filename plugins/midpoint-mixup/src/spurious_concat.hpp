@@ -1,0 +1,26 @@
+// Transform `spurious-concat` (Chidambaram et al. §5, Fig. 1, and the authors' code): classes are
+// paired by a random perfect matching; every training image gets one fixed image of its partner
+// class concatenated along the channels, the two scaled γ and 1 − γ with γ ~ U[0, 1]; test images
+// get zeros in the extra channels. The label is unchanged. (The authors redraw γ at every access;
+// here γ is drawn once per image, at dataset construction.)
+#pragma once
+
+#include <featurelab/transform.hpp>
+
+namespace midpoint_mixup {
+
+class SpuriousConcat : public featurelab::Transform {
+ public:
+  static constexpr const char* kDoc =
+      "Concatenate to each training image a fixed image of a randomly paired other class along the channels, "
+      "scaled γ and 1−γ (γ ~ U[0,1]); test images get zero channels (§5). Metadata: gamma, partner_class.";
+  static featurelab::Schema schema();
+  SpuriousConcat(const featurelab::Params& params, featurelab::Context& context);
+  featurelab::DataSpec output_spec(const featurelab::DataSpec& in) const override;
+  void apply(featurelab::Dataset& train, featurelab::Dataset& test, featurelab::Rng& rng) override;
+
+ private:
+  double gamma_low_, gamma_high_;
+};
+
+}  // namespace midpoint_mixup

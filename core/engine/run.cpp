@@ -184,8 +184,8 @@ int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options
   write_file_atomically(out / "run.json", run_record(plan).dump(2) + "\n");
   if (options.log) {
     const std::size_t skipped = plan.jobs.size() - todo.size();
-    options.log->info("{}: {} job(s) ({} sweep point(s) × seeds){}, {} worker(s), into {}", plan.points.front().name,
-                      plan.jobs.size(), plan.points.size(),
+    options.log->info("{}: {} job(s) ({} sweep point(s) × {} seed(s)){}, {} worker(s), into {}", plan.points.front().name,
+                      plan.jobs.size(), plan.points.size(), plan.points.front().seeds.size(),
                       skipped ? fmt::format(", {} already done", skipped) : std::string(),
                       std::min<std::size_t>(static_cast<std::size_t>(std::max(1, options.jobs)), std::max<std::size_t>(todo.size(), 1)),
                       out.string());

@@ -33,6 +33,46 @@ std::string toml_text(const toml::node& node) {
   return out.str();
 }
 
+// A variant's keys as "dotted.key=value" overrides; nested tables (unquoted dotted keys) flatten.
+void variant_overrides(const toml::table& table, const std::string& prefix, std::vector<std::string>& out,
+                       std::vector<Diagnostic>& errors) {
+  for (auto&& [key, node] : table) {
+    const std::string dotted = prefix.empty() ? std::string(key.str()) : prefix + "." + std::string(key.str());
+    if (prefix.empty() && key.str() == "name") continue;
+    if (const auto* nested = node.as_table()) {
+      variant_overrides(*nested, dotted, out, errors);
+    } else {
+      out.push_back(dotted + "=" + toml_text(node));
+    }
+  }
+}
+
+SweepAxis variant_axis(const std::string& name, const toml::array& values, std::vector<Diagnostic>& errors) {
+  SweepAxis axis;
+  axis.key = name;
+  for (const auto& v : values) {
+    const auto* table = v.as_table();
+    const toml::node* label = table ? table->get("name") : nullptr;
+    if (!table || !label || !label->is_string()) {
+      errors.push_back({where(v), "sweep." + name + ": every variant is a table with a name, e.g. { name = \"binary\", "
+                                  "\"loss.use\" = \"logistic\" }"});
+      continue;
+    }
+    std::vector<std::string> overrides;
+    variant_overrides(*table, "", overrides, errors);
+    if (overrides.empty()) {
+      errors.push_back({where(v), "sweep." + name + ": variant '" + label->as_string()->get() + "' changes no key"});
+    }
+    const std::string text = toml_text(*label);
+    for (const auto& prior : axis.values) {
+      if (prior == text) errors.push_back({where(v), "sweep." + name + ": two variants are named " + text});
+    }
+    axis.values.push_back(text);
+    axis.overrides.push_back(std::move(overrides));
+  }
+  return axis;
+}
+
 void flatten(const toml::table& table, const std::string& prefix, std::vector<SweepAxis>& axes,
              std::vector<Diagnostic>& errors) {
   for (auto&& [key, node] : table) {
@@ -46,9 +86,20 @@ void flatten(const toml::table& table, const std::string& prefix, std::vector<Sw
       errors.push_back({where(node), "sweep." + dotted + ": expected a non-empty list of values, e.g. [1, 2]"});
       continue;
     }
+    if (values->front().is_table()) {
+      axes.push_back(variant_axis(dotted, *values, errors));
+      continue;
+    }
     SweepAxis axis;
     axis.key = dotted;
-    for (const auto& v : *values) axis.values.push_back(toml_text(v));
+    for (const auto& v : *values) {
+      if (v.is_table()) {
+        errors.push_back({where(v), "sweep." + dotted + ": mixes plain values and variant tables; use one kind per key"});
+        continue;
+      }
+      axis.values.push_back(toml_text(v));
+      axis.overrides.push_back({dotted + "=" + axis.values.back()});
+    }
     axes.push_back(std::move(axis));
   }
 }
@@ -91,22 +142,27 @@ RunPlan plan_run(const std::filesystem::path& file, const std::vector<std::strin
   }
   if (!errors.empty()) throw ConfigError(errors);
 
-  // Cartesian product, last axis fastest.
+  // Cartesian product, last axis fastest: each point's coordinates and the overrides they apply.
   std::vector<std::vector<std::pair<std::string, std::string>>> points{{}};
+  std::vector<std::vector<std::string>> point_overrides{{}};
   for (const auto& axis : plan.axes) {
     std::vector<std::vector<std::pair<std::string, std::string>>> next;
-    for (const auto& partial : points) {
-      for (const auto& value : axis.values) {
-        auto extended = partial;
-        extended.emplace_back(axis.key, value);
+    std::vector<std::vector<std::string>> next_overrides;
+    for (std::size_t p = 0; p < points.size(); ++p) {
+      for (std::size_t v = 0; v < axis.values.size(); ++v) {
+        auto extended = points[p];
+        extended.emplace_back(axis.key, axis.values[v]);
         next.push_back(std::move(extended));
+        auto applied = point_overrides[p];
+        applied.insert(applied.end(), axis.overrides[v].begin(), axis.overrides[v].end());
+        next_overrides.push_back(std::move(applied));
       }
     }
     points = std::move(next);
+    point_overrides = std::move(next_overrides);
   }
-  for (const auto& point : points) {
-    std::vector<std::string> assignments;
-    for (const auto& [key, value] : point) assignments.push_back(key + "=" + value);
+  for (std::size_t p = 0; p < points.size(); ++p) {
+    const auto& assignments = point_overrides[p];
     try {
       plan.points.push_back(validate_pipeline(load_pipeline(file, overrides, assignments), catalog));
     } catch (const ConfigError& e) {

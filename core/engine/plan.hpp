@@ -4,6 +4,10 @@
 //   [sweep]
 //   "augment.0.use" = ["none", "mixup"]     # quoted dotted keys, or nested tables
 //   model.width = [10, 100]
+//   supervision = [                         # variants: several keys changed together, one name each
+//     { name = "binary", "data.label" = "binary", "loss.use" = "logistic" },
+//     { name = "cluster", "data.label" = "cluster", "loss.use" = "cross-entropy" },
+//   ]
 //
 // Points are ordered by key (as sorted by name) then value (as written); jobs by point, then seed.
 #pragma once
@@ -18,8 +22,11 @@
 namespace featurelab {
 
 struct SweepAxis {
-  std::string key;                  // "augment.0.use"
-  std::vector<std::string> values;  // TOML text of each value: "\"mixup\"", "10"
+  std::string key;                  // "augment.0.use", or a variant axis' name ("supervision")
+  std::vector<std::string> values;  // TOML text of each value: "\"mixup\"", "10"; a variant's "\"name\""
+  // Per value, the "key=value" overrides it applies: {key=value} for a plain axis, the variant's
+  // keys for a variant axis.
+  std::vector<std::vector<std::string>> overrides;
 };
 
 struct JobSpec {

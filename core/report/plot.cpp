@@ -9,6 +9,8 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -198,12 +200,20 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const PlotRequest& reque
   }
   const Run run = load_run(run_dir);
   const auto all = scalar_metrics(run);
-  std::vector<std::string> metrics = request.metrics.empty() ? all : request.metrics;
-  for (const auto& m : metrics) {
-    if (std::find(all.begin(), all.end(), m) == all.end()) {
+  // Each requested name is a metric or a shell-style pattern (fnmatch: *, ?, [...]) over them.
+  std::vector<std::string> metrics = request.metrics.empty() ? all : std::vector<std::string>{};
+  for (const auto& pattern : request.metrics) {
+    const auto before = metrics.size();
+    for (const auto& m : all) {
+      if (fnmatch(pattern.c_str(), m.c_str(), 0) == 0 &&
+          std::find(metrics.begin(), metrics.end(), m) == metrics.end()) {
+        metrics.push_back(m);
+      }
+    }
+    if (metrics.size() == before) {
       std::string known;
       for (const auto& k : all) known += (known.empty() ? "" : ", ") + k;
-      throw Error("no metric '" + m + "' in " + run_dir.string() + "; recorded: " + known);
+      throw Error("no metric matches '" + pattern + "' in " + run_dir.string() + "; recorded: " + known);
     }
   }
   if (request.x != "step") {

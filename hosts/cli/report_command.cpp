@@ -14,7 +14,7 @@ Action add_plot_command(CLI::App& app, const GlobalOptions&) {
   auto run = std::make_shared<std::string>();
   auto request = std::make_shared<PlotRequest>();
   sub->add_option("run", *run, "Run directory")->required();
-  sub->add_option("--metric", request->metrics, "Metric to draw (repeatable; default: all)");
+  sub->add_option("--metric", request->metrics, "Metric or pattern (*, ?) to draw (repeatable; default: all)");
   sub->add_option("--x", request->x, "x axis: step (default) or a [sweep] key");
   return [run, request]() {
     for (const auto& file : plot_run(*run, *request)) std::cout << file.string() << "\n";

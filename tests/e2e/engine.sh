@@ -23,6 +23,13 @@ cp -r "$work/j1" "$work/old"
 sed -i 's/"featurelab_version": "[^"]*"/"featurelab_version": "0.0.1"/' "$work/old/run.json"
 expect 2 "made by featurelab 0.0.1" -- $fl run "$sweep" --out "$work/old"
 expect 2 "not a \[sweep\] key" -- $fl validate "$sweep" --set 'assert.1.where=model.depth=3'
+# Variant axes: several keys changed together under one name.
+variants=$SOURCE_DIR/tests/data/variants.toml
+expect 0 "4 job\(s\): 4 sweep point\(s\)" -- $fl validate "$variants"
+expect 0 "assert PASS  accuracy.train\[objective=hinge\]" -- $fl run "$variants" --out "$work/variants" --jobs 2
+check "a variant applies all its keys" bash -c "grep -l 'lr = 0.050' '$work'/variants/jobs/*/config.toml | xargs grep -q \"use = 'std:hinge'\""
+printf '[sweep]\nobjective = [{ "loss.use" = "hinge" }]\n' > "$work/bad-variant.toml"
+expect 2 "every variant is a table with a name" -- $fl validate "$work/bad-variant.toml" --set 'data.use="xor-clusters"'
 sed 's/"model.width" = \[8, 40\]/"model.widht" = [8, 40]/' "$sweep" > "$work/badsweep.toml"
 expect 2 "\[sweep\] model.widht.*did you mean 'width'" -- $fl validate "$work/badsweep.toml"
 
@@ -93,10 +100,11 @@ done
 if command -v gnuplot >/dev/null; then
   expect 0 "accuracy.test.vs-step.png" -- $fl plot "$work/j1"
   expect 0 "vs-model.width.svg" -- $fl plot "$work/j1" --metric accuracy.test --x model.width
+  expect 0 "accuracy.train.vs-step.png" -- $fl plot "$work/j1" --metric 'accuracy.t*'
   check "a heatmap of the cosine table" bash -c "ls '$work'/j1/plots/*heatmap.png >/dev/null"
   check "plots are non-empty" bash -c "test -z \"\$(find '$work/j1/plots' -name '*.png' -empty)\""
   expect 0 "report.html" -- $fl report "$work/j1"
   check "the report shows assertions and plots" bash -c "grep -q 'PASS' '$work/j1/report.html' && grep -q '<img' '$work/j1/report.html'"
-  expect 2 "no metric 'acc.test'" -- $fl plot "$work/j1" --metric acc.test
+  expect 2 "no metric matches 'acc.test'" -- $fl plot "$work/j1" --metric acc.test
 fi
 finish

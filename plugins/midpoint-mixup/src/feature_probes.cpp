@@ -137,9 +137,14 @@ void FeatureLearnedProbe::measure(const ProbeInput& in, Measurements& out) {
   out.table("classes", std::move(table));
 }
 
-Schema FeatureCorrelationProbe::schema() { return Schema{}; }
+Schema FeatureCorrelationProbe::schema() {
+  Schema s;
+  s.boolean("per_class", true, "also record Λ_{y,1}, Λ_{y,2} of every class as scalars v1_class<y>, v2_class<y> "
+                               "(curves over training: featurelab plot RUN --metric 'feature-correlation.v*_class*')");
+  return s;
+}
 
-FeatureCorrelationProbe::FeatureCorrelationProbe(const Params&, Context&) {}
+FeatureCorrelationProbe::FeatureCorrelationProbe(const Params& params, Context&) : per_class_(params.boolean("per_class")) {}
 
 void FeatureCorrelationProbe::measure(const ProbeInput& in, Measurements& out) {
   double off = 0;
@@ -149,6 +154,12 @@ void FeatureCorrelationProbe::measure(const ProbeInput& in, Measurements& out) {
   out.scalar("larger_mean", static_cast<double>(larger.mean()));
   out.scalar("smaller_min", static_cast<double>(smaller.minCoeff()));
   out.scalar("off_diagonal", off);
+  if (per_class_) {
+    for (Index y = 0; y < lambda.rows(); ++y) {
+      out.scalar("v1_class" + std::to_string(y), static_cast<double>(lambda(y, 0)));
+      out.scalar("v2_class" + std::to_string(y), static_cast<double>(lambda(y, 1)));
+    }
+  }
   Table table;
   table.values = lambda.cast<double>();
   table.col_names = {"v1", "v2"};

@@ -36,6 +36,9 @@ class FeatureCorrelationProbe : public featurelab::Probe {
   static featurelab::Schema schema();
   FeatureCorrelationProbe(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
+
+ private:
+  bool per_class_;
 };
 
 // Λ (k×2) and O of the model's "W" block against the features; W has k·m rows, class-major.

@@ -1,32 +1,53 @@
-// Loss `midpoint-mixup-exact`: J_MM of Eq. 3.1 over all N² ordered pairs (i = j included),
-//   J_MM = −1/(2N²) Σ_i Σ_j [log φ^{y_i}(g(z_ij)) + log φ^{y_j}(g(z_ij))],  z_ij = (x_i + x_j)/2,
-// computed in activation space: the pre-activations of a midpoint are the mean of the two points'
-// (LinearPreactivation), so the model's first stage runs on N points, not N², and the gradient
-// flows back to the N per-sample pre-activations before one backward GEMM.
+// Exact pair-mixing losses over all N² ordered pairs of a batch (i = j included), with λ integrated
+// exactly (a quadrature rule for Beta(a, a), the single node 1/2 for the midpoint):
+//   J = −1/N² Σ_i Σ_j E_λ[λ log φ^{y_i}(g(z_ij)) + (1−λ) log φ^{y_j}(g(z_ij))],  z_ij = λx_i + (1−λ)x_j.
+//   midpoint-mixup-exact  λ = 1/2: J_MM of Eq. 3.1
+//   mixup-exact           λ ~ Beta(a, a): the Mixup loss of Eq. 2.2 (Prop. 3.3's uniform mixup at a = 1)
+// Computed in activation space: the pre-activations of a mix are the same mix of the two points'
+// pre-activations (LinearPreactivation), so the model's first stage runs on N points, not N², and
+// the gradient flows back to the N per-sample pre-activations before one backward GEMM.
 #pragma once
+
+#include "beta_quadrature.hpp"
 
 #include <featurelab/loss.hpp>
 #include <featurelab/preactivation.hpp>
 
 namespace midpoint_mixup {
 
-class MidpointMixupLoss : public featurelab::Loss {
+class ExactPairMixingLoss : public featurelab::Loss {
+ public:
+  featurelab::Scalar evaluate_with_gradient(featurelab::Model& model, const featurelab::Batch& batch,
+                                            featurelab::VecRef grad) override;
+  featurelab::Scalar evaluate(featurelab::Model& model, const featurelab::Batch& batch) override;
+  void check_model(const featurelab::Model& model, const featurelab::DataSpec& data) const override;
+
+ protected:
+  explicit ExactPairMixingLoss(Quadrature lambdas) : lambdas_(std::move(lambdas)) {}
+
+ private:
+  featurelab::Scalar run(featurelab::Model& model, const featurelab::Batch& batch, featurelab::VecRef* grad);
+
+  Quadrature lambdas_;
+  featurelab::Mat Z_, pair_Z_, out_, dout_, pair_dZ_, dZ_;
+};
+
+class MidpointMixupLoss : public ExactPairMixingLoss {
  public:
   static constexpr const char* kDoc =
       "Exact Midpoint Mixup loss J_MM (Eq. 3.1) over all N² pairs of the batch, computed from the N per-sample "
       "pre-activations (models with affine pre-activations: patch-two-layer, linear).";
   static featurelab::Schema schema();
   MidpointMixupLoss(const featurelab::Params& params, featurelab::Context& context);
+};
 
-  featurelab::Scalar evaluate_with_gradient(featurelab::Model& model, const featurelab::Batch& batch,
-                                            featurelab::VecRef grad) override;
-  featurelab::Scalar evaluate(featurelab::Model& model, const featurelab::Batch& batch) override;
-  void check_model(const featurelab::Model& model, const featurelab::DataSpec& data) const override;
-
- private:
-  featurelab::Scalar run(featurelab::Model& model, const featurelab::Batch& batch, featurelab::VecRef* grad);
-
-  featurelab::Mat Z_, pair_Z_, out_, dout_, pair_dZ_, dZ_;
+class MixupExactLoss : public ExactPairMixingLoss {
+ public:
+  static constexpr const char* kDoc =
+      "Exact Mixup loss (Eq. 2.2) over all N² pairs of the batch with λ ~ Beta(a, a) integrated by Gauss–Jacobi "
+      "quadrature, computed from the N per-sample pre-activations (patch-two-layer, linear).";
+  static featurelab::Schema schema();
+  MixupExactLoss(const featurelab::Params& params, featurelab::Context& context);
 };
 
 }  // namespace midpoint_mixup

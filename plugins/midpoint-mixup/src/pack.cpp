@@ -3,6 +3,7 @@
 #include "distributions.hpp"
 #include "fashion_mnist.hpp"
 #include "spurious_concat.hpp"
+#include "spurious_gamma.hpp"
 #include "feature_probes.hpp"
 #include "gradient_alignment_probe.hpp"
 #include "midpoint_mixup_loss.hpp"
@@ -18,6 +19,7 @@ FEATURELAB_PACK("midpoint-mixup", "0.1.0") {
   pack.add<MultiviewPatches>("multiview-patches", MultiviewPatches::kDoc, MultiviewPatches::schema());
   pack.add<FashionMnist>("fashion-mnist", FashionMnist::kDoc, FashionMnist::schema());
   pack.add<SpuriousConcat>("spurious-concat", SpuriousConcat::kDoc, SpuriousConcat::schema());
+  pack.add<SpuriousGamma>("spurious-gamma", SpuriousGamma::kDoc, SpuriousGamma::schema());
   pack.add<PatchTwoLayer>("patch-two-layer", PatchTwoLayer::kDoc, PatchTwoLayer::schema());
   pack.add<Mixup>("mixup", Mixup::kDoc, Mixup::schema());
   pack.add<MidpointMixup>("midpoint-mixup", MidpointMixup::kDoc, MidpointMixup::schema());
@@ -25,4 +27,5 @@ FEATURELAB_PACK("midpoint-mixup", "0.1.0") {
   pack.add<FeatureCorrelationProbe>("feature-correlation", FeatureCorrelationProbe::kDoc, FeatureCorrelationProbe::schema());
   pack.add<GradientAlignmentProbe>("gradient-alignment", GradientAlignmentProbe::kDoc, GradientAlignmentProbe::schema());
   pack.add<MidpointMixupLoss>("midpoint-mixup-exact", MidpointMixupLoss::kDoc, MidpointMixupLoss::schema());
+  pack.add<MixupExactLoss>("mixup-exact", MixupExactLoss::kDoc, MixupExactLoss::schema());
 }

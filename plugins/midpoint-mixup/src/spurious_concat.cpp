@@ -11,11 +11,16 @@ Schema SpuriousConcat::schema() {
   Schema s;
   s.real("gamma_low", 0.0, "γ ~ U[gamma_low, gamma_high]").range(0, 1);
   s.real("gamma_high", 1.0, "γ ~ U[gamma_low, gamma_high]").range(0, 1);
+  s.choice("gamma", "once", {"once", "per-access"},
+           "draw γ once per image here, or leave the concatenation unscaled for augment spurious-gamma to draw γ "
+           "at every access (the authors' loader)");
   return s;
 }
 
 SpuriousConcat::SpuriousConcat(const Params& params, Context& context)
-    : gamma_low_(params.real("gamma_low")), gamma_high_(params.real("gamma_high")) {
+    : gamma_low_(params.real("gamma_low")),
+      gamma_high_(params.real("gamma_high")),
+      per_access_(params.str("gamma") == "per-access") {
   if (gamma_low_ > gamma_high_) throw Error("gamma_low exceeds gamma_high; swap them");
   if (context.data.classes % 2 != 0) {
     throw Error("spurious-concat pairs the classes two by two, so it needs an even number of classes, got " +
@@ -32,7 +37,7 @@ DataSpec SpuriousConcat::output_spec(const DataSpec& in) const {
   } else {
     out.shape.dims = {2, in.dim};
   }
-  out.meta.push_back("gamma");
+  if (!per_access_) out.meta.push_back("gamma");
   out.meta.push_back("partner_class");
   return out;
 }
@@ -59,19 +64,19 @@ void SpuriousConcat::apply(Dataset& train, Dataset& test, Rng& rng) {
                   " to pair with class " + std::to_string(train.y(i)) + "; raise data.train");
     }
     const Index j = pool[static_cast<std::size_t>(rng.integer(0, static_cast<std::int64_t>(pool.size()) - 1))];
-    const double g = rng.uniform(gamma_low_, gamma_high_);
+    const double g = per_access_ ? 1.0 : rng.uniform(gamma_low_, gamma_high_);
     gamma(i) = g;
     partner_class(i) = static_cast<double>(p);
     X.row(i).head(D) = static_cast<Scalar>(g) * train.X.row(i);
-    X.row(i).tail(D) = static_cast<Scalar>(1 - g) * train.X.row(j);
+    X.row(i).tail(D) = static_cast<Scalar>(per_access_ ? 1.0 : 1 - g) * train.X.row(j);
   }
   train.X = std::move(X);
-  train.meta["gamma"] = gamma;
+  if (!per_access_) train.meta["gamma"] = gamma;
   train.meta["partner_class"] = partner_class;
   Mat T = Mat::Zero(test.size(), 2 * D);
   T.leftCols(D) = test.X;
   test.X = std::move(T);
-  test.meta["gamma"] = VecD::Ones(test.size());
+  if (!per_access_) test.meta["gamma"] = VecD::Ones(test.size());
   test.meta["partner_class"] = VecD::Constant(test.size(), -1);
   for (Dataset* d : {&train, &test}) {
     if (!d->shape.dims.empty()) d->shape.dims[0] *= 2;

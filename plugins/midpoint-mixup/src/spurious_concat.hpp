@@ -1,8 +1,9 @@
 // Transform `spurious-concat` (Chidambaram et al. §5, Fig. 1, and the authors' code): classes are
 // paired by a random perfect matching; every training image gets one fixed image of its partner
 // class concatenated along the channels, the two scaled γ and 1 − γ with γ ~ U[0, 1]; test images
-// get zeros in the extra channels. The label is unchanged. (The authors redraw γ at every access;
-// here γ is drawn once per image, at dataset construction.)
+// get zeros in the extra channels. The label is unchanged. γ is drawn once per image here
+// (gamma = "once"), or at every access as the authors' loader does (gamma = "per-access": the
+// concatenation stays unscaled and augment spurious-gamma scales each batch).
 #pragma once
 
 #include <featurelab/transform.hpp>
@@ -21,6 +22,7 @@ class SpuriousConcat : public featurelab::Transform {
 
  private:
   double gamma_low_, gamma_high_;
+  bool per_access_;
 };
 
 }  // namespace midpoint_mixup

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <map>
 
 using namespace featurelab;
@@ -136,4 +137,43 @@ TEST_CASE("spurious-concat adds a scaled partner-class image in new channels; te
   for (Index i = 0; i < 40; ++i) CHECK(test.X(i, 0) == Approx(1 + i % 4));  // test images unscaled
   spec.classes = 3;
   CHECK_THROWS_WITH(pack().make<Transform>("spurious-concat", {}, spec), Catch::Contains("even number of classes"));
+}
+
+TEST_CASE("per-access gamma: spurious-concat leaves the halves unscaled, spurious-gamma redraws γ each batch") {
+  DataSpec spec;
+  spec.dim = 3;
+  spec.classes = 2;
+  spec.shape.dims = {1, 3};
+  auto t = pack().make<Transform>("spurious-concat", {{"gamma", std::string("per-access")}}, spec);
+  const DataSpec out_spec = t->output_spec(spec);
+  CHECK(std::find(out_spec.meta.begin(), out_spec.meta.end(), "gamma") == out_spec.meta.end());
+  Dataset train, test;
+  train.resize(20, 3);
+  train.classes = 2;
+  for (Index i = 0; i < 20; ++i) {
+    train.y(i) = static_cast<std::int32_t>(i % 2);
+    train.X.row(i).setConstant(static_cast<Scalar>(1 + i % 2));
+  }
+  test = train;
+  Rng rng(5);
+  t->apply(train, test, rng);
+  for (Index i = 0; i < 20; ++i) {
+    CHECK(train.X(i, 0) == Approx(1 + i % 2));
+    CHECK(train.X(i, 3) == Approx(1 + (1 - i % 2)));  // the partner's image, unscaled
+  }
+  auto gamma = pack().make<Augment>("spurious-gamma", {{"gamma_low", 0.2}, {"gamma_high", 0.9}}, out_spec);
+  Dataset a, b;
+  gamma->apply(Batch::of(train), a, rng);
+  gamma->apply(Batch::of(train), b, rng);
+  for (Index i = 0; i < 20; ++i) {
+    const Scalar g = a.X(i, 0) / train.X(i, 0);
+    CHECK(g >= Scalar(0.2));
+    CHECK(g <= Scalar(0.9));
+    CHECK(a.X(i, 1) == Approx(g * train.X(i, 1)));
+    CHECK(a.X(i, 4) == Approx((1 - g) * train.X(i, 4)));
+    CHECK(a.y(i) == train.y(i));
+  }
+  CHECK((a.X - b.X).norm() > 0);  // redrawn at the next access
+  DataSpec odd = spec;
+  CHECK_THROWS_WITH(pack().make<Augment>("spurious-gamma", {}, odd), Catch::Contains("odd"));
 }

@@ -2,6 +2,8 @@
 // (value and gradient), for the patch CNN and for the linear model of Section 3.
 #include "mm_harness.hpp"
 
+#include "../src/beta_quadrature.hpp"
+
 #include <featurelab/gradient_check.hpp>
 
 #include <catch2/catch.hpp>
@@ -9,32 +11,38 @@
 using namespace featurelab;
 using mm_test::pack;
 using mm_test::std_pack;
+using mm_test::Overrides;
 
 namespace {
 
-// All N² ordered midpoints with soft targets (e_{y_i} + e_{y_j})/2: the definition, literally.
-Dataset all_midpoints(const Dataset& d) {
-  const Index n = d.size();
+// All N² ordered mixes λx_i + (1−λ)x_j, for each λ in lambdas, with soft targets
+// λ e_{y_i} + (1−λ) e_{y_j}: the definition, literally (equal weights per λ).
+Dataset all_mixes(const Dataset& d, const std::vector<Scalar>& lambdas) {
+  const Index n = d.size(), q = static_cast<Index>(lambdas.size());
   Dataset out;
-  out.resize(n * n, d.dim(), d.classes);
+  out.resize(q * n * n, d.dim(), d.classes);
   out.classes = d.classes;
   out.T.setZero();
-  for (Index i = 0; i < n; ++i) {
-    for (Index j = 0; j < n; ++j) {
-      const Index r = i * n + j;
-      out.X.row(r) = Scalar(0.5) * (d.X.row(i) + d.X.row(j));
-      out.y(r) = d.y(i);
-      out.T(r, d.y(i)) += Scalar(0.5);
-      out.T(r, d.y(j)) += Scalar(0.5);
+  for (Index l = 0; l < q; ++l) {
+    const Scalar lambda = lambdas[static_cast<std::size_t>(l)];
+    for (Index i = 0; i < n; ++i) {
+      for (Index j = 0; j < n; ++j) {
+        const Index r = (l * n + i) * n + j;
+        out.X.row(r) = lambda * d.X.row(i) + (1 - lambda) * d.X.row(j);
+        out.y(r) = d.y(i);
+        out.T(r, d.y(i)) += lambda;
+        out.T(r, d.y(j)) += 1 - lambda;
+      }
     }
   }
   return out;
 }
 
-void compare_with_naive(Model& model, const Dataset& data) {
-  auto exact = pack().make<Loss>("midpoint-mixup-exact", {}, {});
+void compare_with_naive(Model& model, const Dataset& data, const std::string& loss = "midpoint-mixup-exact",
+                        const Overrides& params = {}, const std::vector<Scalar>& lambdas = {Scalar(0.5)}) {
+  auto exact = pack().make<Loss>(loss, params, {});
   auto ce = std_pack().make<Loss>("cross-entropy", {}, {});
-  const Dataset pairs = all_midpoints(data);
+  const Dataset pairs = all_mixes(data, lambdas);
   Vec g_exact(model.trainable_size()), g_naive(model.trainable_size());
   const Scalar v_exact = exact->evaluate_with_gradient(model, Batch::of(data), g_exact);
   const Scalar v_naive = ce->evaluate_with_gradient(model, Batch::of(pairs), g_naive);
@@ -90,6 +98,97 @@ TEST_CASE("exact midpoint mixup refuses models without affine pre-activations") 
   auto model = std_pack().make<Model>("two-layer", {{"second_layer", std::string("per-class")}, {"width", std::int64_t(6)}}, s);
   auto exact = pack().make<Loss>("midpoint-mixup-exact", {}, {});
   CHECK_THROWS_WITH(exact->check_model(*model, s), Catch::Contains("affine in x"));
+  auto beta = pack().make<Loss>("mixup-exact", {}, {});
+  CHECK_THROWS_WITH(beta->check_model(*model, s), Catch::Contains("affine in x"));
+}
+
+TEST_CASE("exact Beta(1,1) mixup equals the explicit mixes at the two Gauss-Legendre nodes") {
+  // Two nodes for the uniform law are 1/2 ± 1/(2√3) with equal weights: the explicit 2N² mixes
+  // averaged by cross-entropy are the same loss.
+  DataSpec s;
+  s.dim = 4 * 6;
+  s.classes = 3;
+  s.shape.dims = {4, 6};
+  auto model = pack().make<Model>("patch-two-layer", {{"neurons", std::int64_t(2)}, {"alpha", 3.0}, {"rho", 0.3},
+                                                      {"init_std", 0.5}}, s);
+  Rng rng(13);
+  model->init(rng);
+  Dataset data;
+  data.X.resize(6, 24);
+  rng.fill_normal(data.X);
+  data.y.resize(6);
+  data.y << 0, 1, 2, 2, 1, 0;
+  data.classes = 3;
+  const Scalar h = static_cast<Scalar>(0.5 / std::sqrt(3.0));
+  compare_with_naive(*model, data, "mixup-exact", {{"alpha", 1.0}, {"quadrature_nodes", std::int64_t(2)}},
+                     {Scalar(0.5) - h, Scalar(0.5) + h});
+}
+
+TEST_CASE("Beta(a, a) quadrature integrates the Beta moments exactly") {
+  for (double a : {0.2, 0.5, 1.0, 3.0}) {
+    for (int points : {1, 2, 5, 40}) {
+      const auto q = midpoint_mixup::beta_quadrature(a, points);
+      CHECK(q.weights.sum() == Approx(1).epsilon(1e-12));
+      CHECK(q.nodes.minCoeff() > 0);
+      CHECK(q.nodes.maxCoeff() < 1);
+      // E[λ^r] = Π_{i<r} (a + i)/(2a + i), exact while r < 2·points.
+      double moment = 1;
+      for (int r = 1; r < 2 * points && r <= 12; ++r) {
+        moment *= (a + r - 1) / (2 * a + r - 1);
+        INFO("a = " << a << ", points = " << points << ", r = " << r);
+        CHECK((q.weights.array() * q.nodes.array().pow(r)).sum() == Approx(moment).epsilon(1e-10));
+      }
+    }
+  }
+  // Beta(1,1): E[H(λ)] = 1/2, the infimum of the uniform mixup loss (extraction A3).
+  const auto q = midpoint_mixup::beta_quadrature(1.0, 200);
+  const Eigen::ArrayXd l = q.nodes.array();
+  CHECK((q.weights.array() * (-l * l.log() - (1 - l) * (1 - l).log())).sum() == Approx(0.5).epsilon(1e-6));
+  CHECK_THROWS_WITH(midpoint_mixup::beta_quadrature(0.0, 4), Catch::Contains("a > 0"));
+  CHECK_THROWS_WITH(midpoint_mixup::beta_quadrature(1.0, 0), Catch::Contains("quadrature_nodes"));
+}
+
+TEST_CASE("Prop. 3.3: uniform mixup keeps a gap above its infimum at w_y = c(v_{y,1} + v_{y,2}), midpoint does not") {
+  // Two points of classes 0 and 1: the N² = 4 pairs are two self-pairs, whose loss is
+  // s(c) = log(1 + (k−1)e^{−c}) for any λ, and two cross pairs, whose loss is the per-pair ℓ(c) of
+  // the extraction's L1. So ℓ(c) = 2·J − s(c), scanned over c on a log grid of [0.05, 1e4].
+  // Expected min_c ℓ(c) (extraction L1, 4000-node rule): 0.5052, 0.5761, 0.7280, 1.0010 for
+  // k = 2, 3, 10, 100, against the infimum E[H(λ)] = 1/2; A2's thresholds on the gap.
+  const std::vector<std::pair<int, double>> cases = {{2, 0.5052}, {3, 0.5761}, {10, 0.7280}, {100, 1.0010}};
+  for (const auto& [k, expected_min] : cases) {
+    auto dist = pack().make<Distribution>("simple-multiview", {{"classes", std::int64_t(k)}}, {});
+    const Mat views = dist->features().at("views");
+    DataSpec s;
+    s.dim = views.cols();
+    s.classes = k;
+    auto model = std_pack().make<Model>("linear", {{"bias", false}, {"outputs", std::int64_t(k)}}, s);
+    Dataset data;
+    data.X.resize(2, views.cols());
+    data.X.row(0) = Scalar(0.3) * views.row(0) + Scalar(0.7) * views.row(1);
+    data.X.row(1) = Scalar(0.6) * views.row(2) + Scalar(0.4) * views.row(3);
+    data.y.resize(2);
+    data.y << 0, 1;
+    data.classes = k;
+    auto uniform = pack().make<Loss>("mixup-exact", {{"alpha", 1.0}, {"quadrature_nodes", std::int64_t(200)}}, {});
+    auto midpoint = pack().make<Loss>("midpoint-mixup-exact", {}, {});
+    double min_uniform = 1e300, min_midpoint = 1e300;
+    for (int g = 0; g < 120; ++g) {
+      const double c = 0.05 * std::pow(1e4 / 0.05, g / 119.0);
+      MatMap W = model->block("W");
+      for (Index y = 0; y < k; ++y) W.row(y) = static_cast<Scalar>(c) * (views.row(2 * y) + views.row(2 * y + 1));
+      const double self = std::log1p((k - 1) * std::exp(-c));
+      min_uniform = std::min(min_uniform, 2 * double(uniform->evaluate(*model, Batch::of(data))) - self);
+      min_midpoint = std::min(min_midpoint, 2 * double(midpoint->evaluate(*model, Batch::of(data))) - self);
+    }
+    INFO("k = " << k << ": min_c l(c) uniform " << min_uniform << ", midpoint " << min_midpoint);
+    CHECK(min_uniform == Approx(expected_min).margin(2e-3));
+    CHECK(min_midpoint == Approx(std::log(2.0)).margin(1e-3));  // Lemma 3.2: midpoint reaches its infimum
+    const double gap = min_uniform - 0.5;
+    if (k == 2) CHECK(gap > 0);
+    if (k == 3) CHECK(gap >= 0.07);
+    if (k == 10) CHECK(gap >= 0.2);
+    if (k == 100) CHECK(gap >= 0.45);
+  }
 }
 
 TEST_CASE("Lemma 3.2: at w_y = c(v_{y,1} + v_{y,2}) J_MM has a closed form that falls to its infimum") {

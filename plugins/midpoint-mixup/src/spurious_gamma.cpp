@@ -1,0 +1,41 @@
+// Per-sample channel scaling into the trainer's reused buffer.
+#include "spurious_gamma.hpp"
+
+#include <featurelab/error.hpp>
+
+namespace midpoint_mixup {
+
+using namespace featurelab;
+
+Schema SpuriousGamma::schema() {
+  Schema s;
+  s.real("gamma_low", 0.0, "γ ~ U[gamma_low, gamma_high]").range(0, 1);
+  s.real("gamma_high", 1.0, "γ ~ U[gamma_low, gamma_high]").range(0, 1);
+  return s;
+}
+
+SpuriousGamma::SpuriousGamma(const Params& params, Context& context)
+    : low_(params.real("gamma_low")), high_(params.real("gamma_high")) {
+  if (low_ > high_) throw Error("gamma_low exceeds gamma_high; swap them");
+  if (context.data.dim % 2 != 0) {
+    throw Error("spurious-gamma scales two halves of the channels, but the data dimension " +
+                std::to_string(context.data.dim) + " is odd; put transform spurious-concat (gamma = \"per-access\") "
+                "before it");
+  }
+}
+
+void SpuriousGamma::apply(const Batch& in, Dataset& out, Rng& rng) {
+  const Index n = in.n, half = in.dim / 2;
+  out.resize(n, in.dim, in.has_targets() ? in.t_cols : 0);
+  out.classes = in.classes;
+  out.X = in.X();
+  out.y = in.Y();
+  if (in.has_targets()) out.T = in.T();
+  for (Index i = 0; i < n; ++i) {
+    const auto g = static_cast<Scalar>(rng.uniform(low_, high_));
+    out.X.row(i).head(half) *= g;
+    out.X.row(i).tail(half) *= Scalar(1) - g;
+  }
+}
+
+}  // namespace midpoint_mixup

@@ -1,0 +1,25 @@
+// Augment `spurious-gamma`: the authors' per-access γ for §5's concatenated images. Each time a
+// training sample is drawn into a batch, a fresh γ ~ U[low, high] scales its first half of the
+// channels (the image) by γ and its second half (the spurious partner) by 1 − γ. Use it with
+// spurious-concat gamma = "per-access", which leaves the concatenation unscaled, and before any
+// mixing augment (the authors mix the already scaled images).
+#pragma once
+
+#include <featurelab/augment.hpp>
+
+namespace midpoint_mixup {
+
+class SpuriousGamma : public featurelab::Augment {
+ public:
+  static constexpr const char* kDoc =
+      "Per-access γ for spurious-concat (gamma = \"per-access\"): scale the image channels by γ and the partner's "
+      "by 1−γ, γ ~ U[low, high] drawn anew for every sample of every batch (the authors' data loader).";
+  static featurelab::Schema schema();
+  SpuriousGamma(const featurelab::Params& params, featurelab::Context& context);
+  void apply(const featurelab::Batch& in, featurelab::Dataset& out, featurelab::Rng& rng) override;
+
+ private:
+  double low_, high_;
+};
+
+}  // namespace midpoint_mixup

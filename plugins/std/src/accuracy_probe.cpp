@@ -9,30 +9,20 @@
 
 namespace featurelab::std_pack {
 
-IVec predicted_classes(ConstMatRef out) {
-  IVec pred(out.rows());
-  if (out.cols() == 1) {
-    pred = (out.col(0).array() > Scalar(0)).cast<std::int32_t>();
-    return pred;
-  }
-  for (Index i = 0; i < out.rows(); ++i) {
-    Index best = 0;
-    out.row(i).maxCoeff(&best);
-    pred(i) = static_cast<std::int32_t>(best);
-  }
-  return pred;
-}
-
 Schema AccuracyProbe::schema() {
   Schema s;
   s.strings("splits", {"train", "test"}, "which sets to measure").choices = {"train", "test"};
   s.string("against", "y", "labels to compare with: y (the observed labels) or a metadata column (e.g. y_clean)");
   s.string("group_by", "", "also report accuracy per value of this metadata column (e.g. is_noisy)");
+  Readout::declare(s);
   return s;
 }
 
-AccuracyProbe::AccuracyProbe(const Params& params, Context&)
-    : splits_(params.strings("splits")), against_(params.str("against")), group_by_(params.str("group_by")) {}
+AccuracyProbe::AccuracyProbe(const Params& params, Context& context)
+    : splits_(params.strings("splits")),
+      against_(params.str("against")),
+      group_by_(params.str("group_by")),
+      readout_(Readout::from(params, context)) {}
 
 namespace {
 const VecD& column(const Dataset& data, const std::string& name) {
@@ -52,10 +42,9 @@ void AccuracyProbe::measure(const ProbeInput& in, Measurements& out) {
     if (data.size() == 0) continue;
     out_.resize(data.size(), in.model.outputs());
     in.model.forward(data.X, out_);
-    const IVec pred = predicted_classes(out_);
     IVec truth = data.y;
     if (against_ != "y") truth = column(data, against_).cast<std::int32_t>();
-    const Eigen::Array<bool, Eigen::Dynamic, 1> right = pred.array() == truth.array();
+    const Eigen::Array<bool, Eigen::Dynamic, 1> right = readout_.correct(out_, ConstIVecMap(truth.data(), truth.size()));
     out.scalar(split, static_cast<double>(right.count()) / static_cast<double>(data.size()));
     if (group_by_.empty()) continue;
     const VecD& groups = column(data, group_by_);

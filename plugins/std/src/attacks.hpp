@@ -2,6 +2,7 @@
 #pragma once
 
 #include <featurelab/attack.hpp>
+#include <featurelab/readout.hpp>
 
 namespace featurelab::std_pack {
 
@@ -18,6 +19,7 @@ class PgdL2Attack : public Attack {
   Index steps_;
   double step_size_;
   bool random_start_;
+  Readout readout_;
   Mat X_, out_, dmargin_, grad_, best_;
 };
 
@@ -31,6 +33,7 @@ class FgsmAttack : public Attack {
 
  private:
   bool linf_;
+  Readout readout_;
   Mat out_, dmargin_, grad_;
 };
 

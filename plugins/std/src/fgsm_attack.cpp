@@ -6,10 +6,12 @@ namespace featurelab::std_pack {
 Schema FgsmAttack::schema() {
   Schema s;
   s.choice("norm", "linf", {"linf", "l2"}, "linf: x − r·sign(∇); l2: x − r·∇/‖∇‖");
+  Readout::declare(s);
   return s;
 }
 
-FgsmAttack::FgsmAttack(const Params& params, Context&) : linf_(params.str("norm") == "linf") {}
+FgsmAttack::FgsmAttack(const Params& params, Context& context)
+    : linf_(params.str("norm") == "linf"), readout_(Readout::from(params, context)) {}
 
 void FgsmAttack::perturb(Model& model, const Batch& batch, double radius, MatRef X_adv, Rng&) {
   const Index n = batch.n, k = model.outputs();
@@ -17,7 +19,7 @@ void FgsmAttack::perturb(Model& model, const Batch& batch, double radius, MatRef
   dmargin_.resize(n, k);
   grad_.resize(n, batch.dim);
   model.forward(batch.X(), out_);
-  margins(out_, batch.Y(), dmargin_);
+  readout_.margins(out_, batch.Y(), dmargin_);
   model.input_gradient(batch.X(), dmargin_, grad_);
   const auto r = static_cast<Scalar>(radius);
   if (linf_) {

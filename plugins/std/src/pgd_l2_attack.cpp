@@ -8,11 +8,15 @@ Schema PgdL2Attack::schema() {
   s.integer("steps", 20, "gradient steps").min(1);
   s.real("step_size", 0.25, "step length as a fraction of the radius").above(0);
   s.boolean("random_start", false, "start from a uniformly random point of the ball");
+  Readout::declare(s);
   return s;
 }
 
-PgdL2Attack::PgdL2Attack(const Params& params, Context&)
-    : steps_(params.integer("steps")), step_size_(params.real("step_size")), random_start_(params.boolean("random_start")) {}
+PgdL2Attack::PgdL2Attack(const Params& params, Context& context)
+    : steps_(params.integer("steps")),
+      step_size_(params.real("step_size")),
+      random_start_(params.boolean("random_start")),
+      readout_(Readout::from(params, context)) {}
 
 void PgdL2Attack::perturb(Model& model, const Batch& batch, double radius, MatRef X_adv, Rng& rng) {
   const Index n = batch.n, k = model.outputs();
@@ -40,7 +44,7 @@ void PgdL2Attack::perturb(Model& model, const Batch& batch, double radius, MatRe
   const ConstIVecMap y = batch.Y();
   for (Index s = 0; s <= steps_; ++s) {
     model.forward(X_, out_);
-    const Vec m = margins(out_, y, dmargin_);
+    const Vec m = readout_.margins(out_, y, dmargin_);
     for (Index i = 0; i < n; ++i) {
       if (m(i) < best_margin(i)) {
         best_margin(i) = m(i);

@@ -2,11 +2,11 @@
 #pragma once
 
 #include <featurelab/probe.hpp>
+#include <featurelab/readout.hpp>
 
 namespace featurelab::std_pack {
 
 // Predicted classes: one output → class 1 iff f > 0; several → argmax. out: n×K.
-IVec predicted_classes(ConstMatRef out);
 
 class AccuracyProbe : public Probe {
  public:
@@ -21,6 +21,7 @@ class AccuracyProbe : public Probe {
   std::vector<std::string> splits_;
   std::string against_;
   std::string group_by_;
+  Readout readout_;
   Mat out_;
 };
 
@@ -69,6 +70,7 @@ class RobustAccuracyProbe : public Probe {
   std::vector<double> radii_;
   std::string split_;
   Index max_samples_;
+  Readout readout_;
   Rng rng_;
 };
 

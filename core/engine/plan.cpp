@@ -60,9 +60,6 @@ SweepAxis variant_axis(const std::string& name, const toml::array& values, std::
     }
     std::vector<std::string> overrides;
     variant_overrides(*table, "", overrides, errors);
-    if (overrides.empty()) {
-      errors.push_back({where(v), "sweep." + name + ": variant '" + label->as_string()->get() + "' changes no key"});
-    }
     const std::string text = toml_text(*label);
     for (const auto& prior : axis.values) {
       if (prior == text) errors.push_back({where(v), "sweep." + name + ": two variants are named " + text});

@@ -8,6 +8,8 @@
 //     { name = "binary", "data.label" = "binary", "loss.use" = "logistic" },
 //     { name = "cluster", "data.label" = "cluster", "loss.use" = "cross-entropy" },
 //   ]
+//   [[sweep.supervision]]                   # the same, one table per variant (long variants);
+//   name = "binary"                         # a variant may change nothing (the baseline)
 //
 // Points are ordered by key (as sorted by name) then value (as written); jobs by point, then seed.
 #pragma once

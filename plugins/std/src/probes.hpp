@@ -6,8 +6,6 @@
 
 namespace featurelab::std_pack {
 
-// Predicted classes: one output → class 1 iff f > 0; several → argmax. out: n×K.
-
 class AccuracyProbe : public Probe {
  public:
   static constexpr const char* kDoc =

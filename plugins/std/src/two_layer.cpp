@@ -16,6 +16,7 @@ Schema common_schema(bool random_features) {
   s.boolean("bias", false, "first-layer bias b (trained unless the first layer is frozen)");
   s.integer("outputs", 0, "outputs K; 0 = 1 for two classes (binary, ±1 labels), else one per class").min(0);
   s.real("init_scale", 0.0, "std of the first-layer weights; 0 = 1/√D").min(0);
+  s.real("bias_init_scale", 0.0, "std of the initial bias (Li et al.: σ_b = σ_w); 0 = start from zero").min(0);
   if (random_features) {
     s.real("second_scale", 0.0, "std of the initial second layer; 0 = start from zero").min(0);
   } else {
@@ -40,6 +41,7 @@ TwoLayerNet::TwoLayerNet(const Params& params, Context& context, bool random_fea
       random_features_(random_features),
       second_layer_(random_features ? "trainable" : params.str("second_layer")),
       init_scale_(params.real("init_scale")),
+      bias_init_scale_(params.real("bias_init_scale")),
       second_scale_(params.real("second_scale")) {
   model_name_ = random_features ? "random-features" : "two-layer";
   const auto requested = params.integer("outputs");
@@ -64,7 +66,11 @@ TwoLayerNet::TwoLayerNet(const Params& params, Context& context, bool random_fea
 void TwoLayerNet::init(Rng& rng) {
   const double w_std = init_scale_ > 0 ? init_scale_ : 1.0 / std::sqrt(static_cast<double>(dim_));
   rng.fill_normal(block("W"), w_std);
-  if (bias_) block("b").setZero();
+  if (bias_ && bias_init_scale_ > 0) {
+    rng.fill_normal(block("b"), bias_init_scale_);
+  } else if (bias_) {
+    block("b").setZero();
+  }
   MatMap a = block("a");
   const double s = second_scale_ > 0 ? second_scale_ : (random_features_ ? 0.0 : 1.0 / std::sqrt(double(width_)));
   if (second_layer_ == "balanced") {

@@ -50,6 +50,7 @@ class TwoLayerNet : public Model {
   bool random_features_;
   std::string second_layer_;
   double init_scale_;
+  double bias_init_scale_;
   double second_scale_;
   Mat Z_, H_, D_, G_;  // n×m work buffers, reused while n is unchanged
 };

@@ -1,0 +1,47 @@
+// The analytic attacks of Li et al. 2024 (Remark 4.2, the optimality argument after Thm 4.7/D.2):
+//   feature-averaging-direction  x' = x − s·δ·u, u = (Σ_{J+} μ_j − Σ_{J−} μ_j)/‖·‖, s the sample's side:
+//                                flips a feature-averaging network at δ ≈ α√(d/k)
+//   nearest-opposite-centre      x' = x + δ (μ_l − μ_{j0})/‖μ_l − μ_{j0}‖ for the sample's own centre j0
+//                                (the nearest, argmax_j ⟨μ_j, x⟩) and every centre l of the other side,
+//                                keeping the one with the lowest margin: the worst case of a decoupled
+//                                network, which flips at δ ≈ α√(d/2)
+// Both read the sample's side through the readout (binary labels, or cluster labels and the partition).
+#pragma once
+
+#include <featurelab/attack.hpp>
+#include <featurelab/readout.hpp>
+
+namespace feature_averaging {
+
+class FeatureAveragingDirection : public featurelab::Attack {
+ public:
+  static constexpr const char* kDoc =
+      "x − s·δ·u with u ∝ Σ_{J+} μ_j − Σ_{J−} μ_j and s the sample's side (Li et al. Remark 4.2).";
+  static featurelab::Schema schema();
+  FeatureAveragingDirection(const featurelab::Params& params, featurelab::Context& context);
+  void perturb(featurelab::Model& model, const featurelab::Batch& batch, double radius, featurelab::MatRef X_adv,
+               featurelab::Rng& rng) override;
+
+ private:
+  featurelab::Readout readout_;
+  featurelab::Vec direction_;
+};
+
+class NearestOppositeCentre : public featurelab::Attack {
+ public:
+  static constexpr const char* kDoc =
+      "x + δ (μ_l − μ_j0)/‖μ_l − μ_j0‖ for the sample's nearest centre j0 and the other side's centre l that lowers "
+      "the margin most.";
+  static featurelab::Schema schema();
+  NearestOppositeCentre(const featurelab::Params& params, featurelab::Context& context);
+  void perturb(featurelab::Model& model, const featurelab::Batch& batch, double radius, featurelab::MatRef X_adv,
+               featurelab::Rng& rng) override;
+
+ private:
+  featurelab::Readout readout_;
+  featurelab::Mat centres_;
+  featurelab::VecD sides_;
+  featurelab::Mat candidate_, out_, dmargin_;
+};
+
+}  // namespace feature_averaging

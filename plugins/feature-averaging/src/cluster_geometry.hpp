@@ -1,0 +1,32 @@
+// What the probes and attacks of this pack read: the distribution's centres and partition, and a
+// two-layer model's neurons with the side or class each one serves.
+//   one output (Li et al. M1): neuron r serves the side sign(a_r): its matched centres are J_{sign a_r};
+//   k outputs (M2, h neurons per class): neuron r serves the class argmax_c a_{c,r}: one matched centre.
+#pragma once
+
+#include <featurelab/model.hpp>
+
+#include <vector>
+
+namespace feature_averaging {
+
+struct Clusters {
+  featurelab::Mat centres;   // k×d
+  featurelab::VecD sides;    // k, ±1
+};
+
+// Throws featurelab::Error naming what is missing (a distribution without centres/partition).
+Clusters clusters_of(const featurelab::FeatureSet* features, const std::string& who);
+
+struct Neurons {
+  featurelab::Mat W;                // m×d
+  featurelab::Vec b;                // m (zeros without a bias)
+  featurelab::Mat matched;          // m×k: 1 where centre j is one neuron r serves
+  std::vector<int> side;            // m, ±1
+};
+
+// Reads blocks W, b (optional) and a of a two-layer model (std two-layer, random-features,
+// feature-construction). Throws featurelab::Error for other models or mismatched sizes.
+Neurons neurons_of(const featurelab::Model& model, const Clusters& clusters, const std::string& who);
+
+}  // namespace feature_averaging

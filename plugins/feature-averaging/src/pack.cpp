@@ -1,0 +1,26 @@
+// Pack feature-averaging: Li, Pan, Lyu, Li, "Feature Averaging: An Implicit Bias of Gradient Descent
+// Leading to Non-Robustness in Neural Networks" — clusters, MNIST, analytic attacks, probes and the
+// hand-built networks. The trained networks are std two-layer (M1: balanced ±1/m readout with bias;
+// M2: per-class readout), read as binary classifiers by the SDK's partition readout.
+#include "attacks.hpp"
+#include "feature_construction.hpp"
+#include "mnist_digits.hpp"
+#include "orthogonal_clusters.hpp"
+#include "probes.hpp"
+
+#include <featurelab/pack.hpp>
+
+using namespace feature_averaging;
+
+FEATURELAB_PACK("feature-averaging", "0.1.0") {
+  pack.add<OrthogonalClusters>("orthogonal-clusters", OrthogonalClusters::kDoc, OrthogonalClusters::schema());
+  pack.add<MnistDigits>("mnist", MnistDigits::kDoc, MnistDigits::schema());
+  pack.add<FeatureConstruction>("feature-construction", FeatureConstruction::kDoc, FeatureConstruction::schema());
+  pack.add<FeatureAveragingDirection>("feature-averaging-direction", FeatureAveragingDirection::kDoc,
+                                      FeatureAveragingDirection::schema());
+  pack.add<NearestOppositeCentre>("nearest-opposite-centre", NearestOppositeCentre::kDoc, NearestOppositeCentre::schema());
+  pack.add<ClusterCosineMatrix>("cluster-cosine-matrix", ClusterCosineMatrix::kDoc, ClusterCosineMatrix::schema());
+  pack.add<FeatureAveragingDistance>("feature-averaging-distance", FeatureAveragingDistance::kDoc,
+                                     FeatureAveragingDistance::schema());
+  pack.add<ActivationPattern>("activation-pattern", ActivationPattern::kDoc, ActivationPattern::schema());
+}

@@ -30,12 +30,14 @@ class Harness {
 
   template <class T>
   std::unique_ptr<T> make(const std::string& name, const std::map<std::string, Value>& overrides,
-                          const DataSpec& data = {}, std::uint64_t seed = 1) {
+                          const DataSpec& data = {}, std::uint64_t seed = 1,
+                          const FeatureSet* features = nullptr) {
     const ComponentInfo& component = info(T::kind_id, name);
     Context context;
     context.rng = Rng(derive_seed(seed, name));
     context.path = name;
     context.data = data;
+    context.features = features;  // the distribution's ground truth, for components that read it
     std::unique_ptr<Component> made = component.create(resolve(component.schema, overrides), context);
     return std::unique_ptr<T>(static_cast<T*>(made.release()));
   }

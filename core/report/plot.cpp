@@ -44,6 +44,11 @@ std::string safe_name(std::string text) {
   return text;
 }
 
+// A sweep value as written in TOML ("\"binary\"") as a reader wants it in a legend (binary).
+std::string unquoted(const std::string& v) {
+  return v.size() >= 2 && v.front() == '"' && v.back() == '"' ? v.substr(1, v.size() - 2) : v;
+}
+
 std::string gp_quote(const std::string& text) {
   std::string out = "\"";
   for (char c : text) {
@@ -137,7 +142,7 @@ void plot_vs_param(const Run& run, const std::string& metric, const std::string&
         x = std::strtod(v.c_str(), &end);
         if (end == v.c_str()) throw Error("plot --x " + key + ": its values are not numbers ('" + v + "')");
       } else {
-        others += (others.empty() ? "" : " ") + k + "=" + v;
+        others += (others.empty() ? "" : " ") + k + "=" + unquoted(v);
       }
     }
     if (!std::isnan(x)) curves[others].emplace_back(x, row.mean, row.std);
@@ -159,6 +164,51 @@ void plot_vs_param(const Run& run, const std::string& metric, const std::string&
                                        gp_quote(metric + " (final, mean ± std over seeds)"), gp_quote(key),
                                        gp_quote(metric), plots);
   render(dir / safe_name(metric + ".vs-" + key), body, written);
+}
+
+// Metrics named <probe>.<key>=<number> (robust-accuracy.r=0.5, r=1, ...) form a family: one
+// curve of the final value against the number, per sweep point (robustness against the radius).
+void plot_families(const Run& run, const std::vector<std::string>& metrics, const fs::path& dir,
+                   std::vector<fs::path>& written) {
+  std::map<std::string, std::map<std::string, double>> families;  // "robust-accuracy.r" -> metric -> x
+  for (const auto& m : metrics) {
+    const auto eq = m.rfind('=');
+    if (eq == std::string::npos || eq == 0) continue;
+    char* end = nullptr;
+    const double x = std::strtod(m.c_str() + eq + 1, &end);
+    if (end == m.c_str() + eq + 1 || *end != '\0') continue;
+    families[m.substr(0, eq)][m] = x;
+  }
+  const auto rows = summarize(run.jobs);
+  for (const auto& [family, members] : families) {
+    if (members.size() < 2) continue;
+    std::map<std::string, std::vector<std::tuple<double, double, double>>> curves;
+    for (const auto& row : rows) {
+      auto it = members.find(row.metric);
+      if (it == members.end()) continue;
+      std::string label;
+      for (const auto& [k, v] : row.assignments) label += (label.empty() ? "" : " ") + k + "=" + unquoted(v);
+      curves[label].emplace_back(it->second, row.mean, row.std);
+    }
+    const fs::path data = dir / (safe_name(family) + ".curve.dat");
+    std::ofstream out(data);
+    std::string plots;
+    int block = 0;
+    for (auto& [label, points] : curves) {
+      std::sort(points.begin(), points.end());
+      for (const auto& [x, mean, sd] : points) out << json_number(x) << " " << json_number(mean) << " " << json_number(sd) << "\n";
+      out << "\n\n";
+      plots += fmt::format("{}{} index {} using 1:2:3 with yerrorlines lw 2 title {}", plots.empty() ? "" : ", ",
+                           gp_quote(data.string()), block++, gp_quote(label.empty() ? family : label));
+    }
+    out.close();  // gnuplot reads the file next
+    const auto dot = family.rfind('.');
+    const std::string x_name = dot == std::string::npos ? family : family.substr(dot + 1);
+    const std::string body = fmt::format("set title {}\nset xlabel {}\nset ylabel {}\nset key outside right\nset grid\nplot {}",
+                                         gp_quote(family + "=x (final, mean ± std over seeds)"), gp_quote(x_name),
+                                         gp_quote(family.substr(0, dot)), plots);
+    render(dir / safe_name(family + ".curve"), body, written);
+  }
 }
 
 void plot_tables(const fs::path& run_dir, const Run& run, const fs::path& dir, std::vector<fs::path>& written) {
@@ -231,6 +281,7 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const PlotRequest& reque
       plot_vs_param(run, m, request.x, dir, written);
     }
   }
+  if (request.x == "step") plot_families(run, metrics, dir, written);
   if (request.tables) plot_tables(run_dir, run, dir, written);
   return written;
 }

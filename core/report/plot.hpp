@@ -1,6 +1,7 @@
 // Plots of a run directory, drawn by gnuplot (Debian's gnuplot-nox) as PNG and SVG under RUN/plots:
 //   - a metric against the step: mean over seeds with a ±1 std band, one curve per sweep point;
 //   - a metric (final value) against a swept parameter, one curve per other sweep coordinate;
+//   - families <probe>.<key>=<number> (robust-accuracy.r=…): the final value against the number;
 //   - heatmaps of table probes (e.g. the neuron × feature cosine matrix) at their last step.
 #pragma once
 

@@ -99,6 +99,7 @@ done
 # Plots and the report.
 if command -v gnuplot >/dev/null; then
   expect 0 "accuracy.test.vs-step.png" -- $fl plot "$work/j1"
+  check "robust accuracy against the radius" test -s "$work/j1/plots/robust-accuracy.r.curve.png"
   expect 0 "vs-model.width.svg" -- $fl plot "$work/j1" --metric accuracy.test --x model.width
   expect 0 "accuracy.train.vs-step.png" -- $fl plot "$work/j1" --metric 'accuracy.t*'
   check "a heatmap of the cosine table" bash -c "ls '$work'/j1/plots/*heatmap.png >/dev/null"

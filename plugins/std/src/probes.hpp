@@ -38,6 +38,9 @@ class WeightNormsProbe : public Probe {
   static Schema schema();
   WeightNormsProbe(const Params& params, Context& context);
   void measure(const ProbeInput& in, Measurements& out) override;
+
+ private:
+  double lr_;
 };
 
 class NeuronFeatureCosineProbe : public Probe {

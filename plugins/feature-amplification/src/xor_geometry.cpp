@@ -1,0 +1,50 @@
+// Reading neurons and means.
+#include "xor_geometry.hpp"
+
+#include <featurelab/error.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace feature_amplification {
+
+using namespace featurelab;
+
+XorNeurons xor_neurons(const Model& model, const FeatureSet& features, const std::string& who) {
+  const ParamBlock* w = model.find_block("W");
+  const ParamBlock* a = model.find_block("a");
+  if (!w || !a || a->rows != 1 || a->cols != w->rows) {
+    throw Error(who + " reads a two-layer model with one output (blocks W: m×d, a: 1×m; std two-layer, xor-oracle)");
+  }
+  auto it = features.find("means");
+  if (it == features.end() || it->second.rows() != 2 || it->second.cols() != w->cols) {
+    throw Error(who + " needs the distribution's XOR \"means\" μ1, μ2 (xor-clusters)");
+  }
+  XorNeurons n;
+  n.W = model.block("W");
+  n.a = model.block("a").row(0).transpose();
+  n.means = it->second;
+  n.own.resize(w->rows, w->cols);
+  n.other.resize(w->rows, w->cols);
+  for (Index j = 0; j < w->rows; ++j) {
+    const bool positive = n.a(j) > 0;
+    n.own.row(j) = n.means.row(positive ? 0 : 1);
+    n.other.row(j) = n.means.row(positive ? 1 : 0);
+  }
+  return n;
+}
+
+const VecD& column(const Dataset& data, const std::string& name, const std::string& who) {
+  auto it = data.meta.find(name);
+  if (it == data.meta.end()) throw Error(who + " needs the metadata column \"" + name + "\" (xor-clusters, label-noise)");
+  return it->second;
+}
+
+double quantile(VecD values, double q) {
+  if (values.size() == 0) return std::nan("");
+  std::sort(values.data(), values.data() + values.size());
+  const auto at = static_cast<Index>(std::floor(q * static_cast<double>(values.size() - 1) + 0.5));
+  return values(std::clamp<Index>(at, 0, values.size() - 1));
+}
+
+}  // namespace feature_amplification

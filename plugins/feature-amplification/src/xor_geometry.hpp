@@ -1,0 +1,28 @@
+// What this pack's probes read: the XOR means μ1, μ2 (distribution feature "means", 2×d), the
+// sign of each neuron's fixed second-layer weight (positive neurons serve ±μ1, negative ±μ2), and
+// the cluster metadata (0: +μ1, 1: −μ1, 2: +μ2, 3: −μ2).
+#pragma once
+
+#include <featurelab/model.hpp>
+#include <featurelab/probe.hpp>
+
+namespace feature_amplification {
+
+struct XorNeurons {
+  featurelab::Mat W;       // m×d, current first layer
+  featurelab::Vec a;       // m, second layer (one output)
+  featurelab::Mat means;   // 2×d: μ1, μ2
+  // Row j: the mean neuron j serves (μ1 if a_j > 0, μ2 if a_j < 0) and the other one.
+  featurelab::Mat own, other;
+};
+
+// Throws featurelab::Error for a model without blocks W and a (one output) or data without "means".
+XorNeurons xor_neurons(const featurelab::Model& model, const featurelab::FeatureSet& features, const std::string& who);
+
+// The metadata column `name` of data, or an Error naming the probe and the column.
+const featurelab::VecD& column(const featurelab::Dataset& data, const std::string& name, const std::string& who);
+
+// The q-quantile of values (nearest rank).
+double quantile(featurelab::VecD values, double q);
+
+}  // namespace feature_amplification

@@ -211,6 +211,44 @@ void plot_families(const Run& run, const std::vector<std::string>& metrics, cons
   }
 }
 
+// A table CSV whose row and column names are all numbers is a grid of coordinates: rewrite it as
+// gnuplot's nonuniform matrix (first row x, first column y). False, writing nothing, otherwise.
+bool numeric_grid(const fs::path& csv, const fs::path& out_path) {
+  std::ifstream in(csv);
+  std::string line;
+  std::vector<std::vector<std::string>> cells;
+  while (std::getline(in, line)) {
+    std::vector<std::string> row;
+    std::size_t start = 0;
+    for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1) {
+      row.push_back(line.substr(start, comma - start));
+    }
+    row.push_back(line.substr(start));
+    cells.push_back(std::move(row));
+  }
+  if (cells.size() < 3 || cells[0].size() < 3) return false;
+  auto number = [](const std::string& t) {
+    char* end = nullptr;
+    std::strtod(t.c_str(), &end);
+    return !t.empty() && end == t.c_str() + t.size();
+  };
+  for (std::size_t c = 1; c < cells[0].size(); ++c) {
+    if (!number(cells[0][c])) return false;
+  }
+  for (std::size_t r = 1; r < cells.size(); ++r) {
+    if (cells[r].empty() || !number(cells[r][0])) return false;
+  }
+  std::ofstream out(out_path);
+  out << cells[0].size() - 1;
+  for (std::size_t c = 1; c < cells[0].size(); ++c) out << " " << cells[0][c];
+  out << "\n";
+  for (std::size_t r = 1; r < cells.size(); ++r) {
+    for (std::size_t c = 0; c < cells[r].size(); ++c) out << (c ? " " : "") << cells[r][c];
+    out << "\n";
+  }
+  return true;
+}
+
 void plot_tables(const fs::path& run_dir, const Run& run, const fs::path& dir, std::vector<fs::path>& written) {
   // The last step of each table in the first job of each sweep point.
   std::set<std::size_t> seen;
@@ -230,13 +268,22 @@ void plot_tables(const fs::path& run_dir, const Run& run, const fs::path& dir, s
     }
     for (const auto& [table, found] : last) {
       const std::string suffix = j.spec.point_label().empty() ? "" : "." + safe_name(j.spec.point_label());
-      const std::string body = fmt::format(
-          "set title {}\nset datafile separator ','\nset xlabel 'column'\nset ylabel 'row'\nset palette "
-          "defined (-1 'blue', 0 'white', 1 'red')\nset autoscale fix\n"
-          "plot {} matrix rowheaders columnheaders with image notitle",
-          gp_quote(table + " at step " + std::to_string(found.first) +
-                   (j.spec.point_label().empty() ? "" : " (" + j.spec.point_label() + ")")),
-          gp_quote(found.second.string()));
+      const std::string title = gp_quote(table + " at step " + std::to_string(found.first) +
+                                         (j.spec.point_label().empty() ? "" : " (" + j.spec.point_label() + ")"));
+      const std::string base = "set title " + title + "\nset palette defined (-1 'blue', 0 'white', 1 'red')\n"
+                               "set autoscale fix\n";
+      const fs::path numeric = dir / safe_name(table + suffix + ".heatmap.dat");
+      std::string body;
+      if (numeric_grid(found.second, numeric)) {
+        // Row and column names are coordinates (a decision grid): real axes, not one label per cell.
+        body = base + fmt::format("set xlabel 'x1'\nset ylabel 'x2'\nset size ratio -1\n"
+                                  "plot {} nonuniform matrix with image notitle",
+                                  gp_quote(numeric.string()));
+      } else {
+        body = base + fmt::format("set datafile separator ','\nset xlabel 'column'\nset ylabel 'row'\n"
+                                  "plot {} matrix rowheaders columnheaders with image notitle",
+                                  gp_quote(found.second.string()));
+      }
       render(dir / safe_name(table + suffix + ".heatmap"), body, written);
     }
   }

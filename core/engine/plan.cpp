@@ -27,6 +27,12 @@ std::string toml_text(const toml::node& node) {
     out << toml::toml_formatter(*a);
     return out.str();
   }
+  if (const auto* f = node.as_floating_point()) {
+    // The shortest text that reads back as the same double, still a float ("0.15", "1.0").
+    std::string text = fmt::format("{}", f->get());
+    if (text.find_first_of(".eEn") == std::string::npos) text += ".0";
+    return text;
+  }
   node.visit([&out](const auto& v) {
     if constexpr (!toml::is_table<decltype(v)> && !toml::is_array<decltype(v)>) out << v;
   });

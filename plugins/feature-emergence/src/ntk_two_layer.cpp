@@ -1,0 +1,82 @@
+// The linearised forward/backward, batched.
+#include "ntk_two_layer.hpp"
+
+#include "truncated_activation.hpp"
+
+#include <featurelab/error.hpp>
+
+namespace feature_emergence {
+
+using namespace featurelab;
+
+Schema NtkTwoLayer::schema() {
+  Schema s;
+  s.integer("width", 600, "hidden units 2m of the network it linearises; even").min(2);
+  s.real("init_w", 0.2, "σ_w of θ0").min(0);
+  s.real("init_b", 0.04, "σ_b of θ0").min(0);
+  s.real("init_a", 4.0, "σ_a of θ0").min(0);
+  s.real("smoothing", 0.0, "s of the activation whose tangent features are taken (0 = the truncated ReLU)").min(0);
+  return s;
+}
+
+NtkTwoLayer::NtkTwoLayer(const Params& params, Context& context)
+    : width_(params.integer("width")),
+      dim_(context.data.dim),
+      sigma_w_(params.real("init_w")),
+      sigma_b_(params.real("init_b")),
+      sigma_a_(params.real("init_a")),
+      smoothing_(params.real("smoothing")) {
+  model_name_ = "ntk-two-layer";
+  if (width_ % 2 != 0) throw Error("width must be even, got " + std::to_string(width_));
+  if (context.data.classes != 2) throw Error("ntk-two-layer is a binary classifier (one output)");
+  declare_block("dW", width_, dim_, true);
+  declare_block("db", 1, width_, true);
+  declare_block("da", 1, width_, true);
+  declare_block("W0", width_, dim_, false);
+  declare_block("b0", 1, width_, false);
+  declare_block("a0", 1, width_, false);
+  allocate_parameters();
+}
+
+void NtkTwoLayer::init(Rng& rng) {
+  const Index m = width_ / 2;
+  MatMap W = block("W0"), b = block("b0"), a = block("a0");
+  rng.fill_normal(W.topRows(m), sigma_w_);
+  W.bottomRows(m) = W.topRows(m);
+  rng.fill_normal(b.leftCols(m), sigma_b_);
+  b.rightCols(m) = b.leftCols(m);
+  rng.fill_normal(a.leftCols(m), sigma_a_);
+  a.rightCols(m) = -a.leftCols(m);
+  block("dW").setZero();
+  block("db").setZero();
+  block("da").setZero();
+}
+
+void NtkTwoLayer::forward(ConstMatRef X, MatRef out) {
+  Z_.noalias() = X * block("W0").transpose();
+  Z_.rowwise() += block("b0").row(0);
+  H_.resize(Z_.rows(), Z_.cols());
+  S_.resize(Z_.rows(), Z_.cols());
+  truncated_relu(Z_, smoothing_, H_, S_);
+  S_.array().rowwise() *= block("a0").row(0).array();
+  // Reuse Z_ for X ΔWᵀ + Δb.
+  Z_.noalias() = X * block("dW").transpose();
+  Z_.rowwise() += block("db").row(0);
+  out.noalias() = H_ * block("da").transpose();
+  out.col(0) += (S_.array() * Z_.array()).rowwise().sum().matrix();
+}
+
+void NtkTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
+  const ParamBlock& wb = *find_block("dW");
+  const ParamBlock& bb = *find_block("db");
+  const ParamBlock& ab = *find_block("da");
+  MatMap gW(grad.data() + wb.offset, wb.rows, wb.cols);
+  MatMap gb(grad.data() + bb.offset, 1, bb.cols);
+  MatMap ga(grad.data() + ab.offset, 1, ab.cols);
+  ga.noalias() = dout.transpose() * H_;
+  G_ = S_.array().colwise() * dout.col(0).array();
+  gW.noalias() = G_.transpose() * X;
+  gb = G_.colwise().sum();
+}
+
+}  // namespace feature_emergence

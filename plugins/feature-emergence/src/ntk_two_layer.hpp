@@ -1,0 +1,31 @@
+// Model `ntk-two-layer`: the NTK baseline of Shi 2024 App. A.7.1 — the truncated-two-layer network at
+// its (symmetric) init θ0, linearised: f(x; θ) = g(x; θ0) + ⟨∇_θ g(x; θ0), θ − θ0⟩ with g(·; θ0) ≡ 0.
+// The tangent features are never materialised (for n = 50000 and ~300k parameters they would not
+// fit): with Z0 = XW0ᵀ + b0, H0 = σ(Z0), S0 = σ′(Z0) ⊙ a0,
+//   f = H0·Δaᵀ + rowsum(S0 ⊙ (X ΔWᵀ + Δb)),
+// so a step costs two GEMMs with X, as the network's does. Trainable blocks ΔW, Δb, Δa start at 0.
+#pragma once
+
+#include <featurelab/model.hpp>
+
+namespace feature_emergence {
+
+class NtkTwoLayer : public featurelab::Model {
+ public:
+  static constexpr const char* kDoc =
+      "The truncated-two-layer network linearised at its symmetric init (neural tangent features, never "
+      "materialised): trains ΔW, Δb, Δa of f = H0 Δa + rowsum(σ′(Z0) a0 ⊙ (X ΔWᵀ + Δb)).";
+  static featurelab::Schema schema();
+  NtkTwoLayer(const featurelab::Params& params, featurelab::Context& context);
+  featurelab::Index outputs() const override { return 1; }
+  void init(featurelab::Rng& rng) override;
+  void forward(featurelab::ConstMatRef X, featurelab::MatRef out) override;
+  void backward(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::VecRef grad) override;
+
+ private:
+  featurelab::Index width_, dim_;
+  double sigma_w_, sigma_b_, sigma_a_, smoothing_;
+  featurelab::Mat Z_, H_, S_, G_;
+};
+
+}  // namespace feature_emergence

@@ -1,0 +1,174 @@
+// The phase loop: one loss evaluation per step, then one fused update per trained block.
+#include "phased_gd.hpp"
+
+#include <featurelab/error.hpp>
+#include <featurelab/tunable.hpp>
+
+#include <cmath>
+#include <sstream>
+
+namespace feature_emergence {
+
+using namespace featurelab;
+
+Schema PhasedGd::schema() {
+  Schema s;
+  s.integers("phase_steps", {100}, "steps of each phase").min(0).non_empty();
+  s.reals("phase_lr", {0.01}, "learning rate of each phase").min(0).non_empty();
+  s.integers("phase_batch", {}, "batch of each phase, 0 = full; empty = full throughout").min(0);
+  s.reals("phase_lambda_w", {}, "L2 weight on block W per phase; empty = 0").min(0);
+  s.reals("phase_lambda_a", {}, "L2 weight on block a per phase; empty = 0").min(0);
+  s.reals("phase_lambda_b", {}, "L2 weight on block b per phase; empty = 0").min(0);
+  s.strings("phase_train", {}, "blocks trained in each phase, comma-separated (\"W,b,a\", \"a\"), or \"all\"; empty = all");
+  s.strings("phase_reset", {}, "blocks reset in each phase, comma-separated: θ = −η∇L (λ = 1/(2η) in ch. 2's "
+                              "convention, so the previous value is forgotten); \"\" or \"none\" = no reset");
+  s.reals("phase_smoothing", {}, "the model's activation smoothing per phase (Tunable \"smoothing\"); empty = untouched");
+  s.choice("l2", "sum", {"sum", "half"}, "L2 convention: λ‖θ‖² (ch. 2) or (λ/2)‖θ‖² (ch. 3)");
+  s.integer("eval_every", 0, "run the probes every this many steps; 0 = start and end only").min(0);
+  s.integers("eval_at", {}, "also run the probes after these steps").min(0);
+  return s;
+}
+
+PhasedGd::PhasedGd(const Params& params, Context&) : eval_every_(params.integer("eval_every")) {
+  const auto steps = params.integers("phase_steps");
+  const auto lr = params.reals("phase_lr");
+  const auto batch = params.integers("phase_batch");
+  const auto lw = params.reals("phase_lambda_w");
+  const auto la = params.reals("phase_lambda_a");
+  const auto lb = params.reals("phase_lambda_b");
+  const auto train = params.strings("phase_train");
+  const auto smooth = params.reals("phase_smoothing");
+  const auto reset = params.strings("phase_reset");
+  const std::size_t p = steps.size();
+  auto check = [p](std::size_t size, const char* name) {
+    if (size != 0 && size != p) {
+      throw Error(std::string(name) + " has " + std::to_string(size) + " entries but phase_steps has " + std::to_string(p) +
+                  ": give one per phase (or none)");
+    }
+  };
+  if (lr.size() != p) throw Error("phase_lr has " + std::to_string(lr.size()) + " entries but phase_steps has " + std::to_string(p) + ": give one per phase");
+  check(batch.size(), "phase_batch");
+  check(lw.size(), "phase_lambda_w");
+  check(la.size(), "phase_lambda_a");
+  check(lb.size(), "phase_lambda_b");
+  check(train.size(), "phase_train");
+  check(smooth.size(), "phase_smoothing");
+  check(reset.size(), "phase_reset");
+  auto block_set = [](const std::string& text) {
+    std::set<std::string> out;
+    if (text == "all" || text == "none") return out;
+    std::stringstream list(text);
+    for (std::string name; std::getline(list, name, ',');) {
+      name.erase(0, name.find_first_not_of(' '));
+      name.erase(name.find_last_not_of(' ') + 1);
+      if (!name.empty()) out.insert(name);
+    }
+    return out;
+  };
+  for (std::size_t i = 0; i < p; ++i) {
+    Phase ph;
+    ph.steps = steps[i];
+    ph.lr = lr[i];
+    ph.batch = batch.empty() ? 0 : batch[i];
+    ph.lambda_w = lw.empty() ? 0 : lw[i];
+    ph.lambda_a = la.empty() ? 0 : la[i];
+    ph.lambda_b = lb.empty() ? 0 : lb[i];
+    ph.smoothing = smooth.empty() ? -1 : smooth[i];
+    if (!train.empty()) ph.train = block_set(train[i]);
+    if (!reset.empty()) ph.reset = block_set(reset[i]);
+    total_ += ph.steps;
+    phases_.push_back(std::move(ph));
+  }
+  for (auto s : params.integers("eval_at")) eval_at_.insert(s);
+  l2_factor_ = params.str("l2") == "sum" ? 2.0 : 1.0;
+}
+
+bool PhasedGd::due(Index step) const {
+  return step == total_ || (eval_every_ > 0 && step % eval_every_ == 0) || eval_at_.count(step) > 0;
+}
+
+void PhasedGd::train(TrainerHost& host, Rng& rng) {
+  Model& model = host.model();
+  Dataset& data = host.train_data();
+  const Index n = data.size();
+  if (n == 0) throw Error("no training samples: set data.train >= 1");
+  const Index p = model.trainable_size();
+  grad_.resize(p);
+  // Every block a phase names must exist and be trainable.
+  for (const auto& ph : phases_) {
+    std::set<std::string> named = ph.train;
+    named.insert(ph.reset.begin(), ph.reset.end());
+    for (const auto& name : named) {
+      const ParamBlock* b = model.find_block(name);
+      if (!b || !b->trainable) {
+        std::string names;
+        for (const auto& blk : model.blocks()) {
+          if (blk.trainable) names += (names.empty() ? "" : ", ") + blk.name;
+        }
+        throw Error("phase_train or phase_reset names block '" + name + "', which the model does not train (its trainable blocks: " + names + ")");
+      }
+    }
+    if (ph.smoothing >= 0 && !dynamic_cast<Tunable*>(&model)) {
+      throw Error("phase_smoothing needs a model with a smoothing setting (truncated-two-layer)");
+    }
+    if (ph.batch > n) throw Error("phase_batch " + std::to_string(ph.batch) + " exceeds the " + std::to_string(n) + " training samples");
+  }
+  std::vector<Index> order;
+  Index cursor = n, step = 0;
+  host.evaluate(0);
+  for (const auto& ph : phases_) {
+    if (ph.smoothing >= 0) dynamic_cast<Tunable&>(model).tune("smoothing", ph.smoothing);
+    for (Index t = 0; t < ph.steps; ++t) {
+      Batch b;
+      if (ph.batch == 0 || ph.batch == n) {
+        b = Batch::of(data);
+      } else {
+        if (cursor + ph.batch > n) {
+          order = rng.permutation(n);
+          cursor = 0;
+        }
+        buffer_.resize(ph.batch, data.dim(), data.T.cols());
+        buffer_.classes = data.classes;
+        for (Index i = 0; i < ph.batch; ++i) {
+          const Index src = order[static_cast<std::size_t>(cursor + i)];
+          buffer_.X.row(i) = data.X.row(src);
+          buffer_.y(i) = data.y(src);
+          if (data.T.size() > 0) buffer_.T.row(i) = data.T.row(src);
+        }
+        cursor += ph.batch;
+        b = Batch::of(buffer_);
+      }
+      b = host.augment(b, rng);
+      const Scalar loss = host.loss().evaluate_with_gradient(model, b, grad_);
+      if (!std::isfinite(loss) || !grad_.allFinite()) {
+        throw Error("training diverged at step " + std::to_string(step) + ": the loss is " + std::to_string(loss) +
+                    "; lower this phase's phase_lr");
+      }
+      // θ ← (1 − c)θ − η∇L with c = (2 or 1)·λ·η: written this way a reset (c = 1, e.g. λ_w = 1/(2η))
+      // sets θ = −η∇L exactly instead of cancelling θ − θ in floating point.
+      Vec& theta = model.parameters();
+      for (const auto& blk : model.blocks()) {
+        if (!blk.trainable) continue;
+        if (!ph.train.empty() && !ph.train.count(blk.name)) continue;  // frozen in this phase
+        const double lambda = blk.name == "W" ? ph.lambda_w : blk.name == "a" ? ph.lambda_a : blk.name == "b" ? ph.lambda_b : 0.0;
+        const double keep = 1.0 - l2_factor_ * lambda * ph.lr;
+        auto theta_block = theta.segment(blk.offset, blk.size());
+        const auto g = grad_.segment(blk.offset, blk.size());
+        if (ph.reset.count(blk.name)) {
+          theta_block = -static_cast<Scalar>(ph.lr) * g;
+        } else if (keep == 1.0) {
+          theta_block -= static_cast<Scalar>(ph.lr) * g;
+        } else {
+          theta_block = static_cast<Scalar>(keep) * theta_block - static_cast<Scalar>(ph.lr) * g;
+        }
+      }
+      ++step;
+      host.progress(step, total_, loss);
+      if (due(step)) host.record(step, "train.loss", loss);
+      if (due(step) || host.stop_requested()) host.evaluate(step);
+      if (host.stop_requested()) return;
+    }
+  }
+}
+
+}  // namespace feature_emergence

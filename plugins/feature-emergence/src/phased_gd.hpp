@@ -1,0 +1,47 @@
+// Trainer `phased-gd`: gradient descent in phases, each with its own steps, learning rate, batch,
+// L2 weights per layer, trained blocks and activation smoothing — Shi 2024's schedules:
+//   ch. 2 (Eq. 2.4, Thm A.20): step 1 with λ_w = 1/(2η1) (W is reset to −η1∇_W L: the init is forgotten),
+//   step 2 with η = 1, λ_a = λ_w = ½ (W and a reset), then ordinary minibatch GD; phase_reset names
+//   the reset blocks directly (exact, where θ − θ in floating point would not be);
+//   "One Step" / "Two Step": the same first steps, then only the readout a trains; random features:
+//   only a from the start.
+// The L2 term is λ‖θ‖² (gradient 2λθ, ch. 2) or (λ/2)‖θ‖² (ch. 3's convention, l2 = "half").
+// Phases are parallel lists (one entry per phase); the pipeline's [optimizer] is not used: each
+// phase takes its own learning rate (plain GD, as the chapters analyse).
+#pragma once
+
+#include <featurelab/trainer.hpp>
+
+#include <set>
+#include <vector>
+
+namespace feature_emergence {
+
+class PhasedGd : public featurelab::Trainer {
+ public:
+  static constexpr const char* kDoc =
+      "GD in phases (parallel lists phase_steps, phase_lr, phase_batch, phase_lambda_w/a/b, phase_train, "
+      "phase_smoothing): Shi 2024's reset steps, One/Two Step readouts, random features. Ignores [optimizer].";
+  static featurelab::Schema schema();
+  PhasedGd(const featurelab::Params& params, featurelab::Context& context);
+  featurelab::Index total_steps() const override { return total_; }
+  void train(featurelab::TrainerHost& host, featurelab::Rng& rng) override;
+
+ private:
+  struct Phase {
+    featurelab::Index steps = 0, batch = 0;
+    double lr = 0, lambda_w = 0, lambda_a = 0, lambda_b = 0, smoothing = -1;
+    std::set<std::string> train;  // empty: every trainable block
+    std::set<std::string> reset;  // blocks set to −η∇L in this phase
+  };
+  bool due(featurelab::Index step) const;
+
+  std::vector<Phase> phases_;
+  featurelab::Index total_ = 0, eval_every_ = 0;
+  std::set<featurelab::Index> eval_at_;
+  double l2_factor_ = 2;
+  featurelab::Dataset buffer_;
+  featurelab::Vec grad_;
+};
+
+}  // namespace feature_emergence

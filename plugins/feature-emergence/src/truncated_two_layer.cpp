@@ -1,0 +1,84 @@
+// Forward and backward as batched products: Z = XWᵀ + b, H = σ_s(Z), g = H aᵀ.
+#include "truncated_two_layer.hpp"
+
+#include "truncated_activation.hpp"
+
+#include <featurelab/error.hpp>
+
+namespace feature_emergence {
+
+using namespace featurelab;
+
+Schema TruncatedTwoLayer::schema() {
+  Schema s;
+  s.integer("width", 600, "hidden units 2m (the paper's m is half of it); even").min(2);
+  s.real("init_w", 0.2, "σ_w (the chapter: 1/k)").min(0);
+  s.real("init_b", 0.04, "σ_b (1/k²)").min(0);
+  s.real("init_a", 4.0, "σ_a (σ̃²/(γk²))").min(0);
+  s.real("smoothing", 0.0, "s: std of the Gaussian noise smoothing the activation (Tunable \"smoothing\")").min(0);
+  return s;
+}
+
+TruncatedTwoLayer::TruncatedTwoLayer(const Params& params, Context& context)
+    : width_(params.integer("width")),
+      dim_(context.data.dim),
+      sigma_w_(params.real("init_w")),
+      sigma_b_(params.real("init_b")),
+      sigma_a_(params.real("init_a")),
+      smoothing_(params.real("smoothing")) {
+  model_name_ = "truncated-two-layer";
+  if (width_ % 2 != 0) throw Error("width must be even (2m: each neuron has a mirrored twin), got " + std::to_string(width_));
+  if (context.data.classes != 2) throw Error("truncated-two-layer is a binary classifier (one output); the data has " + std::to_string(context.data.classes) + " classes");
+  declare_block("W", width_, dim_, true);
+  declare_block("b", 1, width_, true);
+  declare_block("a", 1, width_, true);
+  allocate_parameters();
+}
+
+void TruncatedTwoLayer::init(Rng& rng) {
+  const Index m = width_ / 2;
+  MatMap W = block("W"), b = block("b"), a = block("a");
+  rng.fill_normal(W.topRows(m), sigma_w_);
+  W.bottomRows(m) = W.topRows(m);
+  rng.fill_normal(b.leftCols(m), sigma_b_);
+  b.rightCols(m) = b.leftCols(m);
+  rng.fill_normal(a.leftCols(m), sigma_a_);
+  a.rightCols(m) = -a.leftCols(m);
+}
+
+void TruncatedTwoLayer::tune(const std::string& setting, double value) {
+  if (setting != "smoothing") throw Error("truncated-two-layer has no setting '" + setting + "' (it has: smoothing)");
+  if (!(value >= 0)) throw Error("smoothing must be >= 0, got " + std::to_string(value));
+  smoothing_ = value;
+}
+
+void TruncatedTwoLayer::forward(ConstMatRef X, MatRef out) {
+  Z_.noalias() = X * block("W").transpose();
+  Z_.rowwise() += block("b").row(0);
+  H_.resize(Z_.rows(), Z_.cols());
+  dH_.resize(Z_.rows(), Z_.cols());
+  truncated_relu(Z_, smoothing_, H_, dH_);
+  out.noalias() = H_ * block("a").transpose();
+}
+
+void TruncatedTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
+  const ParamBlock& wb = *find_block("W");
+  const ParamBlock& bb = *find_block("b");
+  const ParamBlock& ab = *find_block("a");
+  MatMap gW(grad.data() + wb.offset, wb.rows, wb.cols);
+  MatMap gb(grad.data() + bb.offset, 1, bb.cols);
+  MatMap ga(grad.data() + ab.offset, 1, ab.cols);
+  ga.noalias() = dout.transpose() * H_;
+  dH_.array() *= (dout * block("a")).array();  // dL/dZ = dout a ⊙ σ_s′(Z), in place
+  gW.noalias() = dH_.transpose() * X;
+  gb = dH_.colwise().sum();
+}
+
+void TruncatedTwoLayer::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
+  Mat out(X.rows(), 1);
+  forward(X, out);
+  dH_.array() *= (dout * block("a")).array();
+  dX.noalias() = dH_ * block("W");
+}
+
+}  // namespace feature_emergence

@@ -1,0 +1,33 @@
+// Model `truncated-two-layer` (Shi 2024 ch. 2, Eq. 2.2–2.3): g(x) = Σ_{i=1}^{2m} a_i σ_s(⟨w_i, x⟩ + b_i)
+// with the truncated ReLU, optionally Gaussian-smoothed (s = smoothing; Tunable "smoothing", so a
+// phased trainer switches it off after the first steps). Symmetric ("unbiased") init: w_i ~ N(0, σ_w² I),
+// b_i ~ N(0, σ_b²), a_i ~ N(0, σ_a²), and w_{m+i} = w_i, b_{m+i} = b_i, a_{m+i} = −a_i, so g ≡ 0 at init.
+// All of W, b, a are trained. Blocks W (2m×d), b (1×2m), a (1×2m).
+#pragma once
+
+#include <featurelab/model.hpp>
+#include <featurelab/tunable.hpp>
+
+namespace feature_emergence {
+
+class TruncatedTwoLayer : public featurelab::Model, public featurelab::Tunable {
+ public:
+  static constexpr const char* kDoc =
+      "g(x) = Σ a_i σ_s(<w_i,x> + b_i), truncated ReLU with closed-form Gaussian smoothing s, symmetric init (g ≡ 0 "
+      "at init), all layers trained (Shi 2024 Eq. 2.2–2.3).";
+  static featurelab::Schema schema();
+  TruncatedTwoLayer(const featurelab::Params& params, featurelab::Context& context);
+  featurelab::Index outputs() const override { return 1; }
+  void init(featurelab::Rng& rng) override;
+  void forward(featurelab::ConstMatRef X, featurelab::MatRef out) override;
+  void backward(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::VecRef grad) override;
+  void input_gradient(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::MatRef dX) override;
+  void tune(const std::string& setting, double value) override;
+
+ private:
+  featurelab::Index width_, dim_;
+  double sigma_w_, sigma_b_, sigma_a_, smoothing_;
+  featurelab::Mat Z_, H_, dH_;
+};
+
+}  // namespace feature_emergence

@@ -1,0 +1,148 @@
+// The feature-emergence pack on its own: the dictionary data's marginals and normalisation, the
+// symmetric init (g ≡ 0), the smoothed truncated ReLU against its definition, gradient checks of the
+// network and of its NTK linearisation, and the phased trainer's exact resets.
+#include <featurelab/gradient_check.hpp>
+#include <featurelab/testing.hpp>
+#include <featurelab/tunable.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+using namespace featurelab;
+
+namespace {
+
+testing::Harness& pack() {
+  static testing::Harness h(FEATURE_EMERGENCE_PLUGIN);
+  return h;
+}
+testing::Harness& std_pack() {
+  static testing::Harness h(FEATURELAB_STD_PLUGIN);
+  return h;
+}
+
+Dataset patterns(const std::map<std::string, Value>& params, Index n, std::unique_ptr<Distribution>& dist) {
+  dist = pack().make<Distribution>("dictionary-patterns", params, {});
+  Dataset d;
+  Rng rng(5);
+  dist->sample(n, Split::Train, rng, d);
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("dictionary-patterns: balanced parity labels, the label correlation gamma, unit total variance") {
+  std::unique_ptr<Distribution> dist;
+  const Dataset d = patterns({{"dim", std::int64_t(60)}, {"patterns", std::int64_t(20)}}, 40000, dist);
+  const FeatureSet f = dist->features();
+  const Mat& M = f.at("dictionary");
+  CHECK((M * M.transpose() - Mat::Identity(20, 20)).cwiseAbs().maxCoeff() < Scalar(1e-4));  // orthonormal
+  const double positive = d.y.cast<double>().mean();
+  CHECK(positive == Approx(0.5).margin(0.01));  // (A0) balanced
+  // E‖x‖² = 1 after the analytic normalisation σ̃² = Σ Var φ̃ = D/4.
+  CHECK(d.X.rowwise().squaredNorm().mean() == Approx(1).margin(0.02));
+  // (A1) γ = E[yφ̃_j] − E[y]E[φ̃_j] = (1 − p_o)/2 = 1/4 on A, 0 off A (y = ±1). Through x:
+  // ⟨M_j, x⟩ = (φ̃_j − Eφ̃_j)/σ̃.
+  const Mat proj = d.X * M.transpose();  // n×D, = (φ̃ − Eφ̃)/σ̃
+  const VecD y = d.y.cast<double>().array() * 2 - 1;
+  const double sigma = std::sqrt(20.0 / 4);
+  for (Index j = 0; j < 20; ++j) {
+    const double gamma = (y.array() * proj.col(j).cast<double>().array()).mean() * sigma;  // E[y] = 0
+    if (f.at("relevant")(0, j) > 0) {
+      CHECK(gamma == Approx(0.25).margin(0.01));
+    } else {
+      CHECK(std::abs(gamma) < 0.01);
+    }
+  }
+  // The count of present relevant patterns decides the label.
+  for (Index i = 0; i < 200; ++i) CHECK(d.y(i) == static_cast<int>(d.meta.at("relevant_count")(i)) % 2);
+  CHECK_THROWS_WITH(pack().make<Distribution>("dictionary-patterns", {{"relevant", std::int64_t(4)}}, {}), Catch::Contains("odd k"));
+  CHECK_THROWS_WITH(pack().make<Distribution>("dictionary-patterns", {{"patterns", std::int64_t(600)}}, {}), Catch::Contains("exceeds dim"));
+}
+
+TEST_CASE("dictionary-patterns resamples to a class imbalance and labels intervals") {
+  std::unique_ptr<Distribution> dist;
+  const Dataset d = patterns({{"dim", std::int64_t(40)}, {"patterns", std::int64_t(30)}, {"negative_ratio", 0.8}}, 1000, dist);
+  CHECK(d.y.cast<double>().mean() == Approx(0.2).margin(1e-9));
+  const Dataset iv = patterns({{"dim", std::int64_t(120)}, {"patterns", std::int64_t(100)}, {"relevant", std::int64_t(30)},
+                               {"model", std::string("independent")}, {"p_relevant", 2.0 / 3}, {"label", std::string("interval")}}, 5000, dist);
+  for (Index i = 0; i < iv.size(); ++i) {
+    const double c = iv.meta.at("relevant_count")(i);
+    CHECK(iv.y(i) == (c >= 20 && c <= 30 ? 1 : 0));
+  }
+  CHECK(iv.y.cast<double>().mean() == Approx(0.58).margin(0.03));  // Bin(30, 2/3) in [20, 30]
+}
+
+TEST_CASE("truncated-two-layer: symmetric init gives g = 0; gradients check with and without smoothing") {
+  std::unique_ptr<Distribution> dist;
+  const Dataset d = patterns({{"dim", std::int64_t(30)}, {"patterns", std::int64_t(10)}}, 64, dist);
+  const DataSpec spec = dist->spec();
+  auto model = pack().make<Model>("truncated-two-layer", {{"width", std::int64_t(16)}, {"init_w", 2.0}, {"init_b", 0.3},
+                                                          {"smoothing", 0.2}}, spec);
+  Rng rng(3);
+  model->init(rng);
+  Mat out(d.size(), 1);
+  model->forward(d.X, out);
+  CHECK(out.cwiseAbs().maxCoeff() == 0);  // exactly, not approximately
+  auto hinge = std_pack().make<Loss>("logistic", {}, spec);
+  model->parameters().head(model->trainable_size()) += Vec::Constant(model->trainable_size(), Scalar(0.05));  // break the symmetry
+  auto r = check_gradient(*model, *hinge, Batch::of(d));
+  INFO(r.report);
+  CHECK(r.ok);
+  dynamic_cast<Tunable&>(*model).tune("smoothing", 0.0);
+  r = check_gradient(*model, *hinge, Batch::of(d));
+  INFO(r.report);
+  CHECK(r.ok);
+  CHECK_THROWS_WITH(dynamic_cast<Tunable&>(*model).tune("temperature", 1.0), Catch::Contains("smoothing"));
+}
+
+TEST_CASE("the smoothed truncated ReLU is E[sigma(z + xi)] (Monte Carlo) and sigma' its derivative") {
+  // A one-neuron network with w = e_1, b = 0, a = 1 reads σ_s at z = x_1.
+  DataSpec spec;
+  spec.dim = 1;
+  spec.classes = 2;
+  auto model = pack().make<Model>("truncated-two-layer", {{"width", std::int64_t(2)}, {"smoothing", 0.3}}, spec);
+  model->block("W").setConstant(1);
+  model->block("b").setZero();
+  model->block("a") << 1, 0;
+  Mat X(5, 1), out(5, 1);
+  X << -0.5, 0.0, 0.4, 1.0, 1.7;
+  model->forward(X, out);
+  Rng rng(9);
+  for (Index i = 0; i < 5; ++i) {
+    double mc = 0;
+    const int draws = 200000;
+    for (int s = 0; s < draws; ++s) mc += std::min(1.0, std::max(0.0, X(i, 0) + 0.3 * rng.normal()));
+    CHECK(out(i, 0) == Approx(mc / draws).margin(3e-3));
+  }
+}
+
+TEST_CASE("ntk-two-layer starts at zero and its gradient checks") {
+  std::unique_ptr<Distribution> dist;
+  const Dataset d = patterns({{"dim", std::int64_t(30)}, {"patterns", std::int64_t(10)}}, 64, dist);
+  auto model = pack().make<Model>("ntk-two-layer", {{"width", std::int64_t(16)}, {"init_w", 2.0}}, dist->spec());
+  Rng rng(4);
+  model->init(rng);
+  Mat out(d.size(), 1);
+  model->forward(d.X, out);
+  CHECK(out.cwiseAbs().maxCoeff() == 0);
+  model->parameters().head(model->trainable_size()).setConstant(Scalar(0.01));
+  auto loss = std_pack().make<Loss>("logistic", {}, dist->spec());
+  const auto r = check_gradient(*model, *loss, Batch::of(d));
+  INFO(r.report);
+  CHECK(r.ok);
+}
+
+TEST_CASE("phased-gd validates its phases") {
+  CHECK_THROWS_WITH(pack().make<Trainer>("phased-gd", {{"phase_steps", std::vector<std::int64_t>{1, 2}},
+                                                       {"phase_lr", std::vector<double>{0.1}}}, {}),
+                    Catch::Contains("one per phase"));
+  CHECK_THROWS_WITH(pack().make<Trainer>("phased-gd", {{"phase_steps", std::vector<std::int64_t>{1, 2}},
+                                                       {"phase_lr", std::vector<double>{0.1, 0.2}},
+                                                       {"phase_batch", std::vector<std::int64_t>{0}}}, {}),
+                    Catch::Contains("phase_batch has 1 entries"));
+  auto t = pack().make<Trainer>("phased-gd", {{"phase_steps", std::vector<std::int64_t>{1, 1, 598}},
+                                              {"phase_lr", std::vector<double>{1e-8, 1, 0.01}}}, {});
+  CHECK(t->total_steps() == 600);
+}

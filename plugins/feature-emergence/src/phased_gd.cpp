@@ -23,6 +23,8 @@ Schema PhasedGd::schema() {
   s.strings("phase_reset", {}, "blocks reset in each phase, comma-separated: θ = −η∇L (λ = 1/(2η) in ch. 2's "
                               "convention, so the previous value is forgotten); \"\" or \"none\" = no reset");
   s.reals("phase_smoothing", {}, "the model's activation smoothing per phase (Tunable \"smoothing\"); empty = untouched");
+  s.strings("phase_optimizer", {}, "per phase: gd (plain GD at phase_lr) or pipeline (the pipeline's [optimizer], "
+                                  "e.g. adam, restarted at the phase: a readout solved well); empty = gd").choices = {"gd", "pipeline"};
   s.choice("l2", "sum", {"sum", "half"}, "L2 convention: λ‖θ‖² (ch. 2) or (λ/2)‖θ‖² (ch. 3)");
   s.integer("eval_every", 0, "run the probes every this many steps; 0 = start and end only").min(0);
   s.integers("eval_at", {}, "also run the probes after these steps").min(0);
@@ -39,6 +41,7 @@ PhasedGd::PhasedGd(const Params& params, Context&) : eval_every_(params.integer(
   const auto train = params.strings("phase_train");
   const auto smooth = params.reals("phase_smoothing");
   const auto reset = params.strings("phase_reset");
+  const auto optimizer = params.strings("phase_optimizer");
   const std::size_t p = steps.size();
   auto check = [p](std::size_t size, const char* name) {
     if (size != 0 && size != p) {
@@ -54,6 +57,7 @@ PhasedGd::PhasedGd(const Params& params, Context&) : eval_every_(params.integer(
   check(train.size(), "phase_train");
   check(smooth.size(), "phase_smoothing");
   check(reset.size(), "phase_reset");
+  check(optimizer.size(), "phase_optimizer");
   auto block_set = [](const std::string& text) {
     std::set<std::string> out;
     if (text == "all" || text == "none") return out;
@@ -76,6 +80,10 @@ PhasedGd::PhasedGd(const Params& params, Context&) : eval_every_(params.integer(
     ph.smoothing = smooth.empty() ? -1 : smooth[i];
     if (!train.empty()) ph.train = block_set(train[i]);
     if (!reset.empty()) ph.reset = block_set(reset[i]);
+    ph.pipeline_optimizer = !optimizer.empty() && optimizer[i] == "pipeline";
+    if (ph.pipeline_optimizer && !ph.reset.empty()) {
+      throw Error("phase " + std::to_string(i) + " resets blocks with the pipeline's optimizer; resets are plain GD steps");
+    }
     total_ += ph.steps;
     phases_.push_back(std::move(ph));
   }
@@ -118,6 +126,7 @@ void PhasedGd::train(TrainerHost& host, Rng& rng) {
   host.evaluate(0);
   for (const auto& ph : phases_) {
     if (ph.smoothing >= 0) dynamic_cast<Tunable&>(model).tune("smoothing", ph.smoothing);
+    if (ph.pipeline_optimizer) host.optimizer().reset(p);
     for (Index t = 0; t < ph.steps; ++t) {
       Batch b;
       if (ph.batch == 0 || ph.batch == n) {
@@ -143,6 +152,26 @@ void PhasedGd::train(TrainerHost& host, Rng& rng) {
       if (!std::isfinite(loss) || !grad_.allFinite()) {
         throw Error("training diverged at step " + std::to_string(step) + ": the loss is " + std::to_string(loss) +
                     "; lower this phase's phase_lr");
+      }
+      if (ph.pipeline_optimizer) {
+        // Frozen blocks get a zero gradient (the restarted optimizer then leaves them), L2 is added.
+        for (const auto& blk : model.blocks()) {
+          if (!blk.trainable) continue;
+          auto g = grad_.segment(blk.offset, blk.size());
+          if (!ph.train.empty() && !ph.train.count(blk.name)) {
+            g.setZero();
+            continue;
+          }
+          const double lambda = blk.name == "W" ? ph.lambda_w : blk.name == "a" ? ph.lambda_a : blk.name == "b" ? ph.lambda_b : 0.0;
+          if (lambda > 0) g += static_cast<Scalar>(l2_factor_ * lambda) * model.parameters().segment(blk.offset, blk.size());
+        }
+        host.optimizer().step(model.parameters().head(p), grad_, t);
+        ++step;
+        host.progress(step, total_, loss);
+        if (due(step)) host.record(step, "train.loss", loss);
+        if (due(step) || host.stop_requested()) host.evaluate(step);
+        if (host.stop_requested()) return;
+        continue;
       }
       // θ ← (1 − c)θ − η∇L with c = (2 or 1)·λ·η: written this way a reset (c = 1, e.g. λ_w = 1/(2η))
       // sets θ = −η∇L exactly instead of cancelling θ − θ in floating point.

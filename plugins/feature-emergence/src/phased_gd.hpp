@@ -7,7 +7,9 @@
 //   only a from the start.
 // The L2 term is λ‖θ‖² (gradient 2λθ, ch. 2) or (λ/2)‖θ‖² (ch. 3's convention, l2 = "half").
 // Phases are parallel lists (one entry per phase); the pipeline's [optimizer] is not used: each
-// phase takes its own learning rate (plain GD, as the chapters analyse).
+// phase takes its own learning rate (plain GD, as the chapters analyse) unless phase_optimizer says
+// "pipeline": then the pipeline's [optimizer] (e.g. Adam, restarted at the phase) steps, which solves
+// an ill-conditioned readout far better than plain GD.
 #pragma once
 
 #include <featurelab/trainer.hpp>
@@ -21,7 +23,8 @@ class PhasedGd : public featurelab::Trainer {
  public:
   static constexpr const char* kDoc =
       "GD in phases (parallel lists phase_steps, phase_lr, phase_batch, phase_lambda_w/a/b, phase_train, "
-      "phase_smoothing): Shi 2024's reset steps, One/Two Step readouts, random features. Ignores [optimizer].";
+      "phase_smoothing, phase_optimizer): Shi 2024's reset steps, One/Two Step readouts, random features; the "
+      "pipeline's [optimizer] steps only phases with phase_optimizer = pipeline.";
   static featurelab::Schema schema();
   PhasedGd(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Index total_steps() const override { return total_; }
@@ -33,6 +36,7 @@ class PhasedGd : public featurelab::Trainer {
     double lr = 0, lambda_w = 0, lambda_a = 0, lambda_b = 0, smoothing = -1;
     std::set<std::string> train;  // empty: every trainable block
     std::set<std::string> reset;  // blocks set to −η∇L in this phase
+    bool pipeline_optimizer = false;  // step with the pipeline's [optimizer] instead of plain GD
   };
   bool due(featurelab::Index step) const;
 

@@ -128,10 +128,32 @@ void plot_vs_step(const Run& run, const std::string& metric, const fs::path& dir
   render(dir / safe_name(metric + ".vs-step"), body, written);
 }
 
+using Curves = std::map<std::string, std::vector<std::tuple<double, double, double>>>;  // label -> (x, mean, std)
+
+// Draws curves of final values (mean ± std over seeds) against x, one per label, into base.png/.svg.
+void render_curves(Curves& curves, const fs::path& base, const std::string& fallback_title, const std::string& title,
+                   const std::string& x_label, const std::string& y_label, std::vector<fs::path>& written) {
+  const fs::path data = base.string() + ".dat";
+  std::ofstream out(data);
+  std::string plots;
+  int block = 0;
+  for (auto& [label, points] : curves) {
+    std::sort(points.begin(), points.end());
+    for (const auto& [x, mean, sd] : points) out << json_number(x) << " " << json_number(mean) << " " << json_number(sd) << "\n";
+    out << "\n\n";
+    plots += fmt::format("{}{} index {} using 1:2:3 with yerrorlines lw 2 title {}", plots.empty() ? "" : ", ",
+                         gp_quote(data.string()), block++, gp_quote(label.empty() ? fallback_title : label));
+  }
+  out.close();  // gnuplot reads the file next
+  const std::string body = fmt::format("set title {}\nset xlabel {}\nset ylabel {}\nset key outside right\nset grid\nplot {}",
+                                       gp_quote(title), gp_quote(x_label), gp_quote(y_label), plots);
+  render(base, body, written);
+}
+
 void plot_vs_param(const Run& run, const std::string& metric, const std::string& key, const fs::path& dir,
                    std::vector<fs::path>& written) {
   // Group points by their other coordinates; x is this key's (numeric) value.
-  std::map<std::string, std::vector<std::tuple<double, double, double>>> curves;
+  Curves curves;
   for (const auto& row : summarize(run.jobs)) {
     if (row.metric != metric) continue;
     std::string others;
@@ -148,22 +170,8 @@ void plot_vs_param(const Run& run, const std::string& metric, const std::string&
     if (!std::isnan(x)) curves[others].emplace_back(x, row.mean, row.std);
   }
   if (curves.empty()) return;
-  const fs::path data = dir / (safe_name(metric + ".vs-" + key) + ".dat");
-  std::ofstream out(data);
-  std::string plots;
-  int block = 0;
-  for (auto& [label, points] : curves) {
-    std::sort(points.begin(), points.end());
-    for (const auto& [x, mean, sd] : points) out << json_number(x) << " " << json_number(mean) << " " << json_number(sd) << "\n";
-    out << "\n\n";
-    plots += fmt::format("{}{} index {} using 1:2:3 with yerrorlines lw 2 title {}", plots.empty() ? "" : ", ",
-                         gp_quote(data.string()), block++, gp_quote(label.empty() ? metric : label));
-  }
-  out.close();  // gnuplot reads the file next
-  const std::string body = fmt::format("set title {}\nset xlabel {}\nset ylabel {}\nset key outside right\nset grid\nplot {}",
-                                       gp_quote(metric + " (final, mean ± std over seeds)"), gp_quote(key),
-                                       gp_quote(metric), plots);
-  render(dir / safe_name(metric + ".vs-" + key), body, written);
+  render_curves(curves, dir / safe_name(metric + ".vs-" + key), metric, metric + " (final, mean ± std over seeds)", key,
+                metric, written);
 }
 
 // Metrics named <probe>.<key>=<number> (robust-accuracy.r=0.5, r=1, ...) form a family: one
@@ -182,7 +190,7 @@ void plot_families(const Run& run, const std::vector<std::string>& metrics, cons
   const auto rows = summarize(run.jobs);
   for (const auto& [family, members] : families) {
     if (members.size() < 2) continue;
-    std::map<std::string, std::vector<std::tuple<double, double, double>>> curves;
+    Curves curves;
     for (const auto& row : rows) {
       auto it = members.find(row.metric);
       if (it == members.end()) continue;
@@ -190,24 +198,9 @@ void plot_families(const Run& run, const std::vector<std::string>& metrics, cons
       for (const auto& [k, v] : row.assignments) label += (label.empty() ? "" : " ") + k + "=" + unquoted(v);
       curves[label].emplace_back(it->second, row.mean, row.std);
     }
-    const fs::path data = dir / (safe_name(family) + ".curve.dat");
-    std::ofstream out(data);
-    std::string plots;
-    int block = 0;
-    for (auto& [label, points] : curves) {
-      std::sort(points.begin(), points.end());
-      for (const auto& [x, mean, sd] : points) out << json_number(x) << " " << json_number(mean) << " " << json_number(sd) << "\n";
-      out << "\n\n";
-      plots += fmt::format("{}{} index {} using 1:2:3 with yerrorlines lw 2 title {}", plots.empty() ? "" : ", ",
-                           gp_quote(data.string()), block++, gp_quote(label.empty() ? family : label));
-    }
-    out.close();  // gnuplot reads the file next
     const auto dot = family.rfind('.');
-    const std::string x_name = dot == std::string::npos ? family : family.substr(dot + 1);
-    const std::string body = fmt::format("set title {}\nset xlabel {}\nset ylabel {}\nset key outside right\nset grid\nplot {}",
-                                         gp_quote(family + "=x (final, mean ± std over seeds)"), gp_quote(x_name),
-                                         gp_quote(family.substr(0, dot)), plots);
-    render(dir / safe_name(family + ".curve"), body, written);
+    render_curves(curves, dir / safe_name(family + ".curve"), family, family + "=x (final, mean ± std over seeds)",
+                  dot == std::string::npos ? family : family.substr(dot + 1), family.substr(0, dot), written);
   }
 }
 

@@ -11,11 +11,7 @@ using namespace featurelab;
 
 Schema NtkTwoLayer::schema() {
   Schema s;
-  s.integer("width", 600, "hidden units 2m of the network it linearises; even").min(2);
-  s.real("init_w", 0.2, "σ_w of θ0").min(0);
-  s.real("init_b", 0.04, "σ_b of θ0").min(0);
-  s.real("init_a", 4.0, "σ_a of θ0").min(0);
-  s.real("smoothing", 0.0, "s of the activation whose tangent features are taken (0 = the truncated ReLU)").min(0);
+  declare_network_schema(s);  // of the network it linearises; its tangent features use the smoothing
   return s;
 }
 
@@ -39,14 +35,7 @@ NtkTwoLayer::NtkTwoLayer(const Params& params, Context& context)
 }
 
 void NtkTwoLayer::init(Rng& rng) {
-  const Index m = width_ / 2;
-  MatMap W = block("W0"), b = block("b0"), a = block("a0");
-  rng.fill_normal(W.topRows(m), sigma_w_);
-  W.bottomRows(m) = W.topRows(m);
-  rng.fill_normal(b.leftCols(m), sigma_b_);
-  b.rightCols(m) = b.leftCols(m);
-  rng.fill_normal(a.leftCols(m), sigma_a_);
-  a.rightCols(m) = -a.leftCols(m);
+  symmetric_init(rng, sigma_w_, sigma_b_, sigma_a_, block("W0"), block("b0"), block("a0"));
   block("dW").setZero();
   block("db").setZero();
   block("da").setZero();

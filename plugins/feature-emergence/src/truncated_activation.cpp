@@ -31,3 +31,27 @@ void truncated_relu(ConstMatRef Z, double s, MatRef H, MatRef dH) {
 }
 
 }  // namespace feature_emergence
+
+namespace feature_emergence {
+
+using namespace featurelab;
+
+void declare_network_schema(Schema& s) {
+  s.integer("width", 600, "hidden units 2m (the paper's m is half of it); even").min(2);
+  s.real("init_w", 0.2, "σ_w (the chapter: 1/k)").min(0);
+  s.real("init_b", 0.04, "σ_b (1/k²)").min(0);
+  s.real("init_a", 4.0, "σ_a (σ̃²/(γk²))").min(0);
+  s.real("smoothing", 0.0, "s: std of the Gaussian noise smoothing the activation").min(0);
+}
+
+void symmetric_init(Rng& rng, double sigma_w, double sigma_b, double sigma_a, MatRef W, MatRef b, MatRef a) {
+  const Index m = W.rows() / 2;
+  rng.fill_normal(W.topRows(m), sigma_w);
+  W.bottomRows(m) = W.topRows(m);
+  rng.fill_normal(b.leftCols(m), sigma_b);
+  b.rightCols(m) = b.leftCols(m);
+  rng.fill_normal(a.leftCols(m), sigma_a);
+  a.rightCols(m) = -a.leftCols(m);
+}
+
+}  // namespace feature_emergence

@@ -11,11 +11,7 @@ using namespace featurelab;
 
 Schema TruncatedTwoLayer::schema() {
   Schema s;
-  s.integer("width", 600, "hidden units 2m (the paper's m is half of it); even").min(2);
-  s.real("init_w", 0.2, "σ_w (the chapter: 1/k)").min(0);
-  s.real("init_b", 0.04, "σ_b (1/k²)").min(0);
-  s.real("init_a", 4.0, "σ_a (σ̃²/(γk²))").min(0);
-  s.real("smoothing", 0.0, "s: std of the Gaussian noise smoothing the activation (Tunable \"smoothing\")").min(0);
+  declare_network_schema(s);
   return s;
 }
 
@@ -36,14 +32,7 @@ TruncatedTwoLayer::TruncatedTwoLayer(const Params& params, Context& context)
 }
 
 void TruncatedTwoLayer::init(Rng& rng) {
-  const Index m = width_ / 2;
-  MatMap W = block("W"), b = block("b"), a = block("a");
-  rng.fill_normal(W.topRows(m), sigma_w_);
-  W.bottomRows(m) = W.topRows(m);
-  rng.fill_normal(b.leftCols(m), sigma_b_);
-  b.rightCols(m) = b.leftCols(m);
-  rng.fill_normal(a.leftCols(m), sigma_a_);
-  a.rightCols(m) = -a.leftCols(m);
+  symmetric_init(rng, sigma_w_, sigma_b_, sigma_a_, block("W"), block("b"), block("a"));
 }
 
 void TruncatedTwoLayer::tune(const std::string& setting, double value) {

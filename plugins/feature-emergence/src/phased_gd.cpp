@@ -22,6 +22,8 @@ Schema PhasedGd::schema() {
   s.strings("phase_train", {}, "blocks trained in each phase, comma-separated (\"W,b,a\", \"a\"), or \"all\"; empty = all");
   s.strings("phase_reset", {}, "blocks reset in each phase, comma-separated: θ = −η∇L (λ = 1/(2η) in ch. 2's "
                               "convention, so the previous value is forgotten); \"\" or \"none\" = no reset");
+  s.strings("phase_tune", {}, "settings changed at each phase's start, comma-separated component.setting=value "
+                             "(model or loss, e.g. \"loss.class_balance=1\"; Tunable components); \"none\" = nothing");
   s.reals("phase_smoothing", {}, "the model's activation smoothing per phase (Tunable \"smoothing\"); empty = untouched");
   s.strings("phase_optimizer", {}, "per phase: gd (plain GD at phase_lr) or pipeline (the pipeline's [optimizer], "
                                   "e.g. adam, restarted at the phase: a readout solved well); empty = gd").choices = {"gd", "pipeline"};
@@ -42,6 +44,7 @@ PhasedGd::PhasedGd(const Params& params, Context&) : eval_every_(params.integer(
   const auto smooth = params.reals("phase_smoothing");
   const auto reset = params.strings("phase_reset");
   const auto optimizer = params.strings("phase_optimizer");
+  const auto tune = params.strings("phase_tune");
   const std::size_t p = steps.size();
   auto check = [p](std::size_t size, const char* name) {
     if (size != 0 && size != p) {
@@ -58,6 +61,7 @@ PhasedGd::PhasedGd(const Params& params, Context&) : eval_every_(params.integer(
   check(smooth.size(), "phase_smoothing");
   check(reset.size(), "phase_reset");
   check(optimizer.size(), "phase_optimizer");
+  check(tune.size(), "phase_tune");
   auto block_set = [](const std::string& text) {
     std::set<std::string> out;
     if (text == "all" || text == "none") return out;
@@ -81,6 +85,29 @@ PhasedGd::PhasedGd(const Params& params, Context&) : eval_every_(params.integer(
     if (!train.empty()) ph.train = block_set(train[i]);
     if (!reset.empty()) ph.reset = block_set(reset[i]);
     ph.pipeline_optimizer = !optimizer.empty() && optimizer[i] == "pipeline";
+    if (!tune.empty() && tune[i] != "none" && !tune[i].empty()) {
+      std::stringstream list(tune[i]);
+      for (std::string item; std::getline(list, item, ',');) {
+        item.erase(0, item.find_first_not_of(' '));
+        item.erase(item.find_last_not_of(' ') + 1);
+        const auto dot = item.find('.'), eq = item.find('=');
+        if (dot == std::string::npos || eq == std::string::npos || eq < dot) {
+          throw Error("phase_tune entry '" + item + "': write component.setting=value, e.g. loss.class_balance=1");
+        }
+        Tuning t;
+        t.component = item.substr(0, dot);
+        t.setting = item.substr(dot + 1, eq - dot - 1);
+        if (t.component != "model" && t.component != "loss") {
+          throw Error("phase_tune entry '" + item + "': the component is model or loss");
+        }
+        try {
+          t.value = std::stod(item.substr(eq + 1));
+        } catch (const std::exception&) {
+          throw Error("phase_tune entry '" + item + "': the value is not a number");
+        }
+        ph.tunings.push_back(t);
+      }
+    }
     if (ph.pipeline_optimizer && !ph.reset.empty()) {
       throw Error("phase " + std::to_string(i) + " resets blocks with the pipeline's optimizer; resets are plain GD steps");
     }
@@ -116,6 +143,10 @@ void PhasedGd::train(TrainerHost& host, Rng& rng) {
         throw Error("phase_train or phase_reset names block '" + name + "', which the model does not train (its trainable blocks: " + names + ")");
       }
     }
+    for (const auto& t : ph.tunings) {
+      Component* target = t.component == "model" ? static_cast<Component*>(&model) : static_cast<Component*>(&host.loss());
+      if (!dynamic_cast<Tunable*>(target)) throw Error("phase_tune: the " + t.component + " has no settings to tune");
+    }
     if (ph.smoothing >= 0 && !dynamic_cast<Tunable*>(&model)) {
       throw Error("phase_smoothing needs a model with a smoothing setting (truncated-two-layer)");
     }
@@ -127,6 +158,10 @@ void PhasedGd::train(TrainerHost& host, Rng& rng) {
   for (const auto& ph : phases_) {
     if (ph.smoothing >= 0) dynamic_cast<Tunable&>(model).tune("smoothing", ph.smoothing);
     if (ph.pipeline_optimizer) host.optimizer().reset(p);
+    for (const auto& t : ph.tunings) {
+      Component* target = t.component == "model" ? static_cast<Component*>(&model) : static_cast<Component*>(&host.loss());
+      dynamic_cast<Tunable&>(*target).tune(t.setting, t.value);
+    }
     for (Index t = 0; t < ph.steps; ++t) {
       Batch b;
       if (ph.batch == 0 || ph.batch == n) {

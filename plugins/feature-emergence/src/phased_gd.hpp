@@ -31,12 +31,17 @@ class PhasedGd : public featurelab::Trainer {
   void train(featurelab::TrainerHost& host, featurelab::Rng& rng) override;
 
  private:
+  struct Tuning {
+    std::string component, setting;  // "model" or "loss"; the Tunable setting
+    double value = 0;
+  };
   struct Phase {
     featurelab::Index steps = 0, batch = 0;
     double lr = 0, lambda_w = 0, lambda_a = 0, lambda_b = 0, smoothing = -1;
     std::set<std::string> train;  // empty: every trainable block
     std::set<std::string> reset;  // blocks set to −η∇L in this phase
     bool pipeline_optimizer = false;  // step with the pipeline's [optimizer] instead of plain GD
+    std::vector<Tuning> tunings;      // applied at the phase's start
   };
   bool due(featurelab::Index step) const;
 

@@ -146,3 +146,18 @@ TEST_CASE("phased-gd validates its phases") {
                                               {"phase_lr", std::vector<double>{1e-8, 1, 0.01}}}, {});
   CHECK(t->total_steps() == 600);
 }
+
+TEST_CASE("phased-gd reads phase_tune entries and refuses malformed ones") {
+  const std::map<std::string, Value> base = {{"phase_steps", std::vector<std::int64_t>{1, 2}},
+                                             {"phase_lr", std::vector<double>{0.1, 0.2}}};
+  auto with = [&](std::vector<std::string> tune) {
+    auto p = base;
+    p["phase_tune"] = tune;
+    return pack().make<Trainer>("phased-gd", p, {});
+  };
+  CHECK(with({"loss.class_balance=1", "none"})->total_steps() == 3);
+  CHECK_THROWS_WITH(with({"class_balance=1", "none"}), Catch::Contains("component.setting=value"));
+  CHECK_THROWS_WITH(with({"optimizer.lr=1", "none"}), Catch::Contains("model or loss"));
+  CHECK_THROWS_WITH(with({"loss.class_balance=yes", "none"}), Catch::Contains("not a number"));
+  CHECK_THROWS_WITH(with({"none"}), Catch::Contains("one per phase"));
+}

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <featurelab/loss.hpp>
+#include <featurelab/tunable.hpp>
 
 namespace featurelab::std_pack {
 
@@ -32,17 +33,20 @@ class LogisticLoss : public OutputLoss {
   Scalar value_and_gradient(ConstMatRef out, const Batch& batch, MatRef dout) const override;
 };
 
-class HingeLoss : public OutputLoss {
+class HingeLoss : public OutputLoss, public Tunable {
  public:
   static constexpr const char* kDoc =
       "Hinge loss max(0, margin − y f(x)) for one output; multiclass (Crammer–Singer) "
-      "max(0, margin + max_{j≠y} f_j − f_y) for several.";
+      "max(0, margin + max_{j≠y} f_j − f_y) for several; optionally class-balanced (α_y = 1/(K·Pr̂[y]), Shi 2024 "
+      "App. A.8; Tunable \"class_balance\").";
   static Schema schema();
   HingeLoss(const Params& params, Context& context);
   Scalar value_and_gradient(ConstMatRef out, const Batch& batch, MatRef dout) const override;
+  void tune(const std::string& setting, double value) override;
 
  private:
   Scalar margin_;
+  bool balanced_;
 };
 
 class SquaredLoss : public OutputLoss {

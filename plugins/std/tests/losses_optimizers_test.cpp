@@ -2,6 +2,7 @@
 #include "std_harness.hpp"
 
 #include <featurelab/testing.hpp>
+#include <featurelab/tunable.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -156,4 +157,20 @@ TEST_CASE("the cosine schedule runs from lr to final_fraction·lr over the train
   CHECK(opt->learning_rate(0) == Approx(1.0));
   CHECK(opt->learning_rate(50) == Approx(0.55));
   CHECK(opt->learning_rate(100) == Approx(0.1));
+}
+
+TEST_CASE("class-balanced hinge weights each class by n/(K count), and is Tunable") {
+  IVec y(4);
+  y << 1, 0, 0, 0;  // one positive, three negatives
+  Mat f(4, 1);
+  f << 0, 0, 0, 0;  // every slack is 1
+  CHECK(loss_value("hinge", f, y) == Approx(1.0));
+  CHECK(loss_value("hinge", f, y, {{"class_weights", std::string("balanced")}}) == Approx(1.0));  // weights average 1
+  f << -1, 0, 0, 0;  // the positive's slack is 2: balanced weight 4/(2·1) = 2, negatives 4/(2·3)
+  CHECK(loss_value("hinge", f, y) == Approx((2 + 1 + 1 + 1) / 4.0));
+  CHECK(loss_value("hinge", f, y, {{"class_weights", std::string("balanced")}}) == Approx((2 * 2 + 3 * (2.0 / 3)) / 4));
+  auto loss = harness().make<Loss>("hinge", {}, {});
+  auto* tunable = dynamic_cast<Tunable*>(loss.get());
+  REQUIRE(tunable);
+  CHECK_THROWS_WITH(tunable->tune("temperature", 1), Catch::Contains("class_balance"));
 }

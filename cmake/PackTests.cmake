@@ -1,0 +1,26 @@
+# Test helpers for the in-tree paper packs.
+
+# featurelab_add_pack_tests(PACK <pack> DEFINE <macro> SOURCES <file>... [LIBS <lib>...]): the pack's
+# Catch2 test executable, <pack>-tests, built against the SDK; <macro> names the path of the built
+# pack and FEATURELAB_STD_PLUGIN that of std, so the tests load the real plugins. Test names get the
+# prefix "<pack>:".
+function(featurelab_add_pack_tests)
+  cmake_parse_arguments(ARG "" "PACK;DEFINE" "SOURCES;LIBS" ${ARGN})
+  set(target ${ARG_PACK}-tests)
+  add_executable(${target} ${ARG_SOURCES})
+  target_link_libraries(${target} PRIVATE featurelab::sdk featurelab-test-main ${ARG_LIBS})
+  target_compile_definitions(${target} PRIVATE ${ARG_DEFINE}="$<TARGET_FILE:${ARG_PACK}>"
+    FEATURELAB_STD_PLUGIN="$<TARGET_FILE:std>")
+  target_compile_options(${target} PRIVATE ${FEATURELAB_WARNINGS})
+  add_dependencies(${target} ${ARG_PACK} std)
+  catch_discover_tests(${target} TEST_PREFIX "${ARG_PACK}:")
+endfunction()
+
+# featurelab_add_pipeline_test(NAME FILE [ARG ...]): run a pack's pipeline whole as a test, in a fresh
+# output directory; the test fails when a job fails or an [[assert]] does not hold (exit code).
+# ARGs are appended to the command line as written, e.g. "--set 'experiment.seeds=[0]'".
+function(featurelab_add_pipeline_test name file)
+  string(JOIN " " extra ${ARGN})
+  add_test(NAME ${name}
+    COMMAND bash -c "out=$(mktemp -d) && $<TARGET_FILE:featurelab> -q run ${file} --out $out/run ${extra}; status=$?; rm -rf $out; exit $status")
+endfunction()

@@ -1,9 +1,12 @@
 // The phase loop: one loss evaluation per step, then one fused update per trained block.
 #include "phased_gd.hpp"
 
+#include "readout_solver.hpp"
+
 #include <featurelab/error.hpp>
 #include <featurelab/tunable.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -15,6 +18,11 @@ Schema PhasedGd::schema() {
   Schema s;
   s.integers("phase_steps", {100}, "steps of each phase").min(0).non_empty();
   s.reals("phase_lr", {0.01}, "learning rate of each phase").min(0).non_empty();
+  declare_phase_lists(s);
+  return s;
+}
+
+void PhasedGd::declare_phase_lists(Schema& s) {
   s.integers("phase_batch", {}, "batch of each phase, 0 = full; empty = full throughout").min(0);
   s.reals("phase_lambda_w", {}, "L2 weight on block W per phase; empty = 0").min(0);
   s.reals("phase_lambda_a", {}, "L2 weight on block a per phase; empty = 0").min(0);
@@ -25,12 +33,26 @@ Schema PhasedGd::schema() {
   s.strings("phase_tune", {}, "settings changed at each phase's start, comma-separated component.setting=value "
                              "(model or loss, e.g. \"loss.class_balance=1\"; Tunable components); \"none\" = nothing");
   s.reals("phase_smoothing", {}, "the model's activation smoothing per phase (Tunable \"smoothing\"); empty = untouched");
-  s.strings("phase_optimizer", {}, "per phase: gd (plain GD at phase_lr) or pipeline (the pipeline's [optimizer], "
-                                  "e.g. adam, restarted at the phase: a readout solved well); empty = gd").choices = {"gd", "pipeline"};
+  s.strings("phase_optimizer", {}, "per phase: gd (plain GD at phase_lr), pipeline (the pipeline's [optimizer], e.g. "
+                                  "adam, restarted at the phase) or readout (the first layer frozen, block a solved "
+                                  "as a hinge SVM by dual coordinate descent, one epoch a step); empty = gd")
+      .choices = {"gd", "pipeline", "readout"};
+  s.real("readout_lambda", 1e-5, "L2 weight λ of the readout phases' SVM (λ/2)‖a‖² + mean hinge").above(0);
+  s.boolean("fresh", false, "draw every step's batch fresh from the distribution (ch. 3's Algorithm 1, online GD); "
+                           "phase_batch 0 then means data.train samples");
   s.choice("l2", "sum", {"sum", "half"}, "L2 convention: λ‖θ‖² (ch. 2) or (λ/2)‖θ‖² (ch. 3)");
   s.integer("eval_every", 0, "run the probes every this many steps; 0 = start and end only").min(0);
   s.integers("eval_at", {}, "also run the probes after these steps").min(0);
-  return s;
+}
+
+void PhasedGd::append_readout(Index steps, double smoothing) {
+  Phase ph;
+  ph.steps = steps;
+  ph.readout = true;
+  ph.train = {"a"};
+  ph.smoothing = smoothing;
+  total_ += steps;
+  phases_.push_back(std::move(ph));
 }
 
 PhasedGd::PhasedGd(const Params& params, Context&) : eval_every_(params.integer("eval_every")) {
@@ -85,6 +107,8 @@ PhasedGd::PhasedGd(const Params& params, Context&) : eval_every_(params.integer(
     if (!train.empty()) ph.train = block_set(train[i]);
     if (!reset.empty()) ph.reset = block_set(reset[i]);
     ph.pipeline_optimizer = !optimizer.empty() && optimizer[i] == "pipeline";
+    ph.readout = !optimizer.empty() && optimizer[i] == "readout";
+    if (ph.readout && !ph.reset.empty()) throw Error("phase " + std::to_string(i) + " is a readout phase: it cannot reset blocks");
     if (!tune.empty() && tune[i] != "none" && !tune[i].empty()) {
       std::stringstream list(tune[i]);
       for (std::string item; std::getline(list, item, ',');) {
@@ -115,6 +139,8 @@ PhasedGd::PhasedGd(const Params& params, Context&) : eval_every_(params.integer(
     phases_.push_back(std::move(ph));
   }
   for (auto s : params.integers("eval_at")) eval_at_.insert(s);
+  readout_lambda_ = params.real("readout_lambda");
+  fresh_ = params.boolean("fresh");
   l2_factor_ = params.str("l2") == "sum" ? 2.0 : 1.0;
 }
 
@@ -147,24 +173,33 @@ void PhasedGd::train(TrainerHost& host, Rng& rng) {
       Component* target = t.component == "model" ? static_cast<Component*>(&model) : static_cast<Component*>(&host.loss());
       if (!dynamic_cast<Tunable*>(target)) throw Error("phase_tune: the " + t.component + " has no settings to tune");
     }
-    if (ph.smoothing >= 0 && !dynamic_cast<Tunable*>(&model)) {
+    if (ph.smoothing >= 0 && !dynamic_cast<Tunable*>(&model) && !ph.readout) {
       throw Error("phase_smoothing needs a model with a smoothing setting (truncated-two-layer)");
     }
-    if (ph.batch > n) throw Error("phase_batch " + std::to_string(ph.batch) + " exceeds the " + std::to_string(n) + " training samples");
+    if (!fresh_ && ph.batch > n) throw Error("phase_batch " + std::to_string(ph.batch) + " exceeds the " + std::to_string(n) + " training samples");
   }
   std::vector<Index> order;
   Index cursor = n, step = 0;
   host.evaluate(0);
   for (const auto& ph : phases_) {
-    if (ph.smoothing >= 0) dynamic_cast<Tunable&>(model).tune("smoothing", ph.smoothing);
+    // (A readout phase's smoothing applies only to models that have one.)
+    if (ph.smoothing >= 0 && dynamic_cast<Tunable*>(&model)) dynamic_cast<Tunable&>(model).tune("smoothing", ph.smoothing);
     if (ph.pipeline_optimizer) host.optimizer().reset(p);
     for (const auto& t : ph.tunings) {
       Component* target = t.component == "model" ? static_cast<Component*>(&model) : static_cast<Component*>(&host.loss());
       dynamic_cast<Tunable&>(*target).tune(t.setting, t.value);
     }
+    if (ph.readout) {
+      if (!train_readout(host, ph, rng, step)) return;
+      continue;
+    }
     for (Index t = 0; t < ph.steps; ++t) {
       Batch b;
-      if (ph.batch == 0 || ph.batch == n) {
+      if (fresh_) {
+        host.distribution().sample(ph.batch == 0 ? n : ph.batch, Split::Train, rng, buffer_);
+        host.transform_fresh(buffer_, rng);
+        b = Batch::of(buffer_);
+      } else if (ph.batch == 0 || ph.batch == n) {
         b = Batch::of(data);
       } else {
         if (cursor + ph.batch > n) {
@@ -233,6 +268,40 @@ void PhasedGd::train(TrainerHost& host, Rng& rng) {
       if (host.stop_requested()) return;
     }
   }
+}
+
+bool PhasedGd::train_readout(TrainerHost& host, const Phase& ph, Rng& rng, Index& step) {
+  Model& model = host.model();
+  const Dataset& data = host.train_data();
+  const ParamBlock* a = model.find_block("a");
+  if (!a || !a->trainable || a->rows != 1) {
+    throw Error("a readout phase trains block a (1×width) of a one-output model; this model has none");
+  }
+  model.hook("hidden.post", data.X, hidden_);
+  if (hidden_.cols() != a->cols) throw Error("a readout phase needs hidden.post with one column per entry of a");
+  // The readout is exact only for models whose output is ⟨a, hidden.post⟩ (no output bias, no
+  // nonlinearity after the sum): check it on the data rather than trust it.
+  Mat out(data.size(), 1);
+  model.forward(data.X, out);
+  const Mat linear = hidden_ * model.block("a").transpose();
+  const double scale = std::max<double>(1.0, out.cwiseAbs().maxCoeff());
+  if ((out - linear).cwiseAbs().maxCoeff() > 1e-3 * scale) {
+    throw Error("a readout phase needs a model whose output is hidden.post · aᵀ; this one's is not");
+  }
+  VecD y(data.size());
+  for (Index i = 0; i < data.size(); ++i) y(i) = data.y(i) == 1 ? 1.0 : -1.0;
+  HingeReadout solver(hidden_, y, readout_lambda_);
+  for (Index t = 0; t < ph.steps; ++t) {
+    solver.epoch(rng);
+    model.block("a").row(0) = solver.weights().cast<Scalar>().transpose();
+    ++step;
+    const double objective = solver.primal();
+    host.progress(step, total_, objective);
+    if (due(step)) host.record(step, "train.loss", objective);
+    if (due(step) || host.stop_requested()) host.evaluate(step);
+    if (host.stop_requested()) return false;
+  }
+  return true;
 }
 
 }  // namespace feature_emergence

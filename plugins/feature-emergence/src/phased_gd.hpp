@@ -30,6 +30,12 @@ class PhasedGd : public featurelab::Trainer {
   featurelab::Index total_steps() const override { return total_; }
   void train(featurelab::TrainerHost& host, featurelab::Rng& rng) override;
 
+ protected:
+  // The phase lists and common keys (every key but phase_steps and phase_lr).
+  static void declare_phase_lists(featurelab::Schema& s);
+  // Appends a readout phase of `steps` epochs (smoothing < 0: untouched).
+  void append_readout(featurelab::Index steps, double smoothing);
+
  private:
   struct Tuning {
     std::string component, setting;  // "model" or "loss"; the Tunable setting
@@ -41,14 +47,20 @@ class PhasedGd : public featurelab::Trainer {
     std::set<std::string> train;  // empty: every trainable block
     std::set<std::string> reset;  // blocks set to −η∇L in this phase
     bool pipeline_optimizer = false;  // step with the pipeline's [optimizer] instead of plain GD
+    bool readout = false;             // solve block a exactly on the frozen hidden layer
     std::vector<Tuning> tunings;      // applied at the phase's start
   };
   bool due(featurelab::Index step) const;
+  // A readout phase; false when the user asked to stop.
+  bool train_readout(featurelab::TrainerHost& host, const Phase& ph, featurelab::Rng& rng, featurelab::Index& step);
 
   std::vector<Phase> phases_;
   featurelab::Index total_ = 0, eval_every_ = 0;
   std::set<featurelab::Index> eval_at_;
   double l2_factor_ = 2;
+  double readout_lambda_ = 1e-5;
+  bool fresh_ = false;
+  featurelab::Mat hidden_;
   featurelab::Dataset buffer_;
   featurelab::Vec grad_;
 };

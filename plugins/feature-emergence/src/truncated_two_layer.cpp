@@ -70,4 +70,21 @@ void TruncatedTwoLayer::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef d
   dX.noalias() = dH_ * block("W");
 }
 
+std::vector<HookSpec> TruncatedTwoLayer::hook_points() const {
+  return {{"hidden.pre", "n×2m", "pre-activations XWᵀ + b"}, {"hidden.post", "n×2m", "activations σ_s(XWᵀ + b)"}};
+}
+
+void TruncatedTwoLayer::hook(const std::string& name, ConstMatRef X, Mat& out) {
+  if (name != "hidden.pre" && name != "hidden.post") Model::hook(name, X, out);
+  Mat Z = X * block("W").transpose();
+  Z.rowwise() += block("b").row(0);
+  if (name == "hidden.pre") {
+    out = std::move(Z);
+    return;
+  }
+  out.resize(Z.rows(), Z.cols());
+  Mat dH(Z.rows(), Z.cols());
+  truncated_relu(Z, smoothing_, out, dH);
+}
+
 }  // namespace feature_emergence

@@ -23,6 +23,8 @@ class TruncatedTwoLayer : public featurelab::Model, public featurelab::Tunable {
   void backward(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::VecRef grad) override;
   void input_gradient(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::MatRef dX) override;
   void tune(const std::string& setting, double value) override;
+  std::vector<featurelab::HookSpec> hook_points() const override;
+  void hook(const std::string& name, featurelab::ConstMatRef X, featurelab::Mat& out) override;
 
  private:
   featurelab::Index width_, dim_;

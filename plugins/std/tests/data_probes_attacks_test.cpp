@@ -306,3 +306,100 @@ TEST_CASE("robust-accuracy takes the worst case over attacks") {
   CHECK_THROWS_WITH(harness().make<Probe>("robust-accuracy", {}, s)->measure(input(*model, *loss, d, d, f, none), m),
                     Catch::Contains("[[attack]]"));
 }
+
+TEST_CASE("gaussian-mixture: the plain mixture draws exactly as before the chapter-3 keys (labels, then noise)") {
+  // An independent replay of the original sampler: y_i = integer(0, k − 1) (or a permutation when balanced),
+  // then N(0, σ²) noise for the whole matrix, then the class mean; random means from the component's stream.
+  for (const bool balanced : {false, true}) {
+    auto dist = harness().make<Distribution>("gaussian-mixture", {{"classes", std::int64_t(3)}, {"dim", std::int64_t(5)},
+                                                                  {"means", std::string("random")}, {"sigma", 0.3},
+                                                                  {"mean_norm", 2.0}, {"balanced", balanced}}, {});
+    Rng stream(derive_seed(1, "gaussian-mixture"));
+    Mat means(3, 5);
+    stream.fill_normal(means);
+    for (Index c = 0; c < 3; ++c) means.row(c) *= Scalar(2) / means.row(c).norm();
+    CHECK(dist->features().at("means") == means);
+    Dataset d;
+    Rng rng(21);
+    dist->sample(301, Split::Train, rng, d);
+    Rng replay(21);
+    IVec y(301);
+    if (balanced) {
+      const std::vector<Index> order = replay.permutation(301);
+      for (Index i = 0; i < 301; ++i) y(order[static_cast<std::size_t>(i)]) = static_cast<std::int32_t>(i % 3);
+    } else {
+      for (Index i = 0; i < 301; ++i) y(i) = static_cast<std::int32_t>(replay.integer(0, 2));
+    }
+    Mat X(301, 5);
+    replay.fill_normal(X, 0.3);
+    for (Index i = 0; i < 301; ++i) X.row(i) += means.row(y(i));
+    CHECK(d.y == y);
+    CHECK(d.X == X);
+    CHECK(d.meta.empty());
+    CHECK(dist->spec().meta.empty());
+  }
+  // The new features of the plain mixture: centres = means, unit directions, one cluster per class.
+  auto plain = harness().make<Distribution>("gaussian-mixture", {{"mean_norm", 3.0}}, {});
+  const FeatureSet f = plain->features();
+  CHECK(f.at("centres") == f.at("means"));
+  CHECK(f.at("directions") == f.at("means") / Scalar(3));
+  CHECK(f.at("cluster_labels") == (Mat(1, 2) << -1, 1).finished());
+}
+
+TEST_CASE("gaussian-mixture: r clusters with classes, weights and per-cluster sigmas (Shi 2024 §3.4.1, B.5.2)") {
+  const Overrides general{{"classes", std::int64_t(2)},
+                          {"dim", std::int64_t(5)},
+                          {"clusters", std::int64_t(3)},
+                          {"cluster_labels", std::vector<std::int64_t>{1, 0, 1}},
+                          {"weights", std::vector<double>{5, 3, 2}},
+                          {"sigmas", std::vector<double>{0.1, 0.5, 1.0}},
+                          {"mean_norm", 3.0}};
+  auto dist = harness().make<Distribution>("gaussian-mixture", general, {});
+  const FeatureSet f = dist->features();
+  const Mat& mu = f.at("centres");
+  REQUIRE(mu.rows() == 3);
+  CHECK((mu * mu.transpose()).isApprox(Mat(9 * Mat::Identity(3, 3))));
+  CHECK(f.at("cluster_labels") == (Mat(1, 3) << 1, -1, 1).finished());
+  CHECK(f.at("cluster_classes") == (Mat(1, 3) << 1, 0, 1).finished());
+  CHECK(dist->spec().meta == std::vector<std::string>{"cluster"});
+  const Index n = 30000;
+  Dataset d;
+  Rng rng(4);
+  dist->sample(n, Split::Train, rng, d);
+  const VecD& cluster = d.meta.at("cluster");
+  const double weights[] = {0.5, 0.3, 0.2}, sigmas[] = {0.1, 0.5, 1.0};
+  const int classes[] = {1, 0, 1};
+  for (Index j = 0; j < 3; ++j) {
+    double count = 0, noise = 0;
+    for (Index i = 0; i < n; ++i) {
+      if (cluster(i) != double(j)) continue;
+      count += 1;
+      noise += static_cast<double>((d.X.row(i) - mu.row(j)).squaredNorm());
+      REQUIRE(d.y(i) == classes[j]);
+    }
+    CHECK(count / n == Approx(weights[j]).margin(0.012));
+    CHECK(std::sqrt(noise / (count * 5)) == Approx(sigmas[j]).epsilon(0.03));  // σ_j: per-coordinate std
+  }
+  // balanced: exact cluster counts n p_j, the remainder to the largest fractional parts.
+  Overrides exact = general;
+  exact["balanced"] = true;
+  auto counted = harness().make<Distribution>("gaussian-mixture", exact, {});
+  Dataset b;
+  counted->sample(1001, Split::Train, rng, b);
+  CHECK((b.meta.at("cluster").array() == 0).count() == 501);
+  CHECK((b.meta.at("cluster").array() == 1).count() == 300);
+  CHECK((b.meta.at("cluster").array() == 2).count() == 200);
+  // Defaults of the general form: equal weights, class j mod classes, sigma for all.
+  auto four = harness().make<Distribution>("gaussian-mixture", {{"clusters", std::int64_t(4)}, {"dim", std::int64_t(4)}}, {});
+  CHECK(four->features().at("cluster_classes") == (Mat(1, 4) << 0, 1, 0, 1).finished());
+  const auto make = [](const Overrides& o) { return harness().make<Distribution>("gaussian-mixture", o, {}); };
+  CHECK_THROWS_WITH(make({{"clusters", std::int64_t(3)}, {"cluster_labels", std::vector<std::int64_t>{0, 1}}}),
+                    Catch::Contains("cluster_labels has 2 entries"));
+  CHECK_THROWS_WITH(make({{"cluster_labels", std::vector<std::int64_t>{0, 2}}}), Catch::Contains("outside [0, classes"));
+  CHECK_THROWS_WITH(make({{"cluster_labels", std::vector<std::int64_t>{1, 1}}}), Catch::Contains("class 0 no cluster"));
+  CHECK_THROWS_WITH(make({{"weights", std::vector<double>{1, 2, 3}}}), Catch::Contains("weights has 3 entries"));
+  CHECK_THROWS_WITH(make({{"weights", std::vector<double>{0, 0}}}), Catch::Contains("weights sum to 0"));
+  CHECK_THROWS_WITH(make({{"sigmas", std::vector<double>{1.0}}}), Catch::Contains("sigmas has 1 entries"));
+  CHECK_THROWS_WITH(make({{"clusters", std::int64_t(12)}}), Catch::Contains("dim >= the number of clusters"));
+  CHECK_THROWS_WITH(make({{"sigmas", std::vector<double>{1.0, -1.0}}}), Catch::Contains("sigmas"));
+}

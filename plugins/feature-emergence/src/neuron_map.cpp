@@ -1,0 +1,90 @@
+// Projection onto (v̂, top principal direction ⊥ v̂): two GEMVs and one symmetric eigenproblem.
+#include "neuron_map.hpp"
+
+#include "pattern_probes.hpp"
+
+#include <featurelab/error.hpp>
+
+#include <Eigen/Eigenvalues>
+
+#include <cmath>
+
+namespace feature_emergence {
+
+using namespace featurelab;
+
+Schema NeuronMap::schema() {
+  Schema s;
+  s.string("feature", "ground_truth", "the distribution's feature whose first row is the ground-truth direction v");
+  return s;
+}
+
+NeuronMap::NeuronMap(const Params& params, Context&) : feature_(params.str("feature")) {}
+
+void NeuronMap::measure(const ProbeInput& in, Measurements& out) {
+  const std::string who = "neuron-map";
+  auto it = in.features.find(feature_);
+  if (it == in.features.end() || it->second.rows() == 0) {
+    std::string names;
+    for (const auto& [name, _] : in.features) names += (names.empty() ? "" : ", ") + name;
+    throw Error(who + " needs the distribution's feature \"" + feature_ + "\" (first row: the ground-truth direction v); this "
+                "distribution exposes: " + (names.empty() ? std::string("none") : names) + ". Set probe.feature to one of them");
+  }
+  const Mat W = first_layer(in.model, who);
+  const Index N = W.rows(), d = W.cols();
+  if (it->second.cols() != d) {
+    throw Error(who + ": feature \"" + feature_ + "\" has length " + std::to_string(it->second.cols()) + " but the neurons " + std::to_string(d));
+  }
+  Eigen::VectorXd v = it->second.row(0).transpose().cast<double>();
+  if (v.norm() <= 0) throw Error(who + ": the first row of feature \"" + feature_ + "\" is zero");
+  v /= v.norm();
+  Eigen::MatrixXd U = W.cast<double>();
+  const Eigen::VectorXd norms = U.rowwise().norm();
+  for (Index i = 0; i < N; ++i) {
+    if (norms(i) > 0) U.row(i) /= norms(i);
+  }
+  const Eigen::VectorXd x = U * v;
+  Eigen::MatrixXd R = U - x * v.transpose();  // components orthogonal to v
+  R.rowwise() -= R.colwise().mean();
+  Eigen::VectorXd p = Eigen::VectorXd::Zero(d);
+  if (N >= 2) {
+    if (N <= d) {
+      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(R * R.transpose());
+      if (eig.eigenvalues()(N - 1) > 1e-12) p = R.transpose() * eig.eigenvectors().col(N - 1);
+    } else {
+      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(R.transpose() * R);
+      if (eig.eigenvalues()(d - 1) > 1e-12) p = eig.eigenvectors().col(d - 1);
+    }
+    p -= p.dot(v) * v;  // orthogonal to v up to rounding: make it exact
+    if (p.norm() > 0) p /= p.norm();
+  }
+  Eigen::VectorXd y = U * p;
+  Index far = 0;
+  if (N > 0) y.cwiseAbs().maxCoeff(&far);
+  if (N > 0 && y(far) < 0) y = -y;
+  // Readout signs: a, or a0 + da for the linearised model.
+  Eigen::VectorXd a_sign = Eigen::VectorXd::Zero(N);
+  const Model& model = in.model;
+  if (const ParamBlock* a = model.find_block("a"); a && a->rows == 1 && a->cols == N) {
+    a_sign = model.block("a").row(0).transpose().cast<double>().array().sign();
+  } else if (model.find_block("a0") && model.find_block("da")) {
+    a_sign = (model.block("a0") + model.block("da")).row(0).transpose().cast<double>().array().sign();
+  }
+  Table table;
+  table.values.resize(N, 4);
+  table.values.col(0) = x;
+  table.values.col(1) = y;
+  table.values.col(2) = a_sign;
+  table.values.col(3) = norms;
+  table.col_names = {"x", "y", "a_sign", "norm"};
+  double plane = 0, counted = 0;
+  for (Index i = 0; i < N; ++i) {
+    if (norms(i) <= 0) continue;
+    plane += x(i) * x(i) + y(i) * y(i);
+    counted += 1;
+  }
+  out.scalar("in_plane", counted > 0 ? plane / counted : 0.0);
+  out.table("map", std::move(table));
+}
+
+}  // namespace feature_emergence

@@ -35,6 +35,10 @@ double HingeReadout::primal() const {
   return 0.5 * lambda * a_.squaredNorm() + (1.0 - margins.array()).max(0.0).mean();
 }
 
+double HingeReadout::dual() const {
+  return (alpha_.sum() - 0.5 * a_.squaredNorm()) / (c_ * static_cast<double>(H_.rows()));
+}
+
 double HingeReadout::accuracy() const {
   const VecD margins = (H_ * a_.cast<Scalar>()).cast<double>().cwiseProduct(y_);
   return (margins.array() > 0).cast<double>().mean();

@@ -27,6 +27,8 @@ class HingeReadout {
   const featurelab::VecD& weights() const { return a_; }
   // (λ/2)‖a‖² + mean hinge, and the training accuracy of sign⟨a, h⟩.
   double primal() const;
+  // The dual objective on the same scale, (Σα − ½‖a‖²)/(Cn): primal − dual ≥ 0 is the duality gap.
+  double dual() const;
   double accuracy() const;
 
  private:

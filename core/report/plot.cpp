@@ -242,6 +242,36 @@ bool numeric_grid(const fs::path& csv, const fs::path& out_path) {
   return true;
 }
 
+// A table with columns named x and y is a point cloud (e.g. neuron-map's 2-D neuron directions): the
+// 1-based gnuplot columns of x, y and of the first other column (the colour; 0 when there is none).
+bool scatter_columns(const fs::path& csv, int& x, int& y, int& colour, bool& signs) {
+  std::ifstream in(csv);
+  std::string header;
+  if (!std::getline(in, header)) return false;
+  x = y = colour = 0;
+  signs = false;
+  int column = 0;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t comma = header.find(',', start);
+    const std::string name = header.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    ++column;
+    if (column > 1) {  // column 1 holds the row names
+      if (name == "x") {
+        x = column;
+      } else if (name == "y") {
+        y = column;
+      } else if (colour == 0) {
+        colour = column;
+        signs = name.find("sign") != std::string::npos;  // ±1 values: a fixed colour scale
+      }
+    }
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return x > 0 && y > 0;
+}
+
 void plot_tables(const fs::path& run_dir, const Run& run, const fs::path& dir, std::vector<fs::path>& written) {
   // The last step of each table in the first job of each sweep point.
   std::set<std::size_t> seen;
@@ -267,6 +297,17 @@ void plot_tables(const fs::path& run_dir, const Run& run, const fs::path& dir, s
                                "set autoscale fix\n";
       const fs::path numeric = dir / safe_name(table + suffix + ".heatmap.dat");
       std::string body;
+      int xc = 0, yc = 0, cc = 0;
+      bool signs = false;
+      if (scatter_columns(found.second, xc, yc, cc, signs)) {
+        body = fmt::format("set title {}\nset datafile separator ','\nset key off\nset xlabel 'x'\nset ylabel 'y'\n"
+                           "set size ratio -1\nset palette defined (-1 'blue', 0 'black', 1 'red')\n{}"
+                           "plot {} skip 1 using {}:{}{} with points pt 7 ps 0.7{}",
+                           title, signs ? "set cbrange [-1:1]\n" : "", gp_quote(found.second.string()), xc, yc, cc > 0 ? fmt::format(":{}", cc) : "",
+                           cc > 0 ? " palette" : "");
+        render(dir / safe_name(table + suffix + ".scatter"), body, written);
+        continue;
+      }
       if (numeric_grid(found.second, numeric)) {
         // Row and column names are coordinates (a decision grid): real axes, not one label per cell.
         body = base + fmt::format("set xlabel 'x1'\nset ylabel 'x2'\nset size ratio -1\n"

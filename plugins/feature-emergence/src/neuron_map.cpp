@@ -70,13 +70,19 @@ void NeuronMap::measure(const ProbeInput& in, Measurements& out) {
   } else if (model.find_block("a0") && model.find_block("da")) {
     a_sign = (model.block("a0") + model.block("da")).row(0).transpose().cast<double>().array().sign();
   }
+  // One row per neuron, then the two reference directions ±v at (±1, 0) (a_sign 0: drawn black).
   Table table;
-  table.values.resize(N, 4);
-  table.values.col(0) = x;
-  table.values.col(1) = y;
-  table.values.col(2) = a_sign;
-  table.values.col(3) = norms;
+  table.values = Eigen::MatrixXd::Zero(N + 2, 4);
+  table.values.col(0).head(N) = x;
+  table.values.col(1).head(N) = y;
+  table.values.col(2).head(N) = a_sign;
+  table.values.col(3).head(N) = norms;
+  table.values(N, 0) = 1;
+  table.values(N + 1, 0) = -1;
   table.col_names = {"x", "y", "a_sign", "norm"};
+  for (Index i = 0; i < N; ++i) table.row_names.push_back(std::to_string(i));
+  table.row_names.push_back("+v");
+  table.row_names.push_back("-v");
   double plane = 0, counted = 0;
   for (Index i = 0; i < N; ++i) {
     if (norms(i) <= 0) continue;

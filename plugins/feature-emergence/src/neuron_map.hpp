@@ -7,7 +7,8 @@
 // the smaller of the N×N Gram and the d×d covariance; sign fixed so the largest |y_i| is positive).
 // The stars ±v sit at (±1, 0) and are not stored. A neuron that learned ±v sits near (±1, 0); random
 // init neurons sit near the origin (|x| ~ 1/√d). Table "map": one row per neuron, columns x, y, a_sign
-// (sign of its readout a_i; the NTK model's a0 + da), norm (‖w_i‖). Scalar in_plane = mean_i (x_i² + y_i²),
+// (sign of its readout a_i; the NTK model's a0 + da), norm (‖w_i‖), then rows "+v" and "-v" at (±1, 0)
+// with a_sign 0 (`featurelab plot` draws tables with x and y columns as scatter plots). Scalar in_plane = mean_i (x_i² + y_i²),
 // the share of each unit neuron the plane shows (1: the map is exact). First layer: block W, or W0 + dW.
 #pragma once
 

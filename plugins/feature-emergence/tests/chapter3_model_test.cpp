@@ -541,7 +541,11 @@ TEST_CASE("neuron-map: x = cos with v, y along the top principal direction ortho
   const Table& t = out.tables()[0].second;
   CHECK(out.tables()[0].first == "map");
   CHECK(t.col_names == std::vector<std::string>{"x", "y", "a_sign", "norm"});
-  REQUIRE(t.values.rows() == width);
+  REQUIRE(t.values.rows() == width + 2);  // the neurons, then ±v at (±1, 0)
+  CHECK(t.row_names.back() == "-v");
+  CHECK(t.values(width, 0) == 1);
+  CHECK(t.values(width + 1, 0) == -1);
+  CHECK(t.values(width + 1, 2) == 0);
   CHECK(t.values(0, 0) == Approx(1).margin(1e-5));
   CHECK(t.values(1, 0) == Approx(-1).margin(1e-5));
   CHECK(std::abs(t.values(0, 1)) < 1e-5);

@@ -88,11 +88,16 @@ DataSpec DictionaryPatterns::spec() const {
 FeatureSet DictionaryPatterns::features() const {
   Mat v = Mat::Zero(1, d_);
   Mat relevant = Mat::Zero(1, D_);
+  double mu = 0;
   for (int j : relevant_) {
     v.row(0) += M_.row(j);
     relevant(0, j) = 1;
+    mu += mean_(j);
   }
-  return {{"ground_truth", v}, {"dictionary", M_}, {"relevant", relevant}};
+  // [σ̃, μ = Σ_{j∈A} E φ̃_j]: what Lemma 2.5's ground-truth network needs to undo the normalisation.
+  Mat normalisation(1, 2);
+  normalisation << static_cast<Scalar>(1.0 / scale_), static_cast<Scalar>(mu);
+  return {{"ground_truth", v}, {"dictionary", M_}, {"relevant", relevant}, {"normalisation", normalisation}};
 }
 
 void DictionaryPatterns::draw_patterns(Rng& rng, std::vector<int>& on) const {

@@ -10,7 +10,8 @@
 //   independent     φ̃_j ~ Bernoulli(p_A) on A, Bernoulli(p_o) elsewhere (the interval experiment)
 //   uniform         every pattern Bernoulli(½): "without input structure"
 // Inputs are normalised as the chapter requires: x = M(φ̃ − E φ̃)/σ̃ with σ̃² = Σ_j Var φ̃_j (analytic).
-// Features: ground_truth v = Σ_{j∈A} M_j (1×d), dictionary (D×d, rows M_jᵀ), relevant (1×D indicator).
+// Features: ground_truth v = Σ_{j∈A} M_j (1×d), dictionary (D×d, rows M_jᵀ), relevant (1×D indicator),
+// normalisation [σ̃, Σ_{j∈A} E φ̃_j] (1×2, for Lemma 2.5's ground-truth network).
 #pragma once
 
 #include <featurelab/distribution.hpp>

@@ -408,9 +408,14 @@ TEST_CASE("ground-truth-net ch2-bump reproduces the labels with y g* = 1 exactly
   Rng rng(6);
   dist->sample(500, Split::Train, rng, data);
   FeatureSet features = dist->features();
-  CHECK_THROWS_WITH(ch3_pack().make<Model>("ground-truth-net", {{"kind", std::string("ch2-bump")}}, dist->spec(), 1, &features),
+  // dictionary-patterns exposes [σ̃, μ] = [√(D/4), k/2] itself.
+  REQUIRE(features.count("normalisation") == 1);
+  CHECK(features.at("normalisation")(0, 0) == Approx(std::sqrt(5.0)).epsilon(1e-6));
+  CHECK(features.at("normalisation")(0, 1) == Approx(2.5).epsilon(1e-6));
+  FeatureSet without = features;
+  without.erase("normalisation");
+  CHECK_THROWS_WITH(ch3_pack().make<Model>("ground-truth-net", {{"kind", std::string("ch2-bump")}}, dist->spec(), 1, &without),
                     Catch::Contains("normalisation") && Catch::Contains("sigma_tilde"));
-  features["normalisation"] = (Mat(1, 2) << Scalar(std::sqrt(5.0)), Scalar(2.5)).finished();
   auto g = ch3_pack().make<Model>("ground-truth-net", {{"kind", std::string("ch2-bump")}}, dist->spec(), 1, &features);
   CHECK((margins(*g, data).array() - 1).abs().maxCoeff() < 1e-3);
 }

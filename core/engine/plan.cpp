@@ -56,6 +56,13 @@ void variant_overrides(const toml::table& table, const std::string& prefix, std:
 SweepAxis variant_axis(const std::string& name, const toml::array& values, std::vector<Diagnostic>& errors) {
   SweepAxis axis;
   axis.key = name;
+  // An axis is a column of summary.csv beside these: the same name would make the table ambiguous.
+  for (const char* column : {"run", "point", "metric", "n", "mean", "std", "min", "max", "seed"}) {
+    if (name == column) {
+      errors.push_back({where(values), "sweep." + name + ": '" + name + "' is a column of summary.csv; name the axis otherwise "
+                                       "(e.g. sweep." + name + "_value)"});
+    }
+  }
   for (const auto& v : values) {
     const auto* table = v.as_table();
     const toml::node* label = table ? table->get("name") : nullptr;

@@ -30,6 +30,8 @@ expect 0 "assert PASS  accuracy.train\[objective=hinge\]" -- $fl run "$variants"
 check "a variant applies all its keys" bash -c "grep -l 'lr = 0.050' '$work'/variants/jobs/*/config.toml | xargs grep -q \"use = 'std:hinge'\""
 printf '[sweep]\nobjective = [{ "loss.use" = "hinge" }]\n' > "$work/bad-variant.toml"
 expect 2 "every variant is a table with a name" -- $fl validate "$work/bad-variant.toml" --set 'data.use="xor-clusters"'
+printf '[sweep]\nn = [{ name = "small", "data.train" = 100 }]\n' > "$work/column-axis.toml"
+expect 2 "sweep.n: 'n' is a column of summary.csv" -- $fl validate "$work/column-axis.toml" --set 'data.use="xor-clusters"'
 sed 's/"model.width" = \[8, 40\]/"model.widht" = [8, 40]/' "$sweep" > "$work/badsweep.toml"
 expect 2 "\[sweep\] model.widht.*did you mean 'width'" -- $fl validate "$work/badsweep.toml"
 

@@ -1,0 +1,130 @@
+// The step loop: sample, augment, one loss evaluation, one fused update of W (and b when trained),
+// then the bias schedule on the new norms.
+#include "contrastive_sgd.hpp"
+
+#include <featurelab/error.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace contrastive_decoupling {
+
+using namespace featurelab;
+
+Schema ContrastiveSgd::schema() {
+  Schema s;
+  s.integer("steps", 800, "SGD steps").min(0);
+  s.integer("batch", 2304, "fresh samples per step: K positives (the augment's `positives`) + N negatives").min(2);
+  s.real("lr", 1.0, "learning rate η").min(0);
+  s.real("weight_decay", 0.001, "λ of λ‖w‖²").min(0);
+  s.real("decay_factor", 1.0, "the decay's gradient is decay_factor·λ·w: 1 as the paper writes it (App. A.1), 2 for "
+                              "the true gradient of λ‖w‖²").min(0);
+  s.choice("bias", "schedule", {"schedule", "zero", "trained"},
+           "schedule (§2.2: 0 until all neurons have grown, then a growing fraction of ‖w_i‖), zero (a linear "
+           "network), trained (footnote 4; the model's b must be trainable)");
+  s.real("growth", 2.0, "schedule: T1 is the first step with min_i ‖w_i‖²/‖w_i⁽⁰⁾‖² >= growth").above(1);
+  s.real("bias_start", 0.465, "schedule: b_i = bias_start·‖w_i‖ at T1 (√(2 ln d/d))").min(0);
+  s.real("bias_floor", 0.001, "schedule: after T1, b grows at least by this factor each step").min(0);
+  s.real("bias_cap", 0.55, "schedule: b_i <= bias_cap·‖w_i‖ (the theory's polylog(d)/√d)").min(0);
+  s.integer("loss_window", 100, "train.loss is the mean over this many last steps").min(1);
+  s.integer("eval_every", 100, "run the probes every this many steps; 0 = start and end only").min(0);
+  s.integers("eval_at", {}, "also run the probes after these steps").min(0);
+  return s;
+}
+
+ContrastiveSgd::ContrastiveSgd(const Params& params, Context&)
+    : steps_(params.integer("steps")),
+      batch_(params.integer("batch")),
+      eval_every_(params.integer("eval_every")),
+      loss_window_(params.integer("loss_window")),
+      lr_(params.real("lr")),
+      weight_decay_(params.real("weight_decay")),
+      decay_factor_(params.real("decay_factor")),
+      bias_(params.str("bias")),
+      growth_(params.real("growth")),
+      bias_start_(params.real("bias_start")),
+      bias_floor_(params.real("bias_floor")),
+      bias_cap_(params.real("bias_cap")) {
+  for (auto s : params.integers("eval_at")) eval_at_.insert(s);
+}
+
+bool ContrastiveSgd::due(Index step) const {
+  return step == steps_ || (eval_every_ > 0 && step % eval_every_ == 0) || eval_at_.count(step) > 0;
+}
+
+void ContrastiveSgd::train(TrainerHost& host, Rng& rng) {
+  Model& model = host.model();
+  const ParamBlock* wb = model.find_block("W");
+  const ParamBlock* bb = model.find_block("b");
+  if (!wb || !wb->trainable) throw Error("contrastive-sgd trains block W (one row per neuron); this model has none");
+  if (bias_ != "zero" && (!bb || bb->rows != 1 || bb->cols != wb->rows)) {
+    throw Error("contrastive-sgd bias = \"" + bias_ + "\" needs a bias block b (1×neurons); use bias = \"zero\" or a "
+                "model with one (symmetric-relu-layer)");
+  }
+  if (bias_ == "trained" && !bb->trainable) {
+    throw Error("contrastive-sgd bias = \"trained\" needs a trainable b: set model.train_bias = true");
+  }
+  if (bias_ != "trained" && bb && bb->trainable) {
+    throw Error("the model trains its bias b but contrastive-sgd bias = \"" + bias_ + "\" sets it: set model.train_bias = "
+                "false, or bias = \"trained\"");
+  }
+  if (bias_ == "zero" && bb) model.block("b").setZero();
+  const Index p = model.trainable_size();
+  grad_.resize(p);
+  init_norms2_ = model.block("W").rowwise().squaredNorm().cast<double>();
+  if ((init_norms2_.array() <= 0).any()) throw Error("a neuron starts at w = 0: the schedule's growth is undefined; use init_w > 0");
+  t1_ = -1;
+  window_.clear();
+  host.evaluate(0);
+  for (Index t = 0; t < steps_; ++t) {
+    host.distribution().sample(batch_, Split::Train, rng, buffer_);
+    host.transform_fresh(buffer_, rng);
+    const Batch b = host.augment(Batch::of(buffer_), rng);
+    const Scalar loss = host.loss().evaluate_with_gradient(model, b, grad_);
+    if (!std::isfinite(loss) || !grad_.allFinite()) {
+      throw Error("training diverged at step " + std::to_string(t) + ": the loss is " + std::to_string(loss) + "; lower lr");
+    }
+    if (bias_ == "schedule") norms_ = model.block("W").rowwise().norm().cast<double>();
+    // W ← (1 − ηλ·factor) W − η∇ (b, when trained, without decay).
+    auto W = model.parameters().segment(wb->offset, wb->size());
+    W = static_cast<Scalar>(1.0 - lr_ * weight_decay_ * decay_factor_) * W - static_cast<Scalar>(lr_) * grad_.segment(wb->offset, wb->size());
+    if (bias_ == "trained") {
+      model.parameters().segment(bb->offset, bb->size()) -= static_cast<Scalar>(lr_) * grad_.segment(bb->offset, bb->size());
+    }
+    const Index step = t + 1;
+    if (bias_ == "schedule") schedule_biases(model, step, host);
+    window_.push_back(static_cast<double>(loss));
+    if (static_cast<Index>(window_.size()) > loss_window_) window_.erase(window_.begin());
+    host.progress(step, steps_, loss);
+    if (due(step) || host.stop_requested()) {
+      host.record(step, "train.loss", std::accumulate(window_.begin(), window_.end(), 0.0) / static_cast<double>(window_.size()));
+      if (bb) {
+        const VecD ratio = model.block("b").row(0).transpose().cast<double>().cwiseQuotient(
+            model.block("W").rowwise().norm().cast<double>().cwiseMax(1e-30));
+        host.record(step, "bias.ratio", ratio.mean());
+      }
+      host.evaluate(step);
+    }
+    if (host.stop_requested()) return;
+  }
+}
+
+void ContrastiveSgd::schedule_biases(Model& model, Index step, TrainerHost& host) {
+  next_norms_ = model.block("W").rowwise().norm().cast<double>();
+  auto b = model.block("b");
+  if (t1_ < 0) {
+    // Stage I: b = 0 until every neuron has grown.
+    if ((next_norms_.array().square() / init_norms2_.array()).minCoeff() < growth_) return;
+    t1_ = step;
+    host.record(step, "bias.t1", static_cast<double>(step));
+    b.row(0) = (bias_start_ * next_norms_).cast<Scalar>().transpose();
+    return;
+  }
+  for (Index i = 0; i < b.cols(); ++i) {
+    const double factor = std::max(1.0 + bias_floor_, next_norms_(i) / std::max(norms_(i), 1e-30));
+    b(0, i) = static_cast<Scalar>(std::min(static_cast<double>(b(0, i)) * factor, bias_cap_ * next_norms_(i)));
+  }
+}
+
+}  // namespace contrastive_decoupling

@@ -1,4 +1,4 @@
-// The step loop: sample, augment, one loss evaluation, one fused update of W (and b when trained),
+// The step loop: sample, augment, one loss evaluation, one optimizer step over the trainable blocks,
 // then the bias schedule on the new norms.
 #include "contrastive_sgd.hpp"
 
@@ -16,10 +16,6 @@ Schema ContrastiveSgd::schema() {
   Schema s;
   s.integer("steps", 800, "SGD steps").min(0);
   s.integer("batch", 2304, "fresh samples per step: K positives (the augment's `positives`) + N negatives").min(2);
-  s.real("lr", 1.0, "learning rate η").min(0);
-  s.real("weight_decay", 0.001, "λ of λ‖w‖²").min(0);
-  s.real("decay_factor", 1.0, "the decay's gradient is decay_factor·λ·w: 1 as the paper writes it (App. A.1), 2 for "
-                              "the true gradient of λ‖w‖²").min(0);
   s.choice("bias", "schedule", {"schedule", "zero", "trained"},
            "schedule (§2.2: 0 until all neurons have grown, then a growing fraction of ‖w_i‖), zero (a linear "
            "network), trained (footnote 4; the model's b must be trainable)");
@@ -38,9 +34,6 @@ ContrastiveSgd::ContrastiveSgd(const Params& params, Context&)
       batch_(params.integer("batch")),
       eval_every_(params.integer("eval_every")),
       loss_window_(params.integer("loss_window")),
-      lr_(params.real("lr")),
-      weight_decay_(params.real("weight_decay")),
-      decay_factor_(params.real("decay_factor")),
       bias_(params.str("bias")),
       growth_(params.real("growth")),
       bias_start_(params.real("bias_start")),
@@ -86,18 +79,14 @@ void ContrastiveSgd::train(TrainerHost& host, Rng& rng) {
       throw Error("training diverged at step " + std::to_string(t) + ": the loss is " + std::to_string(loss) + "; lower lr");
     }
     if (bias_ == "schedule") norms_ = model.block("W").rowwise().norm().cast<double>();
-    // W ← (1 − ηλ·factor) W − η∇ (b, when trained, without decay).
-    auto W = model.parameters().segment(wb->offset, wb->size());
-    W = static_cast<Scalar>(1.0 - lr_ * weight_decay_ * decay_factor_) * W - static_cast<Scalar>(lr_) * grad_.segment(wb->offset, wb->size());
-    if (bias_ == "trained") {
-      model.parameters().segment(bb->offset, bb->size()) -= static_cast<Scalar>(lr_) * grad_.segment(bb->offset, bb->size());
-    }
+    host.optimizer().step(model.parameters().head(p), grad_, t);
     const Index step = t + 1;
-    if (bias_ == "schedule") schedule_biases(model, step, host);
+    // The schedule's switch-on step T1 is evaluated too: the probes see the end of Stage I (Thm C.1).
+    const bool t1_now = bias_ == "schedule" && schedule_biases(model, step, host);
     window_.push_back(static_cast<double>(loss));
     if (static_cast<Index>(window_.size()) > loss_window_) window_.erase(window_.begin());
     host.progress(step, steps_, loss);
-    if (due(step) || host.stop_requested()) {
+    if (due(step) || t1_now || host.stop_requested()) {
       host.record(step, "train.loss", std::accumulate(window_.begin(), window_.end(), 0.0) / static_cast<double>(window_.size()));
       if (bb) {
         const VecD ratio = model.block("b").row(0).transpose().cast<double>().cwiseQuotient(
@@ -110,21 +99,22 @@ void ContrastiveSgd::train(TrainerHost& host, Rng& rng) {
   }
 }
 
-void ContrastiveSgd::schedule_biases(Model& model, Index step, TrainerHost& host) {
+bool ContrastiveSgd::schedule_biases(Model& model, Index step, TrainerHost& host) {
   next_norms_ = model.block("W").rowwise().norm().cast<double>();
   auto b = model.block("b");
   if (t1_ < 0) {
     // Stage I: b = 0 until every neuron has grown.
-    if ((next_norms_.array().square() / init_norms2_.array()).minCoeff() < growth_) return;
+    if ((next_norms_.array().square() / init_norms2_.array()).minCoeff() < growth_) return false;
     t1_ = step;
     host.record(step, "bias.t1", static_cast<double>(step));
     b.row(0) = (bias_start_ * next_norms_).cast<Scalar>().transpose();
-    return;
+    return true;
   }
   for (Index i = 0; i < b.cols(); ++i) {
     const double factor = std::max(1.0 + bias_floor_, next_norms_(i) / std::max(norms_(i), 1e-30));
     b(0, i) = static_cast<Scalar>(std::min(static_cast<double>(b(0, i)) * factor, bias_cap_ * next_norms_(i)));
   }
+  return false;
 }
 
 }  // namespace contrastive_decoupling

@@ -3,8 +3,9 @@
 //
 // Every step draws `batch` = K + N fresh samples (the augment turns the first K into anchor/positive
 // views, the last N stay raw negatives; the loss reads that layout), takes the loss's gradient (for
-// info-nce: the paper's stop-gradient semi-gradient) and updates
-//     W ← (1 − ηλ) W − η ∇_W               (the paper differentiates λ‖w‖² as λw: decay_factor = 1)
+// info-nce: the paper's stop-gradient semi-gradient) and hands it to the pipeline's optimizer: std's gd
+// with weight_decay λ is the paper's update W ← (1 − ηλ) W − η ∇_W (it differentiates λ‖w‖² as λw, App.
+// A.1; weight_decay = 2λ gives the literal gradient).
 // Biases (block b of the model), one of:
 //   schedule  Stage I: b = 0 until T1, the first step with min_i ‖w_i‖²/‖w_i⁽⁰⁾‖² ≥ growth (Thm C.1's
 //             "all neurons have grown"); at T1, b_i = bias_start·‖w_i‖ (√(2 ln d/d) = 0.465 at d = 32);
@@ -15,7 +16,7 @@
 //   trained   b trained by the same (semi-)gradient (footnote 4's experiment; the model must declare b
 //             trainable: symmetric-relu-layer train_bias = true).
 // Records train.loss (the mean over the last loss_window steps), bias.t1 (T1, when it happens) and
-// bias.ratio (mean b_i/‖w_i‖) at the probe steps.
+// bias.ratio (mean b_i/‖w_i‖) at the probe steps; the probes also run at T1.
 #pragma once
 
 #include <featurelab/trainer.hpp>
@@ -37,11 +38,10 @@ class ContrastiveSgd : public featurelab::Trainer {
 
  private:
   bool due(featurelab::Index step) const;
-  // The schedule's update after a weight step (norms_ holds ‖w_i‖ before it).
-  void schedule_biases(featurelab::Model& model, featurelab::Index step, featurelab::TrainerHost& host);
+  // The schedule's update after a weight step (norms_ holds ‖w_i‖ before it); true at T1.
+  bool schedule_biases(featurelab::Model& model, featurelab::Index step, featurelab::TrainerHost& host);
 
   featurelab::Index steps_, batch_, eval_every_, loss_window_;
-  double lr_, weight_decay_, decay_factor_;
   std::string bias_;
   double growth_, bias_start_, bias_floor_, bias_cap_;
   std::set<featurelab::Index> eval_at_;

@@ -3,12 +3,27 @@
 // decouples dense from sparse features, the symmetric ReLU learner with its bias schedule, the
 // contrastive loss with the paper's stop-gradient, and the probes that measure what was learned.
 #include "contrastive_sgd.hpp"
+#include "dictionary_alignment.hpp"
+#include "info_nce.hpp"
+#include "linear_probe.hpp"
+#include "representation_probes.hpp"
+#include "sparse_coding.hpp"
+#include "symmetric_relu_layer.hpp"
+#include "view_pairs.hpp"
 
 #include <featurelab/pack.hpp>
 
 using namespace contrastive_decoupling;
 
 FEATURELAB_PACK("contrastive-decoupling", "0.1.0") {
-  (void)pack;  // components are added below
+  pack.add<SparseCoding>("sparse-coding", SparseCoding::kDoc, SparseCoding::schema());
+  pack.add<RandomMask>("random-mask", RandomMask::kDoc, RandomMask::schema());
+  pack.add<IdentityViews>("identity-views", IdentityViews::kDoc, ViewPairs::schema());
+  pack.add<SymmetricReluLayer>("symmetric-relu-layer", SymmetricReluLayer::kDoc, SymmetricReluLayer::schema());
+  pack.add<InfoNce>("info-nce", InfoNce::kDoc, InfoNce::schema());
   pack.add<ContrastiveSgd>("contrastive-sgd", ContrastiveSgd::kDoc, ContrastiveSgd::schema());
+  pack.add<DictionaryAlignment>("dictionary-alignment", DictionaryAlignment::kDoc, DictionaryAlignment::schema());
+  pack.add<NoiseAlignment>("noise-alignment", NoiseAlignment::kDoc, NoiseAlignment::schema());
+  pack.add<ActivationSparsity>("activation-sparsity", ActivationSparsity::kDoc, ActivationSparsity::schema());
+  pack.add<LinearProbe>("linear-probe", LinearProbe::kDoc, LinearProbe::schema());
 }

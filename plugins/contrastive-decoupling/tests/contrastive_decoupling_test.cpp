@@ -1,11 +1,371 @@
-// The contrastive-decoupling pack on its own: see the test cases below.
+// The contrastive-decoupling pack on its own (the extraction's §10 A1–A4 and the probes on hand-built
+// weights): the sparse-coding dictionary and codes, the random-mask second moments that make the
+// decoupling, the symmetric ReLU, the stop-gradient semi-gradient against finite differences with the
+// target branch frozen (and that it is not the gradient), the full gradient, the loss at init.
+#include <featurelab/augment.hpp>
+#include <featurelab/error.hpp>
+#include <featurelab/gradient_check.hpp>
+#include <featurelab/probe.hpp>
 #include <featurelab/testing.hpp>
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
+#include <map>
+#include <vector>
+
 using namespace featurelab;
 
-TEST_CASE("contrastive-decoupling loads") {
-  testing::Harness h(CONTRASTIVE_DECOUPLING_PLUGIN);
-  SUCCEED();
+namespace {
+
+testing::Harness& pack() {
+  static testing::Harness h(CONTRASTIVE_DECOUPLING_PLUGIN);
+  return h;
+}
+
+constexpr bool kDouble = sizeof(Scalar) == 8;
+
+std::unique_ptr<Distribution> sparse_coding(std::map<std::string, Value> overrides = {}, std::uint64_t seed = 1) {
+  return pack().make<Distribution>("sparse-coding", overrides, DataSpec{}, seed);
+}
+
+DataSpec spec_of(const Distribution& data) { return data.spec(); }
+
+// Sum over the rows of a batch of ⟨P v⁺⁺, P v⁺⟩ / rows, for the projection rows P (k×d1): the mean over the
+// k directions of E⟨u, x⁺⁺⟩⟨u, x⁺⟩.
+struct Moments {
+  double sparse = 0, dense = 0;
+};
+
+Moments view_moments(Augment& augment, Distribution& data, Index samples, Index K, Rng& rng) {
+  const FeatureSet f = data.features();
+  const Mat& M = f.at("dictionary");
+  const Mat& perp = f.at("completion");
+  Dataset raw, views;
+  double sparse = 0, dense = 0;
+  for (Index done = 0; done < samples; done += K) {
+    data.sample(K + 1, Split::Train, rng, raw);  // one negative: the layout needs N >= 1
+    augment.apply(Batch::of(raw), views, rng);
+    const auto anchors = views.X.topRows(K), positives = views.X.middleRows(K, K);
+    sparse += ((anchors * M.transpose()).array() * (positives * M.transpose()).array()).cast<double>().sum() /
+              static_cast<double>(M.rows());
+    dense += ((anchors * perp.transpose()).array() * (positives * perp.transpose()).array()).cast<double>().sum() /
+             static_cast<double>(perp.rows());
+  }
+  return {sparse / static_cast<double>(samples), dense / static_cast<double>(samples)};
+}
+
+// A ProbeInput over the given data (train = test = data).
+struct ProbeRun {
+  std::vector<NamedAttack> attacks;
+  Measurements out;
+  double value(const std::string& name) const {
+    for (const auto& [n, v] : out.scalars()) {
+      if (n == name) return v;
+    }
+    FAIL("no metric " << name);
+    return 0;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("sparse-coding: an orthonormal delocalised dictionary, its completion, ternary codes with Pr(z_j ≠ 0) = p") {
+  auto data = sparse_coding();
+  const FeatureSet f = data->features();
+  const MatD M = f.at("dictionary").cast<double>();      // 32×512
+  const MatD perp = f.at("completion").cast<double>();   // 480×512
+  REQUIRE(M.rows() == 32);
+  REQUIRE(M.cols() == 512);
+  REQUIRE(perp.rows() == 480);
+  const double tol = kDouble ? 1e-10 : 1e-5;
+  CHECK((M * M.transpose() - MatD::Identity(32, 32)).cwiseAbs().maxCoeff() < tol);
+  CHECK((perp * perp.transpose() - MatD::Identity(480, 480)).cwiseAbs().maxCoeff() < tol);
+  CHECK((M * perp.transpose()).cwiseAbs().maxCoeff() < tol);
+  // Delocalised: ‖M_j‖_∞ = Õ(1/√d1) (a Gaussian column's max over 512 entries is ≈ 3.5/√d1).
+  CHECK(M.cwiseAbs().maxCoeff() < 5.0 / std::sqrt(512.0));
+  const double p = std::log(std::log(32.0)) / 32, s2 = std::sqrt(std::log(32.0)) / 32;
+  CHECK(f.at("constants")(0, 0) == Approx(p).epsilon(1e-6));
+  CHECK(f.at("constants")(0, 1) == Approx(s2).epsilon(1e-6));
+
+  Rng rng(3);
+  Dataset d;
+  data->sample(20000, Split::Train, rng, d);
+  MatD Z(d.size(), 32);
+  for (Index j = 0; j < 32; ++j) Z.col(j) = d.meta.at("z" + std::to_string(j));
+  CHECK((Z.array().abs() == 1).cast<double>().mean() == Approx(p).margin(0.003));
+  CHECK((Z.array() == 1).cast<double>().mean() == Approx(p / 2).margin(0.002));
+  CHECK(((Z.array() != 0) && (Z.array().abs() != 1)).count() == 0);
+  // x = Mz + ξ with ξ ~ N(0, σ² I): the residual has variance σ² per coordinate.
+  const MatD xi = d.X.cast<double>() - Z * M;
+  CHECK(xi.array().square().mean() == Approx(s2).epsilon(0.01));
+  // target = ⟨w*, z⟩, y = 1[target > 0], |w*_j| ∈ [1, 2].
+  const VecD w = f.at("w_star").row(0).transpose().cast<double>();
+  CHECK(w.cwiseAbs().minCoeff() >= 1.0);
+  CHECK(w.cwiseAbs().maxCoeff() <= 2.0);
+  CHECK((Z * w - d.meta.at("target")).cwiseAbs().maxCoeff() < 1e-4);
+  for (Index i = 0; i < 100; ++i) CHECK(d.y(i) == (d.meta.at("target")(i) > 0 ? 1 : 0));
+}
+
+TEST_CASE("sparse-coding: Hadamard and identity dictionaries; bad sizes are refused with the fix") {
+  auto hadamard = sparse_coding({{"dictionary", std::string("hadamard")}});
+  const MatD H = hadamard->features().at("dictionary").cast<double>();
+  CHECK((H.cwiseAbs().array() - 1 / std::sqrt(512.0)).abs().maxCoeff() < 1e-6);
+  CHECK((H * H.transpose() - MatD::Identity(32, 32)).cwiseAbs().maxCoeff() < 1e-5);
+  auto identity = sparse_coding({{"dictionary", std::string("identity")}});
+  CHECK(identity->features().at("dictionary").cast<double>().isApprox(MatD::Identity(32, 512)));
+  CHECK_THROWS_WITH(sparse_coding({{"d1", std::int64_t(16)}}), Catch::Contains("d1 >= d"));
+  CHECK_THROWS_WITH(sparse_coding({{"dictionary", std::string("hadamard")}, {"d1", std::int64_t(500)}}),
+                    Catch::Contains("power of 2") && Catch::Contains("512"));
+}
+
+TEST_CASE("random-mask: complementary masks decouple the dense noise, independent masks do not (A1)") {
+  auto data = sparse_coding();
+  const FeatureSet f = data->features();
+  const Mat& M = f.at("dictionary");
+  const Mat& perp = f.at("completion");
+  const double p = std::log(std::log(32.0)) / 32, s2 = std::sqrt(std::log(32.0)) / 32;
+  // The exact values (the extraction's A1): with Σ_x = p MMᵀ + σ² I, E[x⁺⁺x⁺ᵀ] = Σ_x − diag(Σ_x).
+  const VecD diag = (M.transpose() * M).diagonal().cast<double>();  // (MMᵀ)_rr
+  const double sparse_exact = p * (1 - (M.cast<double>().array().square().rowwise() * diag.transpose().array()).sum() / 32);
+  const double dense_exact = -p * (perp.cast<double>().array().square().rowwise() * diag.transpose().array()).sum() / 480;
+  const Index K = 5000, samples = 100000;
+  Rng rng(11);
+  {
+    auto mask = pack().make<Augment>("random-mask", {{"positives", K}}, spec_of(*data));
+    const Moments m = view_moments(*mask, *data, samples, K, rng);
+    CHECK(m.sparse == Approx(sparse_exact).margin(0.003));
+    CHECK(m.dense == Approx(dense_exact).margin(0.003));
+    CHECK(sparse_exact == Approx(p * (1 - 32.0 / 512)).margin(0.002));
+  }
+  for (const std::string which : {"independent", "identity"}) {
+    std::unique_ptr<Augment> views =
+        which == "identity" ? pack().make<Augment>("identity-views", {{"positives", K}}, spec_of(*data))
+                            : pack().make<Augment>("random-mask", {{"positives", K}, {"mode", which}}, spec_of(*data));
+    const Moments m = view_moments(*views, *data, samples, K, rng);
+    INFO(which);
+    CHECK(m.sparse == Approx(p + s2).margin(0.003));
+    CHECK(m.dense == Approx(s2).margin(0.003));
+  }
+}
+
+TEST_CASE("view augments: anchors, positives and raw negatives with their roles; a batch without negatives is refused") {
+  auto data = sparse_coding();
+  Rng rng(5);
+  Dataset raw, views;
+  data->sample(7, Split::Train, rng, raw);
+  auto mask = pack().make<Augment>("random-mask", {{"positives", std::int64_t(4)}}, spec_of(*data));
+  mask->apply(Batch::of(raw), views, rng);
+  REQUIRE(views.size() == 11);
+  REQUIRE(views.T.cols() == 1);
+  for (Index i = 0; i < 11; ++i) CHECK(views.T(i, 0) == (i < 4 ? 0 : i < 8 ? 1 : 2));
+  // Complementary: every coordinate is in exactly one view, doubled: x⁺ + x⁺⁺ = 2x.
+  CHECK((views.X.topRows(4) + views.X.middleRows(4, 4) - 2 * raw.X.topRows(4)).cwiseAbs().maxCoeff() < 1e-6);
+  CHECK((views.X.topRows(4).array() * views.X.middleRows(4, 4).array()).cwiseAbs().maxCoeff() == 0);
+  CHECK(views.X.bottomRows(3) == raw.X.bottomRows(3));
+  data->sample(4, Split::Train, rng, raw);
+  CHECK_THROWS_WITH(mask->apply(Batch::of(raw), views, rng), Catch::Contains("K + N") && Catch::Contains("batch"));
+}
+
+TEST_CASE("symmetric-relu-layer: h(a; b) = ReLU(a − b) − ReLU(−a − b) for every sign of b (A2), and its gradients") {
+  DataSpec spec;
+  spec.dim = 1;
+  spec.classes = 2;
+  auto model = pack().make<Model>("symmetric-relu-layer", {{"width", std::int64_t(1)}, {"train_bias", true}}, spec);
+  model->block("W")(0, 0) = 1;
+  auto h = [&](double a, double b) {
+    model->block("b")(0, 0) = static_cast<Scalar>(b);
+    Mat x(1, 1), out(1, 1);
+    x(0, 0) = static_cast<Scalar>(a);
+    model->forward(x, out);
+    return static_cast<double>(out(0, 0));
+  };
+  CHECK(h(0.7, 0) == Approx(0.7));
+  CHECK(h(-0.3, 0) == Approx(-0.3));
+  CHECK(h(0.7, 0.5) == Approx(0.2));
+  CHECK(h(-0.7, 0.5) == Approx(-0.2));
+  CHECK(h(0.3, 0.5) == 0);
+  CHECK(h(0.1, -0.5) == Approx(0.2));   // 2a inside |a| < |b|
+  CHECK(h(1.0, -0.5) == Approx(1.5));   // a − b·sign(a) outside
+
+  DataSpec wide;
+  wide.dim = 6;
+  wide.classes = 2;
+  auto net = pack().make<Model>("symmetric-relu-layer", {{"width", std::int64_t(4)}, {"train_bias", true}, {"init_norm", 1.0}}, wide);
+  Rng rng(2);
+  net->init(rng);
+  net->block("b") << Scalar(0.1), Scalar(-0.2), Scalar(0.05), Scalar(0.3);
+  Dataset d;
+  d.resize(9, 6);
+  rng.fill_normal(d.X);
+  CHECK(check_input_gradient(*net, Batch::of(d)).ok);
+}
+
+namespace {
+
+// A contrastive batch (K anchors, K positives, N negatives) of random views in dimension D.
+Dataset contrastive_batch(Index K, Index N, Index D, Rng& rng) {
+  Dataset d;
+  d.resize(2 * K + N, D, 1);
+  d.classes = 2;
+  rng.fill_normal(d.X);
+  for (Index i = 0; i < d.size(); ++i) d.T(i, 0) = static_cast<Scalar>(i < K ? 0 : i < 2 * K ? 1 : 2);
+  return d;
+}
+
+// The loss with the positives' and negatives' representations frozen at Fo, as a function of the model's
+// current weights through the anchors only (double, for finite differences).
+double frozen_loss(Model& model, const Dataset& d, Index K, const MatD& Fo, double tau) {
+  Mat fa(K, model.outputs());
+  model.forward(d.X.topRows(K), fa);
+  const MatD A = fa.cast<double>();
+  const Index N = Fo.rows() - K;
+  double total = 0;
+  for (Index k = 0; k < K; ++k) {
+    const double pos = A.row(k).dot(Fo.row(k));
+    VecD s(N + 1);
+    s(0) = pos / tau;
+    s.tail(N) = Fo.bottomRows(N) * A.row(k).transpose() / tau;
+    const double mx = s.maxCoeff();
+    total += -pos + tau * (mx + std::log((s.array() - mx).exp().sum()));
+  }
+  return total / static_cast<double>(K);
+}
+
+}  // namespace
+
+TEST_CASE("info-nce: the stop-gradient update is the anchor-branch derivative with the target branch frozen, not the gradient (A3)") {
+  const Index K = 4, N = 5, D = 8;
+  DataSpec spec;
+  spec.dim = D;
+  spec.classes = 2;
+  Rng rng(9);
+  const Dataset d = contrastive_batch(K, N, D, rng);
+  auto model = pack().make<Model>("symmetric-relu-layer", {{"width", std::int64_t(3)}, {"init_norm", 1.0}}, spec);
+  model->init(rng);
+  model->block("b").setConstant(Scalar(0.2));
+  const double tau = 0.7;
+  auto semi = pack().make<Loss>("info-nce", {{"temperature", tau}}, spec);
+  auto full = pack().make<Loss>("info-nce", {{"temperature", tau}, {"gradient", std::string("full")}}, spec);
+  const Index P = model->trainable_size();
+  Vec g_semi(P), g_full(P);
+  const double value = semi->evaluate_with_gradient(*model, Batch::of(d), g_semi);
+  full->evaluate_with_gradient(*model, Batch::of(d), g_full);
+  Mat fo(K + N, 3);
+  model->forward(d.X.bottomRows(K + N), fo);
+  const MatD Fo = fo.cast<double>();
+  CHECK(frozen_loss(*model, d, K, Fo, tau) == Approx(value).epsilon(kDouble ? 1e-12 : 1e-5));
+  // Central differences of the frozen-target loss in every coordinate of W.
+  const double h = kDouble ? 1e-6 : 1e-3;
+  double worst = 0;
+  for (Index i = 0; i < P; ++i) {
+    const Scalar keep = model->parameters()(i);
+    model->parameters()(i) = static_cast<Scalar>(keep + h);
+    const double up = frozen_loss(*model, d, K, Fo, tau);
+    model->parameters()(i) = static_cast<Scalar>(keep - h);
+    const double down = frozen_loss(*model, d, K, Fo, tau);
+    model->parameters()(i) = keep;
+    worst = std::max(worst, std::abs((up - down) / (2 * h) - static_cast<double>(g_semi(i))));
+  }
+  CHECK(worst < (kDouble ? 1e-4 * (1 + g_semi.cwiseAbs().maxCoeff()) : 2e-2));
+  // It is not the gradient of the loss: the full gradient differs, and it is the one finite differences confirm.
+  CHECK((g_semi - g_full).norm() > 0.1 * g_full.norm());
+  CHECK(check_gradient(*model, *full, Batch::of(d)).ok);
+  auto cosine = pack().make<Loss>("info-nce", {{"similarity", std::string("cosine")}, {"gradient", std::string("full")}, {"temperature", 0.5}}, spec);
+  CHECK(check_gradient(*model, *cosine, Batch::of(d)).ok);
+}
+
+TEST_CASE("info-nce: at init the loss is τ·ln(N + 1) (Lemma C.3, A4); a batch without view roles is refused with the fix") {
+  auto data = sparse_coding();
+  const DataSpec spec = spec_of(*data);
+  Rng rng(4);
+  Dataset raw, views;
+  data->sample(2048 + 256, Split::Train, rng, raw);
+  auto mask = pack().make<Augment>("random-mask", {{"positives", std::int64_t(2048)}}, spec);
+  mask->apply(Batch::of(raw), views, rng);
+  auto model = pack().make<Model>("symmetric-relu-layer", {}, spec);
+  model->init(rng);
+  auto loss = pack().make<Loss>("info-nce", {}, spec);
+  CHECK(static_cast<double>(loss->evaluate(*model, Batch::of(views))) == Approx(std::log(257.0)).margin(0.01));
+  CHECK_THROWS_WITH(loss->evaluate(*model, Batch::of(raw)), Catch::Contains("random-mask") && Catch::Contains("[[augment]]"));
+}
+
+TEST_CASE("probes on hand-built weights: dictionary alignment, noise removal, linear probe") {
+  auto data = sparse_coding({{"noise", 0.0}});
+  const DataSpec spec = spec_of(*data);
+  const FeatureSet features = data->features();
+  const Mat& M = features.at("dictionary");
+  const Mat& perp = features.at("completion");
+  Rng rng(8);
+  Dataset train, test;
+  data->sample(3000, Split::Train, rng, train);
+  data->sample(2000, Split::Test, rng, test);
+  auto loss = pack().make<Loss>("info-nce", {}, spec);
+  std::vector<NamedAttack> attacks;
+
+  // Four neurons: atom 0, (atom 1 + atom 2)/√2, a dense direction, and 0.8·atom 3 + 0.6·dense.
+  auto model = pack().make<Model>("symmetric-relu-layer", {{"width", std::int64_t(4)}}, spec);
+  MatMap W = model->block("W");
+  W.row(0) = M.row(0);
+  W.row(1) = (M.row(1) + M.row(2)) / std::sqrt(Scalar(2));
+  W.row(2) = perp.row(0);
+  W.row(3) = Scalar(0.8) * M.row(3) + Scalar(0.6) * perp.row(1);
+  auto alignment = pack().make<Probe>("dictionary-alignment", {}, spec);
+  ProbeRun run;
+  alignment->measure(ProbeInput{*model, *loss, train, test, features, attacks, 0}, run.out);
+  CHECK(run.value("sparse_fraction") == Approx((1 + 1 + 0 + 0.64) / 4).margin(1e-5));
+  CHECK(run.value("sparse_fraction_min") == Approx(0).margin(1e-5));
+  CHECK(run.value("top1") == Approx((1 + std::sqrt(0.5) + 0 + 0.8) / 4).margin(1e-4));
+  CHECK(run.value("singletons_0.9") == Approx(0.25));
+  CHECK(run.value("singletons_0.7") == Approx(0.75));
+  CHECK(run.value("coverage_0.7") == Approx(4.0 / 32));   // atoms 0, 1, 2, 3
+  CHECK(run.value("coverage_0.9") == Approx(1.0 / 32));
+
+  // The dictionary itself as neurons with bias 0.5: f(Mz) = z/2 exactly, and without noise f(x) = f(Mz).
+  auto atoms = pack().make<Model>("symmetric-relu-layer", {{"width", std::int64_t(32)}}, spec);
+  atoms->block("W") = M;
+  atoms->block("b").setConstant(Scalar(0.5));
+  auto noise = pack().make<Probe>("noise-alignment", {}, spec);
+  ProbeRun clean;
+  noise->measure(ProbeInput{*atoms, *loss, train, test, features, attacks, 10}, clean.out);
+  CHECK(clean.value("relative_error") == Approx(0).margin(1e-5));
+  CHECK(clean.value("zero_noise") == 1);
+  CHECK(clean.value("zero_signal") == Approx(std::pow(1 - std::log(std::log(32.0)) / 32, 32)).margin(0.03));
+  auto sparsity = pack().make<Probe>("activation-sparsity", {}, spec);
+  ProbeRun fired;
+  sparsity->measure(ProbeInput{*atoms, *loss, train, test, features, attacks, 10}, fired.out);
+  CHECK(fired.value("density") == Approx(std::log(std::log(32.0)) / 32).margin(0.005));
+  // The target ⟨w*, z⟩ is linear in f(x) = z/2 and in x: both probes fit it.
+  auto probe = pack().make<Probe>("linear-probe", {{"labels", std::vector<std::int64_t>{200}}}, spec);
+  ProbeRun fit;
+  probe->measure(ProbeInput{*atoms, *loss, train, test, features, attacks, 10}, fit.out);
+  CHECK(fit.value("r2") > 0.999);
+  CHECK(fit.value("r2.n200") > 0.99);
+  CHECK(fit.value("r2.raw") > 0.99);
+  CHECK(fit.value("sign_accuracy") == 1);
+  auto classify = pack().make<Probe>("linear-probe", {{"task", std::string("classification")}, {"raw", false}}, spec);
+  ProbeRun acc;
+  classify->measure(ProbeInput{*atoms, *loss, train, test, features, attacks, 10}, acc.out);
+  CHECK(acc.value("accuracy") > 0.98);  // separable; the ridge penalty leaves the few |⟨w*, z⟩| ≈ 0 samples
+  CHECK_THROWS_WITH(pack().make<Probe>("linear-probe", {{"target", std::string("label")}}, spec),
+                    Catch::Contains("not a meta column") && Catch::Contains("target"));
+}
+
+TEST_CASE("linear-probe: with dense noise a linear-in-x predictor reaches the population optimum p/(p + σ²) and no more") {
+  auto data = sparse_coding();
+  const DataSpec spec = spec_of(*data);
+  const FeatureSet features = data->features();
+  Rng rng(12);
+  Dataset train, test;
+  data->sample(20000, Split::Train, rng, train);
+  data->sample(5000, Split::Test, rng, test);
+  auto loss = pack().make<Loss>("info-nce", {}, spec);
+  auto model = pack().make<Model>("symmetric-relu-layer", {{"width", std::int64_t(4)}}, spec);
+  std::vector<NamedAttack> attacks;
+  auto probe = pack().make<Probe>("linear-probe", {}, spec);
+  ProbeRun fit;
+  probe->measure(ProbeInput{*model, *loss, train, test, features, attacks, 0}, fit.out);
+  const double optimum = fit.value("linear_optimum");
+  CHECK(optimum == Approx(0.400).margin(0.001));
+  CHECK(fit.value("r2.raw") == Approx(optimum).margin(0.04));
 }

@@ -1,0 +1,23 @@
+// What the pack's probes read: the distribution's features, the sparse codes of a dataset, a model's
+// representation (its output or a hook) and its first-layer weights.
+#pragma once
+
+#include <featurelab/probe.hpp>
+
+#include <string>
+
+namespace contrastive_decoupling {
+
+// The named feature matrix; throws naming the probe and the distribution that provides it.
+const featurelab::Mat& feature(const featurelab::ProbeInput& in, const std::string& name, const std::string& who);
+
+// The sparse codes z of a dataset (n×d) from its meta columns z0..z{d−1} (the sparse-coding distribution).
+featurelab::Mat codes(const featurelab::Dataset& data, featurelab::Index d, const std::string& who);
+
+// The representation of X: the model's output (hook empty) or a hook point's activations.
+void represent(featurelab::Model& model, const std::string& hook, featurelab::ConstMatRef X, featurelab::Mat& out);
+
+// Block W (m×dim) of the model; throws with the fix when it has none or its width differs.
+featurelab::Mat weights(const featurelab::Model& model, featurelab::Index dim, const std::string& who);
+
+}  // namespace contrastive_decoupling

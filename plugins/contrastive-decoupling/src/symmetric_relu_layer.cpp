@@ -1,0 +1,86 @@
+// A = XWᵀ (one GEMM), f = h(A; b) elementwise; backward: the gate 1[a > b] + 1[−a > b] times dout, then one
+// GEMM for ∇W and a column sum for ∇b.
+#include "symmetric_relu_layer.hpp"
+
+#include <featurelab/error.hpp>
+
+#include <cmath>
+
+namespace contrastive_decoupling {
+
+using namespace featurelab;
+
+Schema SymmetricReluLayer::schema() {
+  Schema s;
+  s.integer("width", 128, "m: neurons (the representation's dimension; the theory has m = d^1.01, the extraction 4d)").min(1);
+  s.real("init_norm", 1.0 / 32, "‖w_i⁽⁰⁾‖ ≈ init_norm: w_i ~ N(0, init_norm²/d1 I) (the paper's σ_0² = Θ(1/(d1 poly d)); "
+                                "1/d is the extraction's choice)").above(0);
+  s.boolean("train_bias", false, "b is trained by the loss's gradient (footnote 4's experiment); otherwise the trainer "
+                                 "sets it (contrastive-sgd's schedule) and optimizers never touch it");
+  return s;
+}
+
+SymmetricReluLayer::SymmetricReluLayer(const Params& params, Context& context)
+    : width_(params.integer("width")), dim_(context.data.dim), init_norm_(params.real("init_norm")) {
+  model_name_ = "symmetric-relu-layer";
+  if (dim_ <= 0) throw Error("the data has no input dimension (a distribution bug)");
+  declare_block("W", width_, dim_, true);
+  declare_block("b", 1, width_, params.boolean("train_bias"));
+  allocate_parameters();
+}
+
+void SymmetricReluLayer::init(Rng& rng) {
+  rng.fill_normal(block("W"), init_norm_ / std::sqrt(static_cast<double>(dim_)));
+  block("b").setZero();
+}
+
+void SymmetricReluLayer::forward(ConstMatRef X, MatRef out) {
+  A_.resize(X.rows(), width_);
+  A_.noalias() = X * block("W").transpose();
+  const auto b = static_cast<const Model&>(*this).block("b").row(0).array();
+  // ReLU(a − b) − ReLU(−a − b), one fused pass.
+  out.array() = (A_.array().rowwise() - b).cwiseMax(Scalar(0)) - ((-A_.array()).rowwise() - b).cwiseMax(Scalar(0));
+}
+
+void SymmetricReluLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
+  const ParamBlock& wb = *find_block("W");
+  const ParamBlock& bb = *find_block("b");
+  const auto b = static_cast<const Model&>(*this).block("b").row(0).array();
+  const auto up = ((A_.array().rowwise() - b) > Scalar(0)).cast<Scalar>();       // 1[a > b]
+  const auto down = (((-A_.array()).rowwise() - b) > Scalar(0)).cast<Scalar>();  // 1[−a > b]
+  if (bb.trainable) {
+    MatMap gb(grad.data() + bb.offset, 1, bb.cols);
+    gb = (dout.array() * (down - up)).colwise().sum().matrix();
+  }
+  dA_.resize(X.rows(), width_);
+  dA_.array() = dout.array() * (up + down);
+  MatMap gW(grad.data() + wb.offset, wb.rows, wb.cols);
+  gW.noalias() = dA_.transpose() * X;
+}
+
+void SymmetricReluLayer::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
+  A_.resize(X.rows(), width_);
+  A_.noalias() = X * block("W").transpose();
+  const auto b = static_cast<const Model&>(*this).block("b").row(0).array();
+  dA_.resize(X.rows(), width_);
+  dA_.array() = dout.array() * (((A_.array().rowwise() - b) > Scalar(0)).cast<Scalar>() +
+                                (((-A_.array()).rowwise() - b) > Scalar(0)).cast<Scalar>());
+  dX.noalias() = dA_ * block("W");
+}
+
+std::vector<HookSpec> SymmetricReluLayer::hook_points() const {
+  return {{"hidden.pre", "n×m", "pre-activations ⟨w_i, x⟩ (before the bias)"},
+          {"hidden.post", "n×m", "the representation f(x) (the model's output)"}};
+}
+
+void SymmetricReluLayer::hook(const std::string& name, ConstMatRef X, Mat& out) {
+  if (name == "hidden.pre") {
+    out.noalias() = X * block("W").transpose();
+    return;
+  }
+  if (name != "hidden.post") Model::hook(name, X, out);
+  out.resize(X.rows(), width_);
+  forward(X, out);
+}
+
+}  // namespace contrastive_decoupling

@@ -8,7 +8,8 @@
 // Grammar: comparison := sum OP sum, OP ∈ {>=, <=, >, <, ==, !=}; sum := term (('+'|'-') term)*;
 // term := factor (('*'|'/') factor)*; factor := number | metric [selector] | '(' sum ')' | '-' factor;
 // selector := '[' key=value (',' key=value)* ']' naming the sweep point to read the metric from
-// (the point being checked, with these keys changed). Metric names may contain '-', so a binary
+// (the point being checked, with these keys changed); the key `step` reads the metric at that step
+// instead of the assertion's `at` ("bias.ratio[step=600] > bias.ratio[step=100]": a trend). Metric names may contain '-', so a binary
 // minus needs spaces around it ("a - b").
 #pragma once
 

@@ -63,6 +63,10 @@ SweepAxis variant_axis(const std::string& name, const toml::array& values, std::
                                        "(e.g. sweep." + name + "_value)"});
     }
   }
+  if (name == "step") {
+    errors.push_back({where(values), "sweep.step: 'step' selects a training step in [[assert]] expressions "
+                                     "(metric[step=100]); name the axis otherwise (e.g. sweep.steps)"});
+  }
   for (const auto& v : values) {
     const auto* table = v.as_table();
     const toml::node* label = table ? table->get("name") : nullptr;
@@ -128,8 +132,11 @@ std::string JobSpec::point_label() const {
 
 std::string job_id(const Pipeline& pipeline, std::int64_t seed) {
   // The experiment's name and seed list do not change what a job computes: leave them out, so a
-  // job keeps its id (and its results on --resume) when seeds are added.
-  const std::string config = pipeline.operative_toml();
+  // job keeps its id (and its results on --resume) when seeds are added. Nor do the assertions:
+  // adding or editing one re-checks a finished run without rerunning its jobs.
+  Pipeline computed = pipeline;
+  computed.asserts.clear();
+  const std::string config = computed.operative_toml();
   const auto body = config.find("[data]");
   return fmt::format("{:016x}", stable_hash(config.substr(body == std::string::npos ? 0 : body),
                                             static_cast<std::uint64_t>(seed)));

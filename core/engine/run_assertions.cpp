@@ -80,7 +80,12 @@ std::pair<json, bool> evaluate_assertions(const std::vector<AssertSpec>& asserts
       if (!selected) continue;
       auto value_for = [&](std::int64_t seed, const std::string& metric, const Selector& sel) {
         auto target = assignments;
+        std::string at = a.at;  // [step=N] reads another step than the assertion's `at`
         for (const auto& [k, v] : sel) {
+          if (k == "step") {
+            at = v;
+            continue;
+          }
           for (auto& [pk, pv] : target) {
             if (pk == k) pv = v;
           }
@@ -96,11 +101,11 @@ std::pair<json, bool> evaluate_assertions(const std::vector<AssertSpec>& asserts
           missing = metric + " was not recorded";
           return std::nan("");
         }
-        if (a.at == "final") return it->second.back().second;
+        if (at == "final") return it->second.back().second;
         for (const auto& [s, v] : it->second) {
-          if (std::to_string(s) == a.at) return v;
+          if (std::to_string(s) == at) return v;
         }
-        missing = metric + " has no value at step " + a.at;
+        missing = metric + " has no value at step " + at;
         return std::nan("");
       };
       std::string label;
@@ -155,8 +160,14 @@ void check_assertions(const RunPlan& plan) {
     for (const auto& v : axis.values) axis_values[axis.key].insert(unquote(v));
   }
   auto check_pairs = [&](const std::vector<std::pair<std::string, std::string>>& pairs, const std::string& where,
-                         const std::string& path) {
+                         const std::string& path, bool steps) {
     for (const auto& [k, v] : pairs) {
+      if (steps && k == "step") {
+        if (v != "final" && (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)) {
+          errors.push_back({where, path + ": step=" + v + " is not a step; write a step number or step=final"});
+        }
+        continue;
+      }
       auto it = axis_values.find(k);
       if (it == axis_values.end()) {
         errors.push_back({where, path + ": '" + k + "' is not a [sweep] key" +
@@ -183,9 +194,9 @@ void check_assertions(const RunPlan& plan) {
           errors.push_back({a.where, path + ".expect: '" + metric + "' names no probe of this pipeline; metrics are "
                                          "<probe name>.<metric>, with probe names: " + known});
         }
-        check_pairs(parsed.selectors()[m], a.where, path + ".expect");
+        check_pairs(parsed.selectors()[m], a.where, path + ".expect", true);
       }
-      check_pairs(parse_where(a.points), a.where, path + ".where");
+      check_pairs(parse_where(a.points), a.where, path + ".where", false);
     } catch (const Error& e) {
       errors.push_back({a.where, path + ".expect: " + e.what()});
     }

@@ -16,9 +16,20 @@ done
 check "summary.csv has a row per point and metric" grep -qE '^1,40,accuracy.test,2,' "$work/j1/summary.csv"
 check "every job has its done marker" test "$(ls "$work"/j1/jobs/*/done | wc -l)" -eq 4
 
+# A selector's `step` key reads another step: a trend within one job (accuracy improves from step 0).
+expect 0 "assert PASS  accuracy.train\\[step=60\\] > accuracy.train\\[step=0\\]" -- $fl run "$sweep" --out "$work/trend" \
+  --set 'assert.0.expect="accuracy.train[step=60] > accuracy.train[step=0]"'
+expect 1 "accuracy.train has no value at step 7" -- $fl run "$sweep" --out "$work/trend7" -q \
+  --set 'assert.0.expect="accuracy.train[step=7] > 0"'
+expect 2 "step=x is not a step" -- $fl validate "$sweep" --set 'assert.0.expect="accuracy.train[step=x] > 0"'
+
 # Re-running into the same directory skips the finished jobs.
 expect 0 "4 already done" -- $fl run "$sweep" --out "$work/j1"
 expect 2 "another configuration" -- $fl run "$sweep" --out "$work/j1" --set train.steps=61
+# Assertions are not part of a job: an edited one is checked against the finished jobs without rerunning them.
+expect 1 "4 already done.*|assert FAIL  accuracy.train >= 0.99" -- $fl run "$sweep" --out "$work/j1" --set 'assert.0.expect="accuracy.train >= 0.99"'
+check "the edited assertion was evaluated" grep -q '"expect": "accuracy.train >= 0.99"' "$work/j1/asserts.json"
+expect 0 "4 already done" -- $fl run "$sweep" --out "$work/j1"
 cp -r "$work/j1" "$work/old"
 sed -i 's/"featurelab_version": "[^"]*"/"featurelab_version": "0.0.1"/' "$work/old/run.json"
 expect 2 "made by featurelab 0.0.1" -- $fl run "$sweep" --out "$work/old"

@@ -16,6 +16,9 @@ Schema ContrastiveSgd::schema() {
   Schema s;
   s.integer("steps", 800, "SGD steps").min(0);
   s.integer("batch", 2304, "fresh samples per step: K positives (the augment's `positives`) + N negatives").min(2);
+  s.real("weight_decay", 0.001, "λ of the paper's regulariser λ Σ_i ‖w_i‖² on block W only (its gradient written λw as in "
+                                 "App. A.1: 2λ for the literal gradient); added to W's gradient before the optimizer step, "
+                                 "biases are never decayed").min(0);
   s.choice("bias", "schedule", {"schedule", "zero", "trained"},
            "schedule (§2.2: 0 until all neurons have grown, then a growing fraction of ‖w_i‖), zero (a linear "
            "network), trained (footnote 4; the model's b must be trainable)");
@@ -34,6 +37,7 @@ ContrastiveSgd::ContrastiveSgd(const Params& params, Context&)
       batch_(params.integer("batch")),
       eval_every_(params.integer("eval_every")),
       loss_window_(params.integer("loss_window")),
+      weight_decay_(params.real("weight_decay")),
       bias_(params.str("bias")),
       growth_(params.real("growth")),
       bias_start_(params.real("bias_start")),
@@ -79,6 +83,9 @@ void ContrastiveSgd::train(TrainerHost& host, Rng& rng) {
       throw Error("training diverged at step " + std::to_string(t) + ": the loss is " + std::to_string(loss) + "; lower lr");
     }
     if (bias_ == "schedule") norms_ = model.block("W").rowwise().norm().cast<double>();
+    if (weight_decay_ > 0) {
+      grad_.segment(wb->offset, wb->size()) += static_cast<Scalar>(weight_decay_) * model.parameters().segment(wb->offset, wb->size());
+    }
     host.optimizer().step(model.parameters().head(p), grad_, t);
     const Index step = t + 1;
     // The schedule's switch-on step T1 is evaluated too: the probes see the end of Stage I (Thm C.1).
@@ -91,7 +98,7 @@ void ContrastiveSgd::train(TrainerHost& host, Rng& rng) {
       if (bb) {
         const VecD ratio = model.block("b").row(0).transpose().cast<double>().cwiseQuotient(
             model.block("W").rowwise().norm().cast<double>().cwiseMax(1e-30));
-        host.record(step, "bias.ratio", ratio.mean());
+        host.record(step, "train.bias_ratio", ratio.mean());
       }
       host.evaluate(step);
     }
@@ -106,7 +113,7 @@ bool ContrastiveSgd::schedule_biases(Model& model, Index step, TrainerHost& host
     // Stage I: b = 0 until every neuron has grown.
     if ((next_norms_.array().square() / init_norms2_.array()).minCoeff() < growth_) return false;
     t1_ = step;
-    host.record(step, "bias.t1", static_cast<double>(step));
+    host.record(step, "train.t1", static_cast<double>(step));
     b.row(0) = (bias_start_ * next_norms_).cast<Scalar>().transpose();
     return true;
   }

@@ -3,9 +3,9 @@
 //
 // Every step draws `batch` = K + N fresh samples (the augment turns the first K into anchor/positive
 // views, the last N stay raw negatives; the loss reads that layout), takes the loss's gradient (for
-// info-nce: the paper's stop-gradient semi-gradient) and hands it to the pipeline's optimizer: std's gd
-// with weight_decay λ is the paper's update W ← (1 − ηλ) W − η ∇_W (it differentiates λ‖w‖² as λw, App.
-// A.1; weight_decay = 2λ gives the literal gradient).
+// info-nce: the paper's stop-gradient semi-gradient), adds the regulariser's λW to W's gradient (the paper's
+// λ Σ_i ‖w_i‖² is on the weights only and differentiated as λw, App. A.1) and hands it to the pipeline's
+// optimizer: std's gd at rate η makes the paper's update W ← (1 − ηλ) W − η ∇_W.
 // Biases (block b of the model), one of:
 //   schedule  Stage I: b = 0 until T1, the first step with min_i ‖w_i‖²/‖w_i⁽⁰⁾‖² ≥ growth (Thm C.1's
 //             "all neurons have grown"); at T1, b_i = bias_start·‖w_i‖ (√(2 ln d/d) = 0.465 at d = 32);
@@ -15,8 +15,8 @@
 //   zero      b = 0 throughout (the network is linear).
 //   trained   b trained by the same (semi-)gradient (footnote 4's experiment; the model must declare b
 //             trainable: symmetric-relu-layer train_bias = true).
-// Records train.loss (the mean over the last loss_window steps), bias.t1 (T1, when it happens) and
-// bias.ratio (mean b_i/‖w_i‖) at the probe steps; the probes also run at T1.
+// Records train.loss (the mean over the last loss_window steps), train.t1 (T1, when it happens) and
+// train.bias_ratio (mean b_i/‖w_i‖) at the probe steps; the probes also run at T1.
 #pragma once
 
 #include <featurelab/trainer.hpp>
@@ -42,6 +42,7 @@ class ContrastiveSgd : public featurelab::Trainer {
   bool schedule_biases(featurelab::Model& model, featurelab::Index step, featurelab::TrainerHost& host);
 
   featurelab::Index steps_, batch_, eval_every_, loss_window_;
+  double weight_decay_;
   std::string bias_;
   double growth_, bias_start_, bias_floor_, bias_cap_;
   std::set<featurelab::Index> eval_at_;

@@ -13,7 +13,7 @@ function(featurelab_add_pack_tests)
     FEATURELAB_STD_PLUGIN="$<TARGET_FILE:std>")
   target_compile_options(${target} PRIVATE ${FEATURELAB_WARNINGS})
   add_dependencies(${target} ${ARG_PACK} std)
-  catch_discover_tests(${target} TEST_PREFIX "${ARG_PACK}:")
+  catch_discover_tests(${target} TEST_PREFIX "${ARG_PACK}:" EXTRA_ARGS --warn NoTests)
 endfunction()
 
 # featurelab_add_pipeline_test(NAME FILE [ARG ...]): run a pack's pipeline whole as a test, in a fresh

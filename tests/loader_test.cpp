@@ -74,7 +74,7 @@ TEST_CASE("a throwing factory fails its component with the plugin file and name"
                         Catch::Contains("fixture model refuses to be built"));
 }
 
-TEST_CASE("duplicate names across packs need qualification; lookups suggest") {
+TEST_CASE("duplicate names across packs need qualification, lookups suggest") {
   Catalog catalog;
   catalog.discover({kFixtures / "fixture", kPlugins});
   CHECK_THROWS_WITH(catalog.find(Kind::Loss, "logistic"),

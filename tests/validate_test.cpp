@@ -131,7 +131,7 @@ TEST_CASE("assertions naming no probe, and malformed ones, are refused before ru
                     Catch::Contains("two probes are named 'accuracy'"));
 }
 
-TEST_CASE("a sweep can swap a component; each point is validated against its own schema") {
+TEST_CASE("a sweep can swap a component, each point is validated against its own schema") {
   test::TempDir dir;
   const auto file = dir.write("p.toml", std::string(kGood) + "[sweep]\n\"optimizer.use\" = [\"gd\", \"adam\"]\n"
                                                            "\"model.width\" = [4, 8]\n");

@@ -107,7 +107,7 @@ TEST_CASE("sparse-coding: an orthonormal delocalised dictionary, its completion,
   for (Index i = 0; i < 100; ++i) CHECK(d.y(i) == (d.meta.at("target")(i) > 0 ? 1 : 0));
 }
 
-TEST_CASE("sparse-coding: Hadamard and identity dictionaries; bad sizes are refused with the fix") {
+TEST_CASE("sparse-coding: Hadamard and identity dictionaries, and bad sizes refused with the fix") {
   auto hadamard = sparse_coding({{"dictionary", std::string("hadamard")}});
   const MatD H = hadamard->features().at("dictionary").cast<double>();
   CHECK((H.cwiseAbs().array() - 1 / std::sqrt(512.0)).abs().maxCoeff() < 1e-6);
@@ -149,7 +149,7 @@ TEST_CASE("random-mask: complementary masks decouple the dense noise, independen
   }
 }
 
-TEST_CASE("view augments: anchors, positives and raw negatives with their roles; a batch without negatives is refused") {
+TEST_CASE("view augments: anchors, positives and raw negatives with their roles, and a batch without negatives refused") {
   auto data = sparse_coding();
   Rng rng(5);
   Dataset raw, views;
@@ -167,7 +167,7 @@ TEST_CASE("view augments: anchors, positives and raw negatives with their roles;
   CHECK_THROWS_WITH(mask->apply(Batch::of(raw), views, rng), Catch::Contains("K + N") && Catch::Contains("batch"));
 }
 
-TEST_CASE("symmetric-relu-layer: h(a; b) = ReLU(a − b) − ReLU(−a − b) for every sign of b (A2), and its gradients") {
+TEST_CASE("symmetric-relu-layer: h(a, b) = ReLU(a − b) − ReLU(−a − b) for every sign of b (A2), and its gradients") {
   DataSpec spec;
   spec.dim = 1;
   spec.classes = 2;
@@ -275,7 +275,7 @@ TEST_CASE("info-nce: the stop-gradient update is the anchor-branch derivative wi
   CHECK(check_gradient(*model, *cosine, Batch::of(d)).ok);
 }
 
-TEST_CASE("info-nce: at init the loss is τ·ln(N + 1) (Lemma C.3, A4); a batch without view roles is refused with the fix") {
+TEST_CASE("info-nce: at init the loss is τ·ln(N + 1) (Lemma C.3, A4), and a batch without view roles refused with the fix") {
   auto data = sparse_coding();
   const DataSpec spec = spec_of(*data);
   Rng rng(4);

@@ -154,7 +154,7 @@ double scalar(const Measurements& m, const std::string& name) {
 
 }  // namespace
 
-TEST_CASE("symmetric-relu-two-layer: Eq. 3.9's 4m init gives g = 0 exactly; b is fixed; gradients check") {
+TEST_CASE("symmetric-relu-two-layer: Eq. 3.9's 4m init gives g = 0 exactly, b is fixed, gradients check") {
   for (const std::string init : {"gaussian", "binary"}) {
     for (const auto& [width, d] : std::vector<std::pair<std::int64_t, Index>>{{28, 13}, {64, 13}, {200, 131}, {36, 300}}) {
       const Index m = width / 4;
@@ -320,7 +320,7 @@ TEST_CASE("ground-truth-net ch3-parity: y g*(x) >= 1 on structured parity (Lemma
                     Catch::Contains("set k"));
 }
 
-TEST_CASE("ground-truth-net ch3-linear: y g* >= 1 with margin beta (Lemma B.26); trainable readout") {
+TEST_CASE("ground-truth-net ch3-linear: y g* >= 1 with margin beta (Lemma B.26), trainable readout") {
   Rng rng(8);
   const Index d = 20, n = 2000;
   const double beta = 0.5;
@@ -462,7 +462,7 @@ TEST_CASE("ground-truth-net ch3-mixture: small hinge loss on XOR Gaussian mixtur
                     Catch::Contains("features"));
 }
 
-TEST_CASE("gradient-features: G of random neurons lies in the cone of D when y = sign(<D, x>); random labels give ~0") {
+TEST_CASE("gradient-features: G of random neurons lies in the cone of D when y = sign(<D, x>), random labels give ~0") {
   Rng rng(12);
   const Index d = 10, n = 20000, width = 200, m = width / 4;
   Mat u(1, d);

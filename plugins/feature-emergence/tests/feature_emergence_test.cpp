@@ -74,7 +74,7 @@ TEST_CASE("dictionary-patterns resamples to a class imbalance and labels interva
   CHECK(iv.y.cast<double>().mean() == Approx(0.58).margin(0.03));  // Bin(30, 2/3) in [20, 30]
 }
 
-TEST_CASE("truncated-two-layer: symmetric init gives g = 0; gradients check with and without smoothing") {
+TEST_CASE("truncated-two-layer: symmetric init gives g = 0, gradients check with and without smoothing") {
   std::unique_ptr<Distribution> dist;
   const Dataset d = patterns({{"dim", std::int64_t(30)}, {"patterns", std::int64_t(10)}}, 64, dist);
   const DataSpec spec = dist->spec();

@@ -102,7 +102,7 @@ TEST_CASE("fashion-mnist refuses missing and broken files with the file and the 
                     Catch::Contains("outside 0"));
 }
 
-TEST_CASE("spurious-concat adds a scaled partner-class image in new channels; test gets zeros") {
+TEST_CASE("spurious-concat adds a scaled partner-class image in new channels, test gets zeros") {
   DataSpec spec;
   spec.dim = 3;
   spec.classes = 4;

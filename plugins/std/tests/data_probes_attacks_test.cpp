@@ -164,7 +164,7 @@ TEST_CASE("standard trainer: evaluation steps, loss decrease, minibatches in pla
   for (int i = 0; i < 4; ++i) CHECK(m.host->first_rows[static_cast<std::size_t>(i)] == base + i * 50 * 2);
 }
 
-TEST_CASE("standard trainer: divergence names the step; a stop request ends early") {
+TEST_CASE("standard trainer: divergence names the step, a stop request ends early") {
   auto d = setup({{"steps", std::int64_t(2000)}}, 100.0, "squared");  // |1 − lr·λ| > 1: blows up
   Rng rng(1);
   CHECK_THROWS_WITH(d.trainer->train(*d.host, rng), Catch::Contains("training diverged at step"));
@@ -219,7 +219,7 @@ TEST_CASE("accuracy probe: overall, against metadata, per group") {
                     Catch::Contains("columns: is_noisy, y_clean"));
 }
 
-TEST_CASE("neuron-feature-cosine equals a per-pair loop; weight norms") {
+TEST_CASE("neuron-feature-cosine equals a per-pair loop, weight norms") {
   DataSpec s;
   s.dim = 3;
   s.classes = 2;

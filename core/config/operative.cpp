@@ -55,8 +55,13 @@ std::string Pipeline::operative_toml() const {
   if (timeout > 0) experiment.insert_or_assign("timeout", timeout);
   root.insert_or_assign("experiment", experiment);
   toml::table d = component_table(data, false);
-  d.insert_or_assign("train", static_cast<std::int64_t>(train_size));
-  d.insert_or_assign("test", static_cast<std::int64_t>(test_size));
+  for (auto [key, size] : {std::pair{"train", train_size}, std::pair{"test", test_size}}) {
+    if (size == kAllSamples) {
+      d.insert_or_assign(key, "all");
+    } else {
+      d.insert_or_assign(key, static_cast<std::int64_t>(size));
+    }
+  }
   root.insert_or_assign("data", d);
   if (!transforms.empty()) root.insert_or_assign("transform", component_list(transforms, false));
   if (!augments.empty()) root.insert_or_assign("augment", component_list(augments, false));

@@ -22,6 +22,9 @@ struct ComponentConfig {
   std::string where;     // file:line of the section
 };
 
+// data.train / data.test = "all".
+inline constexpr Index kAllSamples = -1;
+
 struct AssertSpec {
   std::string expect;    // "accuracy.test >= 0.9"
   std::string at = "final";
@@ -39,7 +42,7 @@ struct Pipeline {
   double timeout = 0;    // seconds per job; 0 = none (--job-timeout overrides)
 
   ComponentConfig data;
-  Index train_size = 1000;
+  Index train_size = 1000;  // kAllSamples: the whole split of a finite distribution
   Index test_size = 1000;
   std::vector<ComponentConfig> transforms;
   std::vector<ComponentConfig> augments;

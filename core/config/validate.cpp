@@ -111,9 +111,11 @@ class Validator {
                  Index minimum) {
     const toml::node* node = t.get(key);
     if (!node) return fallback;
+    // "all": every sample of a finite distribution's split (resolved when the distribution exists).
+    if (const auto* text = node->as_string(); text && text->get() == "all") return kAllSamples;
     const auto* i = node->as_integer();
     if (!i || i->get() < minimum) {
-      error(*node, section + "." + key, "expected an integer >= " + std::to_string(minimum) + ", got " +
+      error(*node, section + "." + key, "expected an integer >= " + std::to_string(minimum) + " or \"all\", got " +
                                             (i ? std::to_string(i->get()) : std::string("a ") + toml_type(*node)));
       return fallback;
     }

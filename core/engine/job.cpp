@@ -162,16 +162,26 @@ class JobRunner final : public TrainerHost {
   }
 
   void sample() {
+    // data.train / data.test = "all": the split's size, which only a finite distribution knows.
+    Index sizes[2] = {p_.train_size, p_.test_size};
+    for (auto [split, size, label] : {std::tuple{Split::Train, &sizes[0], "train"}, std::tuple{Split::Test, &sizes[1], "test"}}) {
+      if (*size != kAllSamples) continue;
+      *size = distribution_->available(split);
+      if (*size < 0) {
+        throw Error("data." + std::string(label) + " = \"all\" but '" + p_.data.use +
+                    "' generates samples without end; give a number of samples");
+      }
+    }
     // Refuse a dataset that cannot fit, with the estimate, instead of meeting the OOM killer.
-    const double bytes = double(p_.train_size + p_.test_size) * double(spec_.dim) * double(sizeof(Scalar));
+    const double bytes = double(sizes[0] + sizes[1]) * double(spec_.dim) * double(sizeof(Scalar));
     const double machine = double(::sysconf(_SC_PHYS_PAGES)) * double(::sysconf(_SC_PAGE_SIZE));
     if (machine > 0 && bytes > 0.8 * machine) {
       throw Error(fmt::format("data: {} train + {} test samples of dimension {} need {:.1f} GiB, the machine has "
                               "{:.1f} GiB; lower data.train / data.test",
-                              p_.train_size, p_.test_size, spec_.dim, bytes / (1 << 30), machine / (1 << 30)));
+                              sizes[0], sizes[1], spec_.dim, bytes / (1 << 30), machine / (1 << 30)));
     }
-    for (auto [split, n, data, label] : {std::tuple{Split::Train, p_.train_size, &train_, "train"},
-                                         std::tuple{Split::Test, p_.test_size, &test_, "test"}}) {
+    for (auto [split, n, data, label] : {std::tuple{Split::Train, sizes[0], &train_, "train"},
+                                         std::tuple{Split::Test, sizes[1], &test_, "test"}}) {
       const Index available = distribution_->available(split);
       if (available >= 0 && n > available) {
         throw Error("data." + std::string(label) + " = " + std::to_string(n) + " but '" + p_.data.use +

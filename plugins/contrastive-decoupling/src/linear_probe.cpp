@@ -169,7 +169,7 @@ void LinearProbe::measure(const ProbeInput& in, Measurements& out) {
       if (k <= n) fit_and_score(X, y, k, Xt, yt, ".raw.n" + std::to_string(k), out);
     }
   }
-  if (auto it = in.features.find("constants"); it != in.features.end() && it->second.cols() >= 2) {
+  if (auto it = in.features.find("constants"); !classify_ && it != in.features.end() && it->second.cols() >= 2) {
     const double p = it->second(0, 0), s2 = it->second(0, 1);
     out.scalar("linear_optimum", p / (p + s2));
   }

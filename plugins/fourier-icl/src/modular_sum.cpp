@@ -1,0 +1,111 @@
+// The table is never stored: tuple t's summands are its base-p digits, so a split is a permutation of
+// indices and a sample is k ones per row.
+#include "modular_sum.hpp"
+
+#include <featurelab/error.hpp>
+
+#include <cmath>
+
+namespace fourier_icl {
+
+using namespace featurelab;
+
+bool is_prime(int p) {
+  if (p < 2) return false;
+  for (int q = 2; q * q <= p; ++q) {
+    if (p % q == 0) return false;
+  }
+  return true;
+}
+
+Index table_size(int k, int p, Index limit) {
+  Index n = 1;
+  for (int j = 0; j < k; ++j) {
+    if (n > limit / p) return -1;
+    n *= p;
+  }
+  return n;
+}
+
+void digits(Index t, int k, int p, int* a) {
+  for (int j = 0; j < k; ++j) {
+    a[j] = static_cast<int>(t % p);
+    t /= p;
+  }
+}
+
+Schema ModularSum::schema() {
+  Schema s;
+  s.integer("k", 2, "number of summands (and the degree of the chapter's activation z^k)").range(1, 8);
+  s.integer("p", 23, "the modulus, an odd prime").range(3, 100000);
+  s.real("train_fraction", 0.5, "fraction of the p^k tuples in the train split (the chapter: 0.5)").above(0).below(1);
+  return s;
+}
+
+ModularSum::ModularSum(const Params& params, Context& context)
+    : k_(static_cast<int>(params.integer("k"))), p_(static_cast<int>(params.integer("p"))) {
+  if (!is_prime(p_) || p_ == 2) {
+    throw Error("p = " + std::to_string(p_) + " is not an odd prime: the chapter's Fourier characterisation (and γ*) "
+                "assume Z_p with p an odd prime; try 23, 17, 11 or 97");
+  }
+  constexpr Index kLimit = 50'000'000;  // 50M one-hot rows of kp floats is already far beyond CPU budgets
+  total_ = table_size(k_, p_, kLimit);
+  if (total_ < 0) {
+    throw Error("p^k = " + std::to_string(p_) + "^" + std::to_string(k_) + " tuples exceeds " + std::to_string(kLimit) +
+                "; lower p or k");
+  }
+  train_ = static_cast<Index>(std::floor(params.real("train_fraction") * static_cast<double>(total_)));
+  if (train_ < 1 || train_ >= total_) {
+    throw Error("train_fraction leaves an empty split of the " + std::to_string(total_) + " tuples; choose it so both "
+                "splits are non-empty");
+  }
+  order_ = context.rng.permutation(total_);
+  for (int j = 1; j <= k_; ++j) names_.push_back("a" + std::to_string(j));
+}
+
+DataSpec ModularSum::spec() const {
+  DataSpec s;
+  s.dim = static_cast<Index>(k_) * p_;
+  s.classes = p_;
+  s.shape.dims = {k_, p_};
+  s.meta = names_;
+  return s;
+}
+
+Index ModularSum::available(Split split) const { return split == Split::Train ? train_ : total_ - train_; }
+
+void ModularSum::sample(Index n, Split split, Rng&, Dataset& out) {
+  const Index offset = split == Split::Train ? 0 : train_;
+  if (n > available(split)) {
+    throw Error("modular-sum: asked for " + std::to_string(n) + " samples, the split has " + std::to_string(available(split)));
+  }
+  out.resize(n, static_cast<Index>(k_) * p_);
+  out.classes = p_;
+  out.shape.dims = {k_, p_};
+  out.X.setZero();
+  std::vector<VecD*> meta;
+  for (const auto& name : names_) {
+    VecD& column = out.meta[name];
+    column.resize(n);
+    meta.push_back(&column);
+  }
+  std::vector<int> a(static_cast<std::size_t>(k_));
+  for (Index i = 0; i < n; ++i) {
+    digits(order_[static_cast<std::size_t>(offset + i)], k_, p_, a.data());
+    int sum = 0;
+    for (int j = 0; j < k_; ++j) {
+      out.X(i, static_cast<Index>(j) * p_ + a[static_cast<std::size_t>(j)]) = 1;
+      (*meta[static_cast<std::size_t>(j)])(i) = a[static_cast<std::size_t>(j)];
+      sum += a[static_cast<std::size_t>(j)];
+    }
+    out.y(i) = sum % p_;
+  }
+}
+
+FeatureSet ModularSum::features() const {
+  Mat task(1, 2);
+  task << static_cast<Scalar>(k_), static_cast<Scalar>(p_);
+  return {{"task", task}};
+}
+
+}  // namespace fourier_icl

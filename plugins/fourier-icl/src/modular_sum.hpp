@@ -1,0 +1,42 @@
+// Distribution `modular-sum` (Shi 2024 ch. 4, §4.3.1, App. C.10): k-input modular addition over Z_p,
+//     y = (a_1 + … + a_k) mod p,   x = (one-hot(a_1), …, one-hot(a_k)) ∈ {0,1}^{kp},
+// over the WHOLE table D_p of p^k tuples, split once at random (the job's seed) into train and test
+// ("we even split the whole datasets (p^k data points) into the training and test datasets"). The splits
+// are finite: data.train = "all" takes the whole train part. sample() returns the split's rows in the
+// split's order (trainers shuffle). p must be an odd prime (the chapter's Fourier analysis and γ* assume it).
+// Meta a1 … ak (the summands); feature task = [k, p].
+#pragma once
+
+#include <featurelab/distribution.hpp>
+
+#include <string>
+#include <vector>
+
+namespace fourier_icl {
+
+class ModularSum : public featurelab::Distribution {
+ public:
+  static constexpr const char* kDoc =
+      "k-input modular addition y = (a_1 + … + a_k) mod p over all p^k tuples, one-hot inputs (kp), split once at "
+      "random into train and test (Shi 2024 ch. 4); finite splits (data.train = \"all\").";
+  static featurelab::Schema schema();
+  ModularSum(const featurelab::Params& params, featurelab::Context& context);
+  featurelab::DataSpec spec() const override;
+  void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;
+  featurelab::FeatureSet features() const override;
+  featurelab::Index available(featurelab::Split split) const override;
+
+ private:
+  int k_, p_;
+  featurelab::Index total_, train_;
+  std::vector<featurelab::Index> order_;  // tuple indices, train part first
+  std::vector<std::string> names_;
+};
+
+// p^k, or −1 when it exceeds `limit`.
+featurelab::Index table_size(int k, int p, featurelab::Index limit);
+// The summands of tuple t (base-p digits, a_1 least significant).
+void digits(featurelab::Index t, int k, int p, int* a);
+bool is_prime(int p);
+
+}  // namespace fourier_icl

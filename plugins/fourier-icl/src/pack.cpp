@@ -1,0 +1,17 @@
+// Pack fourier-icl: Shi 2024 dissertation chapters 4, 5 and 9 (seed 002) — Fourier circuits for k-input
+// modular addition (this file's first components), in-context learning and GemFilter.
+#include "fourier_probes.hpp"
+#include "modular_sum.hpp"
+#include "poly_one_hidden_layer.hpp"
+
+#include <featurelab/pack.hpp>
+
+using namespace fourier_icl;
+
+FEATURELAB_PACK("fourier-icl", "0.1.0") {
+  pack.add<ModularSum>("modular-sum", ModularSum::kDoc, ModularSum::schema());
+  pack.add<PolyOneHiddenLayer>("poly-one-hidden-layer", PolyOneHiddenLayer::kDoc, PolyOneHiddenLayer::schema());
+  pack.add<FourierMaxMargin>("fourier-max-margin", FourierMaxMargin::kDoc, FourierMaxMargin::schema());
+  pack.add<FourierNeuronSpectrum>("fourier-neuron-spectrum", FourierNeuronSpectrum::kDoc, FourierNeuronSpectrum::schema());
+  pack.add<NormalizedMargin>("normalized-margin", NormalizedMargin::kDoc, NormalizedMargin::schema());
+}

@@ -1,0 +1,118 @@
+// Forward Z = XUᵀ, H = Z^k (repeated products), f = HW; backward ∇W = HᵀD, dZ = (DWᵀ) ⊙ kZ^{k−1},
+// ∇U = dZᵀX. Buffers are the model's, reused while the batch size is unchanged.
+#include "poly_one_hidden_layer.hpp"
+#include "fourier_construction.hpp"
+
+#include <featurelab/error.hpp>
+
+#include <cmath>
+
+namespace fourier_icl {
+
+using namespace featurelab;
+
+namespace {
+// The monomial z^e elementwise, by repeated products (e is small).
+void power(const Mat& Z, int e, Mat& out) {
+  out.resize(Z.rows(), Z.cols());
+  if (e == 0) {
+    out.setOnes();
+    return;
+  }
+  out = Z;
+  for (int i = 1; i < e; ++i) out.array() *= Z.array();
+}
+}  // namespace
+
+Schema PolyOneHiddenLayer::schema() {
+  Schema s;
+  s.integer("width", 0, "m: neurons; 0 = the theorem's 2^{2k−2}(p−1)").min(0);
+  s.real("init_scale", 0.1, "σ_init: every weight ~ N(0, σ_init²) (the chapter does not say; 0.05–0.1 work)").min(0);
+  return s;
+}
+
+PolyOneHiddenLayer::PolyOneHiddenLayer(const Params& params, Context& context)
+    : k_(0), p_(context.data.classes), width_(params.integer("width")), init_scale_(params.real("init_scale")) {
+  model_name_ = "poly-one-hidden-layer";
+  if (p_ < 2 || context.data.dim % p_ != 0) {
+    throw Error(model_name_ + " reads k one-hot blocks of p = classes inputs each (the modular-sum distribution); the data "
+                "has " + std::to_string(context.data.dim) + " inputs and " + std::to_string(context.data.classes) + " classes");
+  }
+  k_ = static_cast<int>(context.data.dim / p_);
+  if (k_ > 8) throw Error(model_name_ + ": k = " + std::to_string(k_) + " summands; the activation z^k is meant for k <= 8");
+  if (width_ == 0) width_ = theorem_width(k_, p_);
+  declare_block("U", width_, static_cast<Index>(k_) * p_, true);
+  declare_block("W", width_, p_, true);
+  allocate_parameters();
+}
+
+void PolyOneHiddenLayer::init(Rng& rng) { rng.fill_normal(parameters(), init_scale_); }
+
+void PolyOneHiddenLayer::preactivations(ConstMatRef X) {
+  Z_.resize(X.rows(), width_);
+  Z_.noalias() = X * block("U").transpose();
+  power(Z_, k_, H_);
+}
+
+void PolyOneHiddenLayer::forward(ConstMatRef X, MatRef out) {
+  preactivations(X);
+  out.noalias() = H_ * block("W");
+}
+
+void PolyOneHiddenLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
+  const ParamBlock& ub = *find_block("U");
+  const ParamBlock& wb = *find_block("W");
+  MatMap gU(grad.data() + ub.offset, ub.rows, ub.cols);
+  MatMap gW(grad.data() + wb.offset, wb.rows, wb.cols);
+  gW.noalias() = H_.transpose() * dout;
+  power(Z_, k_ - 1, dZ_);  // Z^{k−1}
+  dZ_.array() *= (dout * block("W").transpose()).array() * static_cast<Scalar>(k_);
+  gU.noalias() = dZ_.transpose() * X;
+}
+
+void PolyOneHiddenLayer::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
+  preactivations(X);
+  power(Z_, k_ - 1, dZ_);
+  dZ_.array() *= (dout * block("W").transpose()).array() * static_cast<Scalar>(k_);
+  dX.noalias() = dZ_ * block("U");
+}
+
+std::vector<HookSpec> PolyOneHiddenLayer::hook_points() const {
+  return {{"hidden.pre", "n×m", "pre-activations u_{i,1}[a_1] + … + u_{i,k}[a_k]"},
+          {"hidden.post", "n×m", "activations (pre-activation)^k"}};
+}
+
+void PolyOneHiddenLayer::hook(const std::string& name, ConstMatRef X, Mat& out) {
+  if (name != "hidden.pre" && name != "hidden.post") Model::hook(name, X, out);
+  preactivations(X);
+  out = name == "hidden.pre" ? Z_ : H_;
+}
+
+Schema FourierMaxMargin::schema() {
+  Schema s;
+  s.real("scale", 1.0, "multiplies every weight (the margin scales by scale^{k+1}; the normalised margin does not)").above(0);
+  return s;
+}
+
+namespace {
+Params with_theorem_width(const Params& params) {
+  Params p = params;
+  p.set("width", std::int64_t(0));
+  p.set("init_scale", 0.0);
+  return p;
+}
+}  // namespace
+
+FourierMaxMargin::FourierMaxMargin(const Params& params, Context& context)
+    : PolyOneHiddenLayer(with_theorem_width(params), context), scale_(params.real("scale")) {
+  model_name_ = "fourier-max-margin";
+}
+
+void FourierMaxMargin::init(Rng&) {
+  MatD U, W;
+  max_margin_construction(k_, p_, U, W);
+  block("U") = (scale_ * U).cast<Scalar>();
+  block("W") = (scale_ * W).cast<Scalar>();
+}
+
+}  // namespace fourier_icl

@@ -1,0 +1,222 @@
+// The fourier-icl pack's chapter-4 components on their own: the modular-sum table and its split, the
+// maximum-margin construction hitting γ* exactly (A4.1) and γ* bounding every network over the full table
+// (A4.2), the single-neuron class-weighted margin γ*·cos(Σθ_j − θ_w) (A4.3), the network's gradients, and the
+// probes on networks whose spectra are known.
+#include "fourier_construction.hpp"
+#include "modular_margins.hpp"
+#include "modular_sum.hpp"
+
+#include <featurelab/error.hpp>
+#include <featurelab/gradient_check.hpp>
+#include <featurelab/probe.hpp>
+#include <featurelab/testing.hpp>
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <map>
+#include <set>
+#include <vector>
+
+using namespace featurelab;
+using namespace fourier_icl;
+
+namespace {
+
+testing::Harness& pack() {
+  static testing::Harness h(FOURIER_ICL_PLUGIN);
+  return h;
+}
+testing::Harness& std_pack() {
+  static testing::Harness h(FEATURELAB_STD_PLUGIN);
+  return h;
+}
+
+DataSpec modular_spec(int k, int p) {
+  DataSpec s;
+  s.dim = static_cast<Index>(k) * p;
+  s.classes = p;
+  return s;
+}
+
+double metric(const Measurements& m, const std::string& name) {
+  for (const auto& [n, v] : m.scalars()) {
+    if (n == name) return v;
+  }
+  FAIL("no metric " << name);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("modular-sum: the whole table of p^k tuples split once into train and test, labels (Σa) mod p") {
+  auto data = pack().make<Distribution>("modular-sum", {{"k", std::int64_t(3)}, {"p", std::int64_t(7)}});
+  REQUIRE(data->available(Split::Train) == 171);  // floor(343/2)
+  REQUIRE(data->available(Split::Test) == 172);
+  Rng rng(1);
+  Dataset train, test;
+  data->sample(171, Split::Train, rng, train);
+  data->sample(172, Split::Test, rng, test);
+  std::set<std::vector<int>> seen;
+  for (const Dataset* d : {&train, &test}) {
+    REQUIRE(d->dim() == 21);
+    for (Index i = 0; i < d->size(); ++i) {
+      std::vector<int> a;
+      for (int j = 0; j < 3; ++j) {
+        Index hot = 0;
+        CHECK(d->X.row(i).segment(j * 7, 7).sum() == 1);
+        d->X.row(i).segment(j * 7, 7).maxCoeff(&hot);
+        a.push_back(static_cast<int>(hot));
+        CHECK(d->meta.at("a" + std::to_string(j + 1))(i) == hot);
+      }
+      CHECK(d->y(i) == (a[0] + a[1] + a[2]) % 7);
+      seen.insert(a);
+    }
+  }
+  CHECK(seen.size() == 343);  // disjoint splits covering D_p
+  CHECK_THROWS_WITH(pack().make<Distribution>("modular-sum", {{"p", std::int64_t(15)}}), Catch::Contains("not an odd prime"));
+  CHECK_THROWS_WITH(data->sample(172, Split::Train, rng, train), Catch::Contains("171"));
+}
+
+TEST_CASE("fourier-max-margin construction: 2^{2k-2}(p-1) equal-norm neurons, f[y] and f[c≠y] constant, margin = γ* exactly (A4.1)") {
+  const std::map<std::pair<int, int>, double> reference = {{{2, 5}, 3.042903e-2},  {{3, 7}, 4.464286e-3},
+                                                           {{3, 11}, 1.704545e-3}, {{4, 5}, 3.394113e-3},
+                                                           {{2, 23}, 2.579565e-3}, {{3, 97}, 2.013531e-5},
+                                                           {{4, 47}, 1.024086e-5}, {{5, 23}, 1.193409e-5}};
+  for (const auto& [kp, value] : reference) CHECK(gamma_star(kp.first, kp.second) == Approx(value).epsilon(1e-6));
+  for (auto [k, p] : std::vector<std::pair<int, int>>{{2, 5}, {2, 7}, {2, 11}, {3, 5}, {3, 7}, {3, 11}, {4, 5}, {2, 23}}) {
+    INFO("k = " << k << ", p = " << p);
+    MatD U, W;
+    max_margin_construction(k, p, U, W);
+    REQUIRE(U.rows() == (Index(1) << (2 * k - 2)) * (p - 1));
+    const VecD norms2 = U.rowwise().squaredNorm() + W.rowwise().squaredNorm();
+    CHECK((norms2.array() - (k + 1) * p / 2.0).abs().maxCoeff() < 1e-9);
+    // f over a few tuples: 2^{k−1}k!(p−1)/2 at y, −2^{k−1}k!/2 elsewhere.
+    const double scale = std::pow(2.0, k - 1) * std::tgamma(k + 1.0);
+    for (Index t = 0; t < std::min<Index>(50, table_size(k, p, 1 << 30)); ++t) {
+      std::vector<int> a(static_cast<std::size_t>(k));
+      digits(t * 7 % table_size(k, p, 1 << 30), k, p, a.data());
+      VecD z = VecD::Zero(U.rows());
+      int sum = 0;
+      for (int j = 0; j < k; ++j) {
+        z += U.col(j * p + a[static_cast<std::size_t>(j)]);
+        sum += a[static_cast<std::size_t>(j)];
+      }
+      const VecD f = W.transpose() * z.array().pow(k).matrix();
+      for (int c = 0; c < p; ++c) {
+        CHECK(f(c) == Approx(c == sum % p ? scale * (p - 1) / 2 : -scale / 2).epsilon(1e-9).margin(1e-9));
+      }
+    }
+    const TableMargins margins = table_margins(U, W, k, p);
+    CHECK(margins.accuracy == 1);
+    CHECK(margins.normalized() / gamma_star(k, p) == Approx(1).epsilon(1e-9));
+  }
+}
+
+TEST_CASE("γ* bounds the normalised margin of every network over the full table (A4.2)") {
+  Rng rng(3);
+  for (auto [k, p] : std::vector<std::pair<int, int>>{{2, 7}, {3, 5}, {2, 11}}) {
+    MatD U, W;
+    max_margin_construction(k, p, U, W);
+    for (int trial = 0; trial < 5; ++trial) {
+      MatD noise(U.rows(), U.cols()), noise_w(W.rows(), W.cols());
+      for (Index i = 0; i < noise.size(); ++i) noise.data()[i] = rng.normal();
+      for (Index i = 0; i < noise_w.size(); ++i) noise_w.data()[i] = rng.normal();
+      const double eps = 0.02 * (trial + 1);
+      CHECK(table_margins(U + eps * noise, W + eps * noise_w, k, p).normalized() <= gamma_star(k, p) * (1 + 1e-9));
+      CHECK(table_margins(noise.topRows(10), noise_w.topRows(10), k, p).normalized() <= gamma_star(k, p));
+    }
+  }
+}
+
+TEST_CASE("a unit-norm single-frequency neuron has class-weighted margin γ*·cos(Σθ_j − θ_w) (A4.3)") {
+  const int k = 3, p = 11;
+  Rng rng(5);
+  for (double shift : {0.0, M_PI / 2, M_PI}) {
+    for (int zeta : {1, 4}) {
+      MatD U(1, k * p), W(1, p);
+      const double amplitude = std::sqrt(2.0 / ((k + 1) * p));
+      double sum = 0;
+      for (int j = 0; j < k; ++j) {
+        const double theta = rng.uniform(-M_PI, M_PI);
+        sum += theta;
+        for (int a = 0; a < p; ++a) U(0, j * p + a) = amplitude * std::cos(theta + 2 * M_PI * zeta * a / p);
+      }
+      for (int c = 0; c < p; ++c) W(0, c) = amplitude * std::cos(sum + shift + 2 * M_PI * zeta * c / p);
+      const TableMargins t = table_margins(U, W, k, p);
+      CHECK(t.norm_power == Approx(1).epsilon(1e-12));
+      CHECK(t.weighted_normalized() == Approx(gamma_star(k, p) * std::cos(shift)).margin(1e-12));
+    }
+  }
+}
+
+TEST_CASE("poly-one-hidden-layer: (Σ_j u_j[a_j])^k · w, its gradients, and the construction's weights through the plugin") {
+  const int k = 3, p = 5;
+  const DataSpec spec = modular_spec(k, p);
+  auto model = pack().make<Model>("poly-one-hidden-layer", {{"width", std::int64_t(6)}, {"init_scale", 0.5}}, spec);
+  Rng rng(2);
+  model->init(rng);
+  auto data = pack().make<Distribution>("modular-sum", {{"k", std::int64_t(k)}, {"p", std::int64_t(p)}});
+  Dataset d;
+  data->sample(40, Split::Train, rng, d);
+  Mat out(40, p);
+  model->forward(d.X, out);
+  const MatD U = model->block("U").cast<double>(), W = model->block("W").cast<double>();
+  for (Index i = 0; i < 40; ++i) {
+    VecD z = VecD::Zero(6);
+    for (int j = 0; j < k; ++j) z += U.col(j * p + static_cast<Index>(d.meta.at("a" + std::to_string(j + 1))(i)));
+    const VecD f = W.transpose() * z.array().cube().matrix();
+    for (int c = 0; c < p; ++c) CHECK(out(i, c) == Approx(f(c)).epsilon(1e-4).margin(1e-5));
+  }
+  auto loss = std_pack().make<Loss>("cross-entropy", {}, spec);
+  CHECK(check_gradient(*model, *loss, Batch::of(d)).ok);
+  CHECK(check_input_gradient(*model, Batch::of(d)).ok);
+
+  auto construction = pack().make<Model>("fourier-max-margin", {}, spec);
+  construction->init(rng);
+  REQUIRE(construction->block("U").rows() == 16 * 4);
+  MatD Uc, Wc;
+  max_margin_construction(k, p, Uc, Wc);
+  CHECK((construction->block("U").cast<double>() - Uc).cwiseAbs().maxCoeff() < 1e-6);
+  DataSpec ragged = spec;
+  ragged.dim = 11;  // not k blocks of p = 5
+  CHECK_THROWS_WITH(pack().make<Model>("poly-one-hidden-layer", {}, ragged), Catch::Contains("one-hot blocks"));
+}
+
+TEST_CASE("probes: the construction is single-frequency everywhere, covers every frequency, meets the phase condition, and has ratio 1") {
+  const int k = 2, p = 11;
+  const DataSpec spec = modular_spec(k, p);
+  auto model = pack().make<Model>("fourier-max-margin", {}, spec);
+  Rng rng(1);
+  model->init(rng);
+  auto loss = std_pack().make<Loss>("cross-entropy", {}, spec);
+  Dataset empty;
+  FeatureSet features;
+  std::vector<NamedAttack> attacks;
+  const ProbeInput input{*model, *loss, empty, empty, features, attacks, 0};
+  auto spectrum = pack().make<Probe>("fourier-neuron-spectrum", {}, spec);
+  Measurements m;
+  spectrum->measure(input, m);
+  CHECK(metric(m, "active") == 40);
+  CHECK(metric(m, "mnp_min") == Approx(1).margin(1e-5));
+  CHECK(metric(m, "covered") == 5);
+  CHECK(metric(m, "min_per_frequency") == 8);
+  CHECK(metric(m, "entropy") == Approx(1).margin(1e-9));
+  CHECK(metric(m, "phase_max") < 1e-4);
+  auto margin = pack().make<Probe>("normalized-margin", {}, spec);
+  Measurements g;
+  margin->measure(input, g);
+  CHECK(metric(g, "ratio") == Approx(1).epsilon(1e-5));
+  CHECK(metric(g, "accuracy_table") == 1);
+
+  // A random network: spread spectra (max-normalised power well below 1), margin below γ*.
+  auto random = pack().make<Model>("poly-one-hidden-layer", {{"width", std::int64_t(40)}}, spec);
+  random->init(rng);
+  const ProbeInput random_input{*random, *loss, empty, empty, features, attacks, 0};
+  Measurements r;
+  spectrum->measure(random_input, r);
+  CHECK(metric(r, "mnp_mean") < 0.5);
+  Measurements rg;
+  margin->measure(random_input, rg);
+  CHECK(metric(rg, "ratio") < 1);
+}

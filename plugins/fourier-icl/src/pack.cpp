@@ -1,6 +1,9 @@
 // Pack fourier-icl: Shi 2024 dissertation chapters 4, 5 and 9 (seed 002) — Fourier circuits for k-input
 // modular addition (this file's first components), in-context learning and GemFilter.
 #include "fourier_probes.hpp"
+#include "icl_probe.hpp"
+#include "icl_regression.hpp"
+#include "linear_self_attention.hpp"
 #include "modular_sum.hpp"
 #include "poly_one_hidden_layer.hpp"
 
@@ -14,4 +17,7 @@ FEATURELAB_PACK("fourier-icl", "0.1.0") {
   pack.add<FourierMaxMargin>("fourier-max-margin", FourierMaxMargin::kDoc, FourierMaxMargin::schema());
   pack.add<FourierNeuronSpectrum>("fourier-neuron-spectrum", FourierNeuronSpectrum::kDoc, FourierNeuronSpectrum::schema());
   pack.add<NormalizedMargin>("normalized-margin", NormalizedMargin::kDoc, NormalizedMargin::schema());
+  pack.add<IclLinearRegression>("icl-linear-regression", IclLinearRegression::kDoc, IclLinearRegression::schema());
+  pack.add<LinearSelfAttention>("linear-self-attention", LinearSelfAttention::kDoc, LinearSelfAttention::schema());
+  pack.add<IclLossVsRank>("icl-loss-vs-rank", IclLossVsRank::kDoc, IclLossVsRank::schema());
 }

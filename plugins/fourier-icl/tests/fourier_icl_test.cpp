@@ -3,6 +3,7 @@
 // (A4.2), the single-neuron class-weighted margin γ*·cos(Σθ_j − θ_w) (A4.3), the network's gradients, and the
 // probes on networks whose spectra are known.
 #include "fourier_construction.hpp"
+#include "icl_theory.hpp"
 #include "modular_margins.hpp"
 #include "modular_sum.hpp"
 
@@ -219,4 +220,91 @@ TEST_CASE("probes: the construction is single-frequency everywhere, covers every
   Measurements rg;
   margin->measure(random_input, rg);
   CHECK(metric(rg, "ratio") < 1);
+}
+
+TEST_CASE("ICL regression closed forms: the rank-r optimum, the loss table, the rank gap and the best rank by shots (A5.1, A5.3, A5.4)") {
+  IclSetting s;
+  s.eigenvalues.resize(8);
+  s.eigenvalues << 2, 1.5, 1, 0.5, 0.1, 0.1, 0.1, 0.1;
+  s.context = 1000;
+  VecD c = VecD::Zero(8);
+  c(0) = c(1) = 1;
+  // The extraction's table (N = 1000, M = 16, w = Q(1, 1, 0, …)).
+  const double table[3][8] = {{1.8412, 0.6509, 0.8669, 1.0806, 1.2771, 1.4737, 1.6702, 1.8667},
+                              {1.9033, 0.7749, 1.0526, 1.3273, 1.5800, 1.8327, 2.0854, 2.3381},
+                              {2.0894, 1.1468, 1.6096, 2.0675, 2.4886, 2.9098, 3.3309, 3.7521}};
+  for (int sigma = 0; sigma < 3; ++sigma) {
+    for (int r = 1; r <= 8; ++r) CHECK(optimal_evaluation_loss(s, r, c, 16, sigma) == Approx(table[sigma][r - 1]).margin(5e-5));
+  }
+  // Thm. 5.4.1: the diagonal optimum is a stationary point of the pretraining loss (central differences).
+  const MatD V = optimal_coefficients(s, 8).asDiagonal();
+  for (Index i = 0; i < 8; ++i) {
+    for (Index j = 0; j < 8; ++j) {
+      MatD up = V, down = V;
+      up(i, j) += 1e-6;
+      down(i, j) -= 1e-6;
+      CHECK((pretraining_loss(s, up) - pretraining_loss(s, down)) / 2e-6 == Approx(0).margin(1e-6));
+    }
+  }
+  // Thm. 5.4.3: L(r′) − L(r) = (1/M)(‖s‖²_D + σ²) Σ_{r<i≤r′} (Nλ_i/((N+1)λ_i + tr D))², increasing in r′, linear in σ².
+  const double trace = s.eigenvalues.sum(), sD = 3.5;
+  for (double sigma : {0.0, 1.0, 2.0}) {
+    double sum = 0;
+    for (int rp = 3; rp <= 8; ++rp) {
+      const double l = s.eigenvalues(rp - 1);
+      sum += std::pow(s.context * l / ((s.context + 1) * l + trace), 2);
+      const double gap = optimal_evaluation_loss(s, rp, c, 16, sigma) - optimal_evaluation_loss(s, 2, c, 16, sigma);
+      CHECK(gap == Approx((sD + sigma * sigma) * sum / 16).epsilon(1e-12));
+      CHECK(gap > 0);
+    }
+  }
+  CHECK(optimal_evaluation_loss(s, 8, c, 16, 1) - optimal_evaluation_loss(s, 2, c, 16, 1) == Approx(1.5632).margin(1e-4));
+  // A5.4: with a tail in the task, more shots favour larger models: r_opt = 2, 2, 4, 4, 8, 8 for M = 4 … 4096.
+  VecD tail(8);
+  tail << 1, 1, .5, .5, .3, .3, .3, .3;
+  const int expected[6] = {2, 2, 4, 4, 8, 8};
+  int k = 0;
+  for (double shots : {4.0, 16.0, 64.0, 256.0, 1024.0, 4096.0}) {
+    int best = 1;
+    for (int r = 2; r <= 8; ++r) {
+      if (optimal_evaluation_loss(s, r, tail, shots, 0) < optimal_evaluation_loss(s, best, tail, shots, 0)) best = r;
+    }
+    CHECK(best == expected[k++]);
+  }
+}
+
+TEST_CASE("linear-self-attention: the prediction u·hᵀABᵀx_q over the filled tokens, its gradients, the closed-form init") {
+  auto data = pack().make<Distribution>("icl-linear-regression", {{"context", std::int64_t(20)}, {"shots", std::int64_t(6)}, {"noise", 0.5}});
+  const DataSpec spec = data->spec();
+  const FeatureSet features = data->features();
+  Rng rng(4);
+  Dataset train, test;
+  data->sample(30, Split::Train, rng, train);
+  data->sample(30, Split::Test, rng, test);
+  auto model = pack().make<Model>("linear-self-attention", {{"rank", std::int64_t(3)}, {"init_scale", 0.5}}, spec, 1, &features);
+  model->init(rng);
+  Mat out(30, 1);
+  model->forward(test.X, out);
+  const MatD A = model->block("A").cast<double>(), B = model->block("B").cast<double>();
+  const double u = model->block("u")(0, 0);
+  for (Index i = 0; i < 30; ++i) {
+    VecD h = VecD::Zero(8);
+    for (Index t = 0; t < 6; ++t) h += test.X(i, t * 9 + 8) * test.X.row(i).segment(t * 9, 8).transpose().cast<double>();
+    h /= 6;  // M = 6 filled tokens of the 20 slots
+    const VecD xq = test.X.row(i).segment(20 * 9, 8).transpose().cast<double>();
+    CHECK(out(i, 0) == Approx(u * h.dot(A * B.transpose() * xq)).epsilon(1e-4).margin(1e-6));
+  }
+  auto loss = std_pack().make<Loss>("squared", {}, spec);
+  CHECK(check_gradient(*model, *loss, Batch::of(train)).ok);
+
+  auto optimum = pack().make<Model>("linear-self-attention", {{"rank", std::int64_t(2)}, {"init", std::string("closed-form")}}, spec, 1, &features);
+  optimum->init(rng);
+  IclSetting s;
+  s.eigenvalues = features.at("eigenvalues").row(0).transpose().cast<double>();
+  s.context = 20;
+  const MatD Qt = features.at("basis").cast<double>();
+  const MatD G = Qt * (optimum->block("A").cast<double>() * optimum->block("B").cast<double>().transpose()) * Qt.transpose();
+  CHECK((G - MatD(optimal_coefficients(s, 2).asDiagonal())).cwiseAbs().maxCoeff() < 1e-5);
+  CHECK_THROWS_WITH(pack().make<Model>("linear-self-attention", {{"init", std::string("closed-form")}}, spec),
+                    Catch::Contains("icl-linear-regression"));
 }

@@ -2,6 +2,7 @@
 // n×d×r products.
 #include "linear_self_attention.hpp"
 #include "icl_theory.hpp"
+#include "prompt_tokens.hpp"
 
 #include <featurelab/error.hpp>
 
@@ -21,13 +22,9 @@ Schema LinearSelfAttention::schema() {
 LinearSelfAttention::LinearSelfAttention(const Params& params, Context& context)
     : rank_(params.integer("rank")), init_scale_(params.real("init_scale")), init_(params.str("init")) {
   model_name_ = "linear-self-attention";
-  const auto& dims = context.data.shape.dims;
-  if (dims.size() != 2 || dims[1] < 2 || dims[0] < 2) {
-    throw Error("linear-self-attention reads prompts of tokens (x, y): data of shape (tokens)×(d+1), as "
-                "icl-linear-regression writes; this data has no such shape");
-  }
-  slots_ = dims[0] - 1;
-  d_ = dims[1] - 1;
+  const PromptShape shape = prompt_shape(context.data, model_name_);
+  slots_ = shape.slots;
+  d_ = shape.dim;
   if (rank_ == 0) rank_ = d_;
   if (rank_ > d_) throw Error("rank = " + std::to_string(rank_) + " exceeds d = " + std::to_string(d_));
   if (init_ == "closed-form") {
@@ -61,22 +58,7 @@ void LinearSelfAttention::init(Rng& rng) {
   block("u")(0, 0) = 1;
 }
 
-void LinearSelfAttention::summarize(ConstMatRef X) {
-  const Index n = X.rows(), stride = d_ + 1;
-  H_.setZero(n, d_);
-  Xq_.resize(n, d_);
-  for (Index i = 0; i < n; ++i) {
-    Index filled = 0;
-    for (Index t = 0; t < slots_; ++t) {
-      const auto token = X.row(i).segment(t * stride, d_);
-      if (token.squaredNorm() == 0) continue;  // an unused slot
-      H_.row(i) += X(i, t * stride + d_) * token;
-      ++filled;
-    }
-    if (filled > 0) H_.row(i) /= static_cast<Scalar>(filled);
-    Xq_.row(i) = X.row(i).segment(slots_ * stride, d_);
-  }
-}
+void LinearSelfAttention::summarize(ConstMatRef X) { summarize_prompts(X, {slots_, d_}, H_, Xq_); }
 
 void LinearSelfAttention::forward(ConstMatRef X, MatRef out) {
   summarize(X);

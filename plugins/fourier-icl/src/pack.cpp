@@ -3,7 +3,10 @@
 #include "fourier_probes.hpp"
 #include "icl_probe.hpp"
 #include "icl_regression.hpp"
+#include "icl_sparse_parity.hpp"
 #include "linear_self_attention.hpp"
+#include "multihead_relu_attention.hpp"
+#include "parity_probes.hpp"
 #include "modular_sum.hpp"
 #include "poly_one_hidden_layer.hpp"
 
@@ -20,4 +23,8 @@ FEATURELAB_PACK("fourier-icl", "0.1.0") {
   pack.add<IclLinearRegression>("icl-linear-regression", IclLinearRegression::kDoc, IclLinearRegression::schema());
   pack.add<LinearSelfAttention>("linear-self-attention", LinearSelfAttention::kDoc, LinearSelfAttention::schema());
   pack.add<IclLossVsRank>("icl-loss-vs-rank", IclLossVsRank::kDoc, IclLossVsRank::schema());
+  pack.add<IclSparseParity>("icl-sparse-parity", IclSparseParity::kDoc, IclSparseParity::schema());
+  pack.add<MultiheadReluAttention>("multihead-relu-attention", MultiheadReluAttention::kDoc, MultiheadReluAttention::schema());
+  pack.add<ParityCoverage>("parity-coverage", ParityCoverage::kDoc, ParityCoverage::schema());
+  pack.add<ParityNoiseProjection>("parity-noise-projection", ParityNoiseProjection::kDoc, ParityNoiseProjection::schema());
 }

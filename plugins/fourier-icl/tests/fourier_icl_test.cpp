@@ -4,6 +4,7 @@
 // probes on networks whose spectra are known.
 #include "fourier_construction.hpp"
 #include "icl_theory.hpp"
+#include "multihead_relu_attention.hpp"
 #include "modular_margins.hpp"
 #include "modular_sum.hpp"
 
@@ -307,4 +308,85 @@ TEST_CASE("linear-self-attention: the prediction u·hᵀABᵀx_q over the filled
   CHECK((G - MatD(optimal_coefficients(s, 2).asDiagonal())).cwiseAbs().maxCoeff() < 1e-5);
   CHECK_THROWS_WITH(pack().make<Model>("linear-self-attention", {{"init", std::string("closed-form")}}, spec),
                     Catch::Contains("icl-linear-regression"));
+}
+
+TEST_CASE("icl-sparse-parity: biased pairs with E[yφ_i] = 2γ, the population context Gz, exactly round(flip·M) flipped labels") {
+  auto data = pack().make<Distribution>("icl-sparse-parity", {{"gamma", 0.2}, {"shots", std::int64_t(10)}, {"context", std::int64_t(0)},
+                                                               {"flip", 0.3}, {"dictionary", std::string("random-orthogonal")}});
+  const FeatureSet f = data->features();
+  const MatD G = f.at("dictionary").cast<double>().transpose();
+  Rng rng(6);
+  Dataset train, test;
+  data->sample(4000, Split::Train, rng, train);
+  data->sample(4000, Split::Test, rng, test);
+  const Index stride = 9, slots = 10;
+  double y_mean = 0, yphi = 0;
+  for (Index r = 0; r < train.size(); ++r) {
+    const auto i = static_cast<Index>(train.meta.at("task_i")(r)) - 1, j = static_cast<Index>(train.meta.at("task_j")(r)) - 1;
+    // The population token (Gz, 1) with z_i = z_j = 0.4.
+    VecD z = VecD::Zero(8);
+    z(i) = z(j) = 0.4;
+    CHECK((train.X.row(r).segment(0, 8).transpose().cast<double>() - G * z).cwiseAbs().maxCoeff() < 1e-5);
+    CHECK(train.X(r, 8) == 1);
+    const VecD phi = G.transpose() * train.X.row(r).segment(slots * stride, 8).transpose().cast<double>();
+    const double y = train.y(r) == 1 ? 1 : -1;
+    CHECK(y == Approx(std::round(phi(i)) * std::round(phi(j))));
+    y_mean += y;
+    yphi += y * phi(i);
+  }
+  CHECK(y_mean / 4000 == Approx(0).margin(0.05));
+  CHECK(yphi / 4000 == Approx(0.4).margin(0.05));
+  for (Index r = 0; r < 50; ++r) {
+    const auto i = static_cast<Index>(test.meta.at("task_i")(r)) - 1, j = static_cast<Index>(test.meta.at("task_j")(r)) - 1;
+    CHECK(test.meta.at("in_s1")(r) == 1);
+    CHECK(i < 2);
+    CHECK(j < 2);
+    int flipped = 0;
+    for (Index t = 0; t < 10; ++t) {
+      const VecD phi = G.transpose() * test.X.row(r).segment(t * stride, 8).transpose().cast<double>();
+      flipped += std::abs(test.X(r, t * stride + 8) - std::round(phi(i)) * std::round(phi(j))) > 0.5 ? 1 : 0;
+    }
+    CHECK(flipped == 3);
+  }
+  CHECK_THROWS_WITH(pack().make<Distribution>("icl-sparse-parity", {{"d", std::int64_t(12)}}), Catch::Contains("powers of 2"));
+}
+
+TEST_CASE("multihead-relu-attention: the worked example of App. D.3.1, the gradients, and g even in the context") {
+  MatD diagonals;
+  VecD a;
+  parity_construction(8, 3, 3, 0.1, diagonals, a);
+  REQUIRE(diagonals.cols() == 8);
+  const double q = 1 / (4 * 0.1);
+  VecD v1(8), v2(8), v3(8);
+  v1 << -1, 1, -1, 1, -1, 1, -1, 1;
+  v2 << -1, -1, 1, 1, -1, -1, 1, 1;
+  v3 << -1, -1, -1, -1, 1, 1, 1, 1;
+  CHECK((diagonals.col(0) - q * v1).norm() < 1e-12);
+  CHECK((diagonals.col(1) - q * v2).norm() < 1e-12);
+  CHECK((diagonals.col(2) - q * v3).norm() < 1e-12);
+  CHECK((diagonals.col(3) + 3 * q * VecD::Ones(8)).norm() < 1e-12);
+  CHECK((diagonals.rightCols(4) + diagonals.leftCols(4)).norm() < 1e-12);
+  CHECK(a(0) == -1);
+  CHECK(a(3) == 1);
+  CHECK(a(7) == 1);
+
+  auto data = pack().make<Distribution>("icl-sparse-parity", {{"context", std::int64_t(12)}, {"shots", std::int64_t(12)}});
+  const DataSpec spec = data->spec();
+  Rng rng(7);
+  Dataset d;
+  data->sample(25, Split::Train, rng, d);
+  auto model = pack().make<Model>("multihead-relu-attention", {{"heads", std::int64_t(5)}, {"init_scale", 0.7}}, spec);
+  model->init(rng);
+  auto loss = std_pack().make<Loss>("squared", {}, spec);
+  CHECK(check_gradient(*model, *loss, Batch::of(d)).ok);
+  // The constructions' mirror heads make g(−h) = g(h): negating every context label changes no prediction.
+  const FeatureSet f = data->features();
+  auto large = pack().make<Model>("multihead-relu-attention", {{"init", std::string("large")}}, spec, 1, &f);
+  large->init(rng);
+  Dataset negated = d;
+  for (Index t = 0; t < 12; ++t) negated.X.col(t * 9 + 8) *= -1;
+  Mat f1(25, 1), f2(25, 1);
+  large->forward(d.X, f1);
+  large->forward(negated.X, f2);
+  CHECK((f1 - f2).cwiseAbs().maxCoeff() < 1e-5);
 }

@@ -1,0 +1,149 @@
+// Coverage runs the model itself on prompts built here (one context token (Gz, 1), the query last), a task at a
+// time; the projection reads the heads' weights.
+#include "parity_probes.hpp"
+#include "prompt_tokens.hpp"
+
+#include <featurelab/error.hpp>
+
+#include <Eigen/SVD>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace fourier_icl {
+
+using namespace featurelab;
+
+namespace {
+struct ParitySetting {
+  MatD G;  // columns: features
+  Index d = 0, k = 0;
+  double gamma = 0;
+};
+ParitySetting parity_setting(const ProbeInput& in, const std::string& who) {
+  if (!in.features.count("setting") || !in.features.count("dictionary")) {
+    throw Error(who + " needs the distribution's dictionary and setting (icl-sparse-parity)");
+  }
+  ParitySetting s;
+  const Mat& setting = in.features.at("setting");
+  s.d = static_cast<Index>(setting(0, 0));
+  s.k = static_cast<Index>(setting(0, 1));
+  s.gamma = setting(0, 2);
+  s.G = in.features.at("dictionary").cast<double>().transpose();
+  return s;
+}
+}  // namespace
+
+ParityCoverage::ParityCoverage(const Params&, Context& context) : data_(context.data) {}
+
+void ParityCoverage::measure(const ProbeInput& in, Measurements& out) {
+  const std::string who = "parity-coverage";
+  const ParitySetting s = parity_setting(in, who);
+  const PromptShape shape = prompt_shape(data_, who);
+  const Index d = s.d, stride = d + 1;
+  const bool exhaustive = d <= 12;
+  const Index completions = exhaustive ? (Index(1) << (d - 2)) : 256;
+  const Index rows = 4 * completions;
+  Rng rng(17);  // fixed: the same random completions at every evaluation
+  prompts_.setZero(rows, data_.dim);
+  double hinge[2] = {0, 0}, correct[2] = {0, 0}, count[2] = {0, 0}, uncovered[2] = {0, 0}, patterns[2] = {0, 0};
+  VecD phi(d);
+  for (Index i = 0; i < d; ++i) {
+    for (Index j = 0; j < d; ++j) {
+      if (i == j) continue;
+      const int set = i < s.k && j < s.k ? 0 : 1;
+      VecD z = VecD::Zero(d);
+      z(i) = z(j) = 2 * s.gamma;
+      const VecD h = s.G * z;
+      for (Index r = 0; r < rows; ++r) {
+        const Index pattern = r / completions, c = r % completions;
+        // The other coordinates: the bits of c (exhaustive) or random; (φ_i, φ_j) from the pattern.
+        Index bit = 0;
+        for (Index l = 0; l < d; ++l) {
+          if (l == i || l == j) continue;
+          phi(l) = exhaustive ? (((c >> bit) & 1) ? 1.0 : -1.0) : (rng.bernoulli(0.5) ? 1.0 : -1.0);
+          ++bit;
+        }
+        phi(i) = (pattern & 1) ? -1.0 : 1.0;
+        phi(j) = (pattern & 2) ? -1.0 : 1.0;
+        prompts_.row(r).segment(0, d) = h.cast<Scalar>().transpose();
+        prompts_(r, d) = 1;
+        prompts_.row(r).segment(shape.slots * stride, d) = (s.G * phi).cast<Scalar>().transpose();
+      }
+      scores_.resize(rows, 1);
+      in.model.forward(prompts_, scores_);
+      for (Index pattern = 0; pattern < 4; ++pattern) {
+        const double y = ((pattern & 1) ? -1.0 : 1.0) * ((pattern & 2) ? -1.0 : 1.0);
+        double worst = std::numeric_limits<double>::infinity();
+        for (Index c = 0; c < completions; ++c) {
+          const double margin = y * static_cast<double>(scores_(pattern * completions + c, 0));
+          worst = std::min(worst, margin);
+          hinge[set] += std::max(0.0, 1 - margin);
+          correct[set] += margin > 0 ? 1 : 0;
+          count[set] += 1;
+        }
+        patterns[set] += 1;
+        uncovered[set] += worst < 1 - 1e-9 ? 1 : 0;
+      }
+    }
+  }
+  const char* names[2] = {"s1", "s2"};
+  for (int set = 0; set < 2; ++set) {
+    out.scalar(std::string("hinge_") + names[set], hinge[set] / count[set]);
+    out.scalar(std::string("accuracy_") + names[set], correct[set] / count[set]);
+    out.scalar(std::string("uncovered_") + names[set], uncovered[set]);
+    out.scalar(std::string("patterns_") + names[set], patterns[set]);
+  }
+}
+
+Schema ParityNoiseProjection::schema() {
+  Schema s;
+  s.integer("samples", 100000, "Monte Carlo draws of Ξ").min(1);
+  s.integer("shots", 64, "M: Ξ averages M uniform ±1 vectors").min(1);
+  return s;
+}
+
+ParityNoiseProjection::ParityNoiseProjection(const Params& params, Context&)
+    : samples_(params.integer("samples")), shots_(params.integer("shots")) {}
+
+void ParityNoiseProjection::measure(const ProbeInput& in, Measurements& out) {
+  const std::string who = "parity-noise-projection";
+  const ParitySetting s = parity_setting(in, who);
+  if (!in.model.find_block("W") || in.model.find_block("W")->cols != s.d * s.d) {
+    throw Error(who + " reads block W (heads × d²) of multihead-relu-attention");
+  }
+  const Index d = s.d, m = in.model.find_block("W")->rows;
+  const MatD W = in.model.block("W").cast<double>();
+  MatD D(d, m);
+  double largest = 0, offdiag = 0;
+  for (Index i = 0; i < m; ++i) {
+    MatD Wi(d, d);
+    for (Index r = 0; r < d; ++r) Wi.row(r) = W.row(i).segment(r * d, d);
+    const MatD V = s.G.transpose() * Wi * s.G;
+    D.col(i) = V.diagonal();
+    largest = std::max(largest, V.cwiseAbs().maxCoeff());
+    offdiag = std::max(offdiag, (V - MatD(V.diagonal().asDiagonal())).cwiseAbs().maxCoeff());
+  }
+  Eigen::JacobiSVD<MatD> svd(D, Eigen::ComputeThinU);
+  const VecD sv = svd.singularValues();
+  const Index rank = (sv.array() > 1e-9 * std::max(sv.maxCoeff(), 1e-300)).count();
+  const MatD basis = svd.matrixU().leftCols(rank);  // orthonormal basis of span(D)
+  Rng rng(29);
+  double energy = 0;
+  VecD xi(d);
+  for (Index t = 0; t < samples_; ++t) {
+    xi.setZero();
+    for (Index l = 0; l < shots_; ++l) {
+      for (Index c = 0; c < d; ++c) xi(c) += rng.bernoulli(0.5) ? 1.0 : -1.0;
+    }
+    xi /= static_cast<double>(shots_);
+    energy += (basis.transpose() * xi).squaredNorm();
+  }
+  out.scalar("rank", static_cast<double>(rank));
+  out.scalar("energy_exact", static_cast<double>(rank) / static_cast<double>(shots_));
+  out.scalar("energy_mc", energy / static_cast<double>(samples_));
+  out.scalar("offdiag", largest > 0 ? offdiag / largest : 0);
+}
+
+}  // namespace fourier_icl

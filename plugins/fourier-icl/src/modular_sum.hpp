@@ -4,7 +4,8 @@
 // ("we even split the whole datasets (p^k data points) into the training and test datasets"). The splits
 // are finite: data.train = "all" takes the whole train part. sample() returns the split's rows in the
 // split's order (trainers shuffle). p must be an odd prime (the chapter's Fourier analysis and γ* assume it).
-// Meta a1 … ak (the summands); feature task = [k, p].
+// encoding = "tokens" writes the sequence a_1 o a_2 o … a_k = as token ids instead ('o' = 0, '=' = 1, a ↦ a + 2;
+// feature vocab = [p + 2]) for the transformer. Meta a1 … ak (the summands); feature task = [k, p].
 #pragma once
 
 #include <featurelab/distribution.hpp>
@@ -27,7 +28,9 @@ class ModularSum : public featurelab::Distribution {
   featurelab::Index available(featurelab::Split split) const override;
 
  private:
+  featurelab::Index width() const;  // input columns of the encoding
   int k_, p_;
+  bool tokens_;
   featurelab::Index total_, train_;
   std::vector<featurelab::Index> order_;  // tuple indices, train part first
   std::vector<std::string> names_;

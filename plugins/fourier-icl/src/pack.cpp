@@ -7,6 +7,7 @@
 #include "linear_self_attention.hpp"
 #include "multihead_relu_attention.hpp"
 #include "parity_probes.hpp"
+#include "transformer.hpp"
 #include "modular_sum.hpp"
 #include "poly_one_hidden_layer.hpp"
 
@@ -26,5 +27,6 @@ FEATURELAB_PACK("fourier-icl", "0.1.0") {
   pack.add<IclSparseParity>("icl-sparse-parity", IclSparseParity::kDoc, IclSparseParity::schema());
   pack.add<MultiheadReluAttention>("multihead-relu-attention", MultiheadReluAttention::kDoc, MultiheadReluAttention::schema());
   pack.add<ParityCoverage>("parity-coverage", ParityCoverage::kDoc, ParityCoverage::schema());
+  pack.add<Transformer>("transformer", Transformer::kDoc, Transformer::schema());
   pack.add<ParityNoiseProjection>("parity-noise-projection", ParityNoiseProjection::kDoc, ParityNoiseProjection::schema());
 }

@@ -390,3 +390,37 @@ TEST_CASE("multihead-relu-attention: the worked example of App. D.3.1, the gradi
   large->forward(negated.X, f2);
   CHECK((f1 - f2).cwiseAbs().maxCoeff() < 1e-5);
 }
+
+TEST_CASE("transformer: token sequences of modular-sum, the gradients of every block, and refused token ids") {
+  auto data = pack().make<Distribution>("modular-sum", {{"k", std::int64_t(2)}, {"p", std::int64_t(5)}, {"encoding", std::string("tokens")}});
+  const DataSpec spec = data->spec();
+  REQUIRE(spec.dim == 4);
+  const FeatureSet f = data->features();
+  CHECK(f.at("vocab")(0, 0) == 7);
+  Rng rng(8);
+  Dataset d;
+  data->sample(12, Split::Train, rng, d);
+  for (Index i = 0; i < d.size(); ++i) {
+    CHECK(d.X(i, 1) == 0);  // 'o'
+    CHECK(d.X(i, 3) == 1);  // '='
+    CHECK(d.y(i) == (static_cast<int>(d.X(i, 0)) - 2 + static_cast<int>(d.X(i, 2)) - 2) % 5);
+  }
+  for (bool causal : {true, false}) {
+    auto model = pack().make<Model>("transformer", {{"layers", std::int64_t(2)}, {"heads", std::int64_t(2)}, {"width", std::int64_t(8)},
+                                                    {"head_width", std::int64_t(4)}, {"mlp", std::int64_t(16)}, {"causal", causal}},
+                                    spec, 1, &f);
+    model->init(rng);
+    auto loss = std_pack().make<Loss>("cross-entropy", {}, spec);
+    GradientCheckOptions options;
+    options.directions = 16;
+    options.coordinates = 48;
+    const auto result = check_gradient(*model, *loss, Batch::of(d), options);
+    INFO(result.report);
+    CHECK(result.ok);
+  }
+  auto model = pack().make<Model>("transformer", {{"width", std::int64_t(8)}, {"head_width", std::int64_t(4)}, {"mlp", std::int64_t(8)}}, spec, 1, &f);
+  model->init(rng);
+  d.X(0, 0) = 9;
+  Mat out(12, 5);
+  CHECK_THROWS_WITH(model->forward(d.X, out), Catch::Contains("outside the vocabulary"));
+}

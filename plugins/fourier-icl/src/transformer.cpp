@@ -1,0 +1,265 @@
+// Forward and backward over the n·T token rows as GEMMs; attention as one T×T block per (sample, head).
+#include "transformer.hpp"
+
+#include <featurelab/error.hpp>
+
+#include <cmath>
+#include <string>
+
+namespace fourier_icl {
+
+using namespace featurelab;
+
+namespace {
+
+constexpr double kEps = 1e-5;  // LayerNorm ε (PyTorch's default)
+
+std::string layer_name(Index l, const char* what) { return "l" + std::to_string(l) + "." + what; }
+
+// y = xhat ⊙ γ + β with xhat = (x − mean)/√(var + ε), row by row.
+void layer_norm(const Mat& x, const ConstMatMap& g, const ConstMatMap& b, Mat& xhat, Vec& rstd, Mat& y) {
+  const auto mean = x.rowwise().mean();
+  xhat = x.colwise() - mean;
+  rstd = ((xhat.array().square().rowwise().mean() + static_cast<Scalar>(kEps)).rsqrt()).matrix();
+  xhat.array().colwise() *= rstd.array();
+  y = (xhat.array().rowwise() * g.row(0).array()).rowwise() + b.row(0).array();
+}
+
+// dx (written) from dy; gγ, gβ (accumulated into the gradient blocks).
+void layer_norm_backward(const Mat& dy, const Mat& xhat, const Vec& rstd, const ConstMatMap& g, MatMap gg, MatMap gb, Mat& dx) {
+  gg.row(0) += (dy.array() * xhat.array()).colwise().sum().matrix();
+  gb.row(0) += dy.colwise().sum();
+  dx = (dy.array().rowwise() * g.row(0).array()).matrix();  // dxhat
+  const Vec mean_d = dx.rowwise().mean();
+  const Vec mean_dx = (dx.array() * xhat.array()).rowwise().mean();
+  dx = ((dx.colwise() - mean_d).array() - xhat.array().colwise() * mean_dx.array()).colwise() * rstd.array();
+}
+
+Scalar gelu(Scalar x) { return static_cast<Scalar>(0.5 * x * (1 + std::erf(x / std::sqrt(2.0)))); }
+Scalar gelu_grad(Scalar x) {
+  return static_cast<Scalar>(0.5 * (1 + std::erf(x / std::sqrt(2.0))) + x * std::exp(-0.5 * x * x) / std::sqrt(2 * M_PI));
+}
+
+}  // namespace
+
+Schema Transformer::schema() {
+  Schema s;
+  s.integer("layers", 1, "decoder blocks").range(1, 8);
+  s.integer("heads", 4, "attention heads per block").min(1);
+  s.integer("width", 128, "D: the residual stream's width").min(1);
+  s.integer("head_width", 32, "a: each head's query/key/value width").min(1);
+  s.integer("mlp", 512, "the MLP's hidden width").min(1);
+  s.integer("vocab", 0, "token ids are in [0, vocab); 0 = the distribution's feature \"vocab\"").min(0);
+  s.boolean("causal", true, "mask attention to later positions (the code base's decoder)");
+  return s;
+}
+
+Transformer::Transformer(const Params& params, Context& context)
+    : layers_(params.integer("layers")),
+      heads_(params.integer("heads")),
+      width_(params.integer("width")),
+      head_width_(params.integer("head_width")),
+      mlp_(params.integer("mlp")),
+      vocab_(params.integer("vocab")),
+      length_(context.data.dim),
+      classes_(context.data.classes),
+      causal_(params.boolean("causal")) {
+  model_name_ = "transformer";
+  if (vocab_ == 0) {
+    if (!context.features || !context.features->count("vocab")) {
+      throw Error("transformer: set vocab, or use a distribution that declares its token vocabulary (modular-sum with "
+                  "encoding = \"tokens\")");
+    }
+    vocab_ = static_cast<Index>(context.features->at("vocab")(0, 0));
+  }
+  if (classes_ < 2 || length_ < 1) throw Error("transformer: the data needs token sequences and at least 2 classes");
+  const Index D = width_, HA = heads_ * head_width_;
+  declare_block("embed", vocab_, D, true);
+  declare_block("pos", length_, D, true);
+  for (Index l = 0; l < layers_; ++l) {
+    declare_block(layer_name(l, "ln1_g"), 1, D, true);
+    declare_block(layer_name(l, "ln1_b"), 1, D, true);
+    for (const char* w : {"wq", "wk", "wv"}) declare_block(layer_name(l, w), D, HA, true);
+    for (const char* b : {"bq", "bk", "bv"}) declare_block(layer_name(l, b), 1, HA, true);
+    declare_block(layer_name(l, "wo"), HA, D, true);
+    declare_block(layer_name(l, "bo"), 1, D, true);
+    declare_block(layer_name(l, "ln2_g"), 1, D, true);
+    declare_block(layer_name(l, "ln2_b"), 1, D, true);
+    declare_block(layer_name(l, "w1"), D, mlp_, true);
+    declare_block(layer_name(l, "b1"), 1, mlp_, true);
+    declare_block(layer_name(l, "w2"), mlp_, D, true);
+    declare_block(layer_name(l, "b2"), 1, D, true);
+  }
+  declare_block("lnf_g", 1, D, true);
+  declare_block("lnf_b", 1, D, true);
+  declare_block("out", D, classes_, true);
+  declare_block("bout", 1, classes_, true);
+  allocate_parameters();
+  cache_.resize(static_cast<std::size_t>(layers_));
+}
+
+MatMap Transformer::param(const std::string& name) { return block(name); }
+
+MatMap Transformer::grad_of(VecRef grad, const std::string& name) {
+  const ParamBlock& b = *find_block(name);
+  return MatMap(grad.data() + b.offset, b.rows, b.cols);
+}
+
+void Transformer::init(Rng& rng) {
+  for (const ParamBlock& b : blocks()) {
+    MatMap m = block(b.name);
+    const std::string& n = b.name;
+    if (n == "embed" || n == "pos") {
+      rng.fill_normal(m, 1.0);
+    } else if (n.find("_g") != std::string::npos) {
+      m.setOnes();
+    } else if (n.find("_b") != std::string::npos) {
+      m.setZero();
+    } else {
+      // PyTorch's Linear: weight and bias U(±1/√fan_in), fan_in = the weight's input width.
+      Index fan_in = width_;
+      if (n == "out" || n == "bout") fan_in = width_;
+      else if (n.find("wo") != std::string::npos || n.find("bo") != std::string::npos) fan_in = heads_ * head_width_;
+      else if (n.find("w2") != std::string::npos || n.find("b2") != std::string::npos) fan_in = mlp_;
+      const double bound = 1 / std::sqrt(static_cast<double>(fan_in));
+      rng.fill_uniform(m, -bound, bound);
+    }
+  }
+}
+
+void Transformer::read_tokens(ConstMatRef X) {
+  if (X.cols() != length_) throw Error("transformer: the input has " + std::to_string(X.cols()) + " tokens, expected " + std::to_string(length_));
+  tokens_.resize(static_cast<std::size_t>(X.size()));
+  for (Index i = 0; i < X.rows(); ++i) {
+    for (Index t = 0; t < length_; ++t) {
+      const long id = std::lround(static_cast<double>(X(i, t)));
+      if (id < 0 || id >= vocab_) {
+        throw Error("transformer: token " + std::to_string(id) + " at position " + std::to_string(t) + " is outside the vocabulary [0, " +
+                    std::to_string(vocab_) + ")");
+      }
+      tokens_[static_cast<std::size_t>(i * length_ + t)] = static_cast<int>(id);
+    }
+  }
+}
+
+void Transformer::forward(ConstMatRef X, MatRef out) {
+  read_tokens(X);
+  const Index n = X.rows(), T = length_, N = n * T, A = head_width_;
+  const Scalar scale = static_cast<Scalar>(std::sqrt(static_cast<double>(width_)));
+  const Scalar inv_sqrt_a = static_cast<Scalar>(1 / std::sqrt(static_cast<double>(A)));
+  const ConstMatMap E = static_cast<const Model&>(*this).block("embed"), Pos = static_cast<const Model&>(*this).block("pos");
+  x_.resize(N, width_);
+  for (Index r = 0; r < N; ++r) x_.row(r) = scale * E.row(tokens_[static_cast<std::size_t>(r)]) + Pos.row(r % T);
+  const Model& self = *this;
+  for (Index l = 0; l < layers_; ++l) {
+    LayerCache& c = cache_[static_cast<std::size_t>(l)];
+    c.x_in = x_;
+    layer_norm(x_, self.block(layer_name(l, "ln1_g")), self.block(layer_name(l, "ln1_b")), c.xhat1, c.rstd1, c.u1);
+    c.Q.noalias() = c.u1 * self.block(layer_name(l, "wq"));
+    c.Q.rowwise() += self.block(layer_name(l, "bq")).row(0);
+    c.K.noalias() = c.u1 * self.block(layer_name(l, "wk"));
+    c.K.rowwise() += self.block(layer_name(l, "bk")).row(0);
+    c.V.noalias() = c.u1 * self.block(layer_name(l, "wv"));
+    c.V.rowwise() += self.block(layer_name(l, "bv")).row(0);
+    c.P.resize(n * heads_ * T, T);
+    c.O.resize(N, heads_ * A);
+    for (Index s = 0; s < n; ++s) {
+      for (Index h = 0; h < heads_; ++h) {
+        auto P = c.P.middleRows((s * heads_ + h) * T, T);
+        P.noalias() = c.Q.block(s * T, h * A, T, A) * c.K.block(s * T, h * A, T, A).transpose();
+        P *= inv_sqrt_a;
+        for (Index i = 0; i < T; ++i) {
+          const Index visible = causal_ ? i + 1 : T;
+          const Scalar top = P.row(i).head(visible).maxCoeff();
+          P.row(i).head(visible) = (P.row(i).head(visible).array() - top).exp().matrix();
+          P.row(i).head(visible) /= P.row(i).head(visible).sum();
+          P.row(i).tail(T - visible).setZero();
+        }
+        c.O.block(s * T, h * A, T, A).noalias() = P * c.V.block(s * T, h * A, T, A);
+      }
+    }
+    x_.noalias() += c.O * self.block(layer_name(l, "wo"));
+    x_.rowwise() += self.block(layer_name(l, "bo")).row(0);
+    c.x_mid = x_;
+    layer_norm(x_, self.block(layer_name(l, "ln2_g")), self.block(layer_name(l, "ln2_b")), c.xhat2, c.rstd2, c.u2);
+    c.h1.noalias() = c.u2 * self.block(layer_name(l, "w1"));
+    c.h1.rowwise() += self.block(layer_name(l, "b1")).row(0);
+    c.g = c.h1.unaryExpr([](Scalar v) { return gelu(v); });
+    x_.noalias() += c.g * self.block(layer_name(l, "w2"));
+    x_.rowwise() += self.block(layer_name(l, "b2")).row(0);
+  }
+  // The readout reads the last position of every sample.
+  Mat last(n, width_);
+  for (Index s = 0; s < n; ++s) last.row(s) = x_.row(s * T + T - 1);
+  layer_norm(last, self.block("lnf_g"), self.block("lnf_b"), xhatf_, rstdf_, uf_);
+  out.noalias() = uf_ * self.block("out");
+  out.rowwise() += self.block("bout").row(0);
+}
+
+void Transformer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
+  const Index n = X.rows(), T = length_, N = n * T, A = head_width_;
+  const Scalar inv_sqrt_a = static_cast<Scalar>(1 / std::sqrt(static_cast<double>(A)));
+  const Model& self = *this;
+  grad.setZero();  // LayerNorm and embedding gradients accumulate
+  grad_of(grad, "out").noalias() = uf_.transpose() * dout;
+  grad_of(grad, "bout").row(0) = dout.colwise().sum();
+  Mat duf = dout * self.block("out").transpose();
+  Mat dlast;
+  layer_norm_backward(duf, xhatf_, rstdf_, self.block("lnf_g"), grad_of(grad, "lnf_g"), grad_of(grad, "lnf_b"), dlast);
+  dX_.setZero(N, width_);
+  for (Index s = 0; s < n; ++s) dX_.row(s * T + T - 1) = dlast.row(s);
+  for (Index l = layers_ - 1; l >= 0; --l) {
+    LayerCache& c = cache_[static_cast<std::size_t>(l)];
+    // MLP: x_out = x_mid + GELU(h1) W2 + b2.
+    grad_of(grad, layer_name(l, "w2")).noalias() = c.g.transpose() * dX_;
+    grad_of(grad, layer_name(l, "b2")).row(0) = dX_.colwise().sum();
+    dG_.noalias() = dX_ * self.block(layer_name(l, "w2")).transpose();
+    dG_.array() *= c.h1.unaryExpr([](Scalar v) { return gelu_grad(v); }).array();
+    grad_of(grad, layer_name(l, "w1")).noalias() = c.u2.transpose() * dG_;
+    grad_of(grad, layer_name(l, "b1")).row(0) = dG_.colwise().sum();
+    dU_.noalias() = dG_ * self.block(layer_name(l, "w1")).transpose();
+    layer_norm_backward(dU_, c.xhat2, c.rstd2, self.block(layer_name(l, "ln2_g")), grad_of(grad, layer_name(l, "ln2_g")),
+                        grad_of(grad, layer_name(l, "ln2_b")), dmid_);
+    dmid_ += dX_;
+    // Attention: x_mid = x_in + O Wo + bo.
+    grad_of(grad, layer_name(l, "wo")).noalias() = c.O.transpose() * dmid_;
+    grad_of(grad, layer_name(l, "bo")).row(0) = dmid_.colwise().sum();
+    dO_.noalias() = dmid_ * self.block(layer_name(l, "wo")).transpose();
+    dQ_.setZero(N, heads_ * A);
+    dK_.setZero(N, heads_ * A);
+    dV_.setZero(N, heads_ * A);
+    for (Index s = 0; s < n; ++s) {
+      for (Index h = 0; h < heads_; ++h) {
+        const auto P = c.P.middleRows((s * heads_ + h) * T, T);
+        const auto dO = dO_.block(s * T, h * A, T, A);
+        dV_.block(s * T, h * A, T, A).noalias() = P.transpose() * dO;
+        dS_.noalias() = dO * c.V.block(s * T, h * A, T, A).transpose();  // dP
+        const Vec inner = (dS_.array() * P.array()).rowwise().sum();
+        dS_ = (P.array() * (dS_.colwise() - inner).array()).matrix() * inv_sqrt_a;  // masked entries have P = 0
+        dQ_.block(s * T, h * A, T, A).noalias() = dS_ * c.K.block(s * T, h * A, T, A);
+        dK_.block(s * T, h * A, T, A).noalias() = dS_.transpose() * c.Q.block(s * T, h * A, T, A);
+      }
+    }
+    grad_of(grad, layer_name(l, "wq")).noalias() = c.u1.transpose() * dQ_;
+    grad_of(grad, layer_name(l, "wk")).noalias() = c.u1.transpose() * dK_;
+    grad_of(grad, layer_name(l, "wv")).noalias() = c.u1.transpose() * dV_;
+    grad_of(grad, layer_name(l, "bq")).row(0) = dQ_.colwise().sum();
+    grad_of(grad, layer_name(l, "bk")).row(0) = dK_.colwise().sum();
+    grad_of(grad, layer_name(l, "bv")).row(0) = dV_.colwise().sum();
+    dU_.noalias() = dQ_ * self.block(layer_name(l, "wq")).transpose();
+    dU_.noalias() += dK_ * self.block(layer_name(l, "wk")).transpose();
+    dU_.noalias() += dV_ * self.block(layer_name(l, "wv")).transpose();
+    layer_norm_backward(dU_, c.xhat1, c.rstd1, self.block(layer_name(l, "ln1_g")), grad_of(grad, layer_name(l, "ln1_g")),
+                        grad_of(grad, layer_name(l, "ln1_b")), dX_);
+    dX_ += dmid_;
+  }
+  const Scalar scale = static_cast<Scalar>(std::sqrt(static_cast<double>(width_)));
+  MatMap gE = grad_of(grad, "embed");
+  MatMap gP = grad_of(grad, "pos");
+  for (Index r = 0; r < N; ++r) {
+    gE.row(tokens_[static_cast<std::size_t>(r)]) += scale * dX_.row(r);
+    gP.row(r % T) += dX_.row(r);
+  }
+}
+
+}  // namespace fourier_icl

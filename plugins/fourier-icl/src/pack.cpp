@@ -8,6 +8,7 @@
 #include "multihead_relu_attention.hpp"
 #include "parity_probes.hpp"
 #include "transformer.hpp"
+#include "transformer_probes.hpp"
 #include "modular_sum.hpp"
 #include "poly_one_hidden_layer.hpp"
 
@@ -28,5 +29,7 @@ FEATURELAB_PACK("fourier-icl", "0.1.0") {
   pack.add<MultiheadReluAttention>("multihead-relu-attention", MultiheadReluAttention::kDoc, MultiheadReluAttention::schema());
   pack.add<ParityCoverage>("parity-coverage", ParityCoverage::kDoc, ParityCoverage::schema());
   pack.add<Transformer>("transformer", Transformer::kDoc, Transformer::schema());
+  pack.add<AttentionFourier2d>("attention-fourier-2d", AttentionFourier2d::kDoc, AttentionFourier2d::schema());
+  pack.add<GrokkingTiming>("grokking-timing", GrokkingTiming::kDoc, GrokkingTiming::schema());
   pack.add<ParityNoiseProjection>("parity-noise-projection", ParityNoiseProjection::kDoc, ParityNoiseProjection::schema());
 }

@@ -94,6 +94,7 @@ Transformer::Transformer(const Params& params, Context& context)
   declare_block("lnf_b", 1, D, true);
   declare_block("out", D, classes_, true);
   declare_block("bout", 1, classes_, true);
+  declare_block("attention_shape", 1, 2, false);  // [heads, head width] for probes; never trained
   allocate_parameters();
   cache_.resize(static_cast<std::size_t>(layers_));
 }
@@ -109,7 +110,9 @@ void Transformer::init(Rng& rng) {
   for (const ParamBlock& b : blocks()) {
     MatMap m = block(b.name);
     const std::string& n = b.name;
-    if (n == "embed" || n == "pos") {
+    if (n == "attention_shape") {
+      m << static_cast<Scalar>(heads_), static_cast<Scalar>(head_width_);
+    } else if (n == "embed" || n == "pos") {
       rng.fill_normal(m, 1.0);
     } else if (n.find("_g") != std::string::npos) {
       m.setOnes();
@@ -117,10 +120,10 @@ void Transformer::init(Rng& rng) {
       m.setZero();
     } else {
       // PyTorch's Linear: weight and bias U(±1/√fan_in), fan_in = the weight's input width.
+      const std::string kind = n.substr(n.find('.') + 1);  // "wo" of "l0.wo"; "out" stays "out"
       Index fan_in = width_;
-      if (n == "out" || n == "bout") fan_in = width_;
-      else if (n.find("wo") != std::string::npos || n.find("bo") != std::string::npos) fan_in = heads_ * head_width_;
-      else if (n.find("w2") != std::string::npos || n.find("b2") != std::string::npos) fan_in = mlp_;
+      if (kind == "wo" || kind == "bo") fan_in = heads_ * head_width_;
+      if (kind == "w2" || kind == "b2") fan_in = mlp_;
       const double bound = 1 / std::sqrt(static_cast<double>(fan_in));
       rng.fill_uniform(m, -bound, bound);
     }

@@ -12,7 +12,7 @@
 // "vocab"). Forward and backward are whole-batch GEMMs over the n·T token rows, plus one T×T softmax block per
 // (sample, head); every buffer is the model's and reused.
 // Blocks: embed (V×D), pos (T×D), l<i>.{ln1_g, ln1_b, wq, bq, wk, bk, wv, bv, wo, bo, ln2_g, ln2_b, w1, b1, w2, b2},
-// lnf_g, lnf_b, out (D×C), bout.
+// lnf_g, lnf_b, out (D×C), bout, and the frozen attention_shape = [H, a] that probes read.
 #pragma once
 
 #include <featurelab/model.hpp>

@@ -424,3 +424,59 @@ TEST_CASE("transformer: token sequences of modular-sum, the gradients of every b
   Mat out(12, 5);
   CHECK_THROWS_WITH(model->forward(d.X, out), Catch::Contains("outside the vocabulary"));
 }
+
+TEST_CASE("attention-fourier-2d: a head whose token-space attention is cos(2πζ1a/p)·cos(2πζ2b/p) has all its power in 4 bins") {
+  const int p = 11, z1 = 2, z2 = 3;
+  auto data = pack().make<Distribution>("modular-sum", {{"k", std::int64_t(2)}, {"p", std::int64_t(p)}, {"encoding", std::string("tokens")}});
+  const DataSpec spec = data->spec();
+  const FeatureSet f = data->features();
+  auto model = pack().make<Model>("transformer", {{"heads", std::int64_t(2)}, {"width", std::int64_t(2)}, {"head_width", std::int64_t(1)},
+                                                  {"mlp", std::int64_t(4)}}, spec, 1, &f);
+  Rng rng(3);
+  model->init(rng);
+  for (int a = 0; a < p; ++a) {
+    model->block("embed")(a + 2, 0) = static_cast<Scalar>(std::cos(2 * M_PI * z1 * a / p));
+    model->block("embed")(a + 2, 1) = static_cast<Scalar>(std::cos(2 * M_PI * z2 * a / p));
+  }
+  model->block("l0.wq").col(0) << 1, 0;  // head 0: A(a, b) = e_a[0]·e_b[1]
+  model->block("l0.wk").col(0) << 0, 1;
+  model->block("l0.wq").col(1) << Scalar(0.3), Scalar(-0.8);  // head 1: a rank-one mix of both frequencies
+  model->block("l0.wk").col(1) << Scalar(0.5), Scalar(0.9);
+  auto loss = std_pack().make<Loss>("cross-entropy", {}, spec);
+  Dataset empty;
+  std::vector<NamedAttack> attacks;
+  auto probe = pack().make<Probe>("attention-fourier-2d", {}, spec);
+  Measurements m;
+  probe->measure(ProbeInput{*model, *loss, empty, empty, f, attacks, 0}, m);
+  const Table& heads = m.tables().front().second;
+  CHECK(heads.values(0, 1) == Approx(1).margin(1e-5));
+  CHECK(std::min(heads.values(0, 2), p - heads.values(0, 2)) == z1);
+  CHECK(std::min(heads.values(0, 3), p - heads.values(0, 3)) == z2);
+  CHECK(heads.values(1, 1) < 0.9);  // four frequency pairs share its power
+  CHECK(metric(m, "sparse_heads") > 0);
+}
+
+TEST_CASE("grokking-timing: the first evaluated steps at which train and test accuracy reach the threshold") {
+  const int k = 2, p = 5;
+  const DataSpec spec = modular_spec(k, p);
+  auto model = pack().make<Model>("fourier-max-margin", {}, spec);  // classifies every tuple
+  Rng rng(1);
+  model->init(rng);
+  auto random = pack().make<Model>("poly-one-hidden-layer", {{"width", std::int64_t(4)}}, spec);
+  random->init(rng);
+  auto data = pack().make<Distribution>("modular-sum", {{"k", std::int64_t(k)}, {"p", std::int64_t(p)}});
+  Dataset train, test;
+  data->sample(12, Split::Train, rng, train);
+  data->sample(13, Split::Test, rng, test);
+  auto loss = std_pack().make<Loss>("cross-entropy", {}, spec);
+  FeatureSet features;
+  std::vector<NamedAttack> attacks;
+  auto probe = pack().make<Probe>("grokking-timing", {}, spec);
+  Measurements before, after;
+  probe->measure(ProbeInput{*random, *loss, train, test, features, attacks, 100}, before);
+  CHECK(metric(before, "t_train") == -1);
+  probe->measure(ProbeInput{*model, *loss, train, test, features, attacks, 300}, after);
+  CHECK(metric(after, "t_train") == 300);
+  CHECK(metric(after, "t_test") == 300);
+  CHECK(metric(after, "gap") == 0);
+}

@@ -1,0 +1,45 @@
+// Probes of trained transformers on modular addition (Shi 2024 ch. 4, Figs. 4.3–4.4):
+//   attention-fourier-2d   for each head h of layer `layer`, the token-space attention matrix
+//     A_h = E_num W_q^h W_k^hᵀ E_numᵀ (p×p; E_num = the embedding rows of the numbers 0 … p−1, token ids 2 … p+1;
+//     positions and LayerNorm left out, as the chapter's figures), centred, and its 2-D DFT power |Â_h(j1, j2)|²:
+//     the fraction of the power in its 4 largest bins (a product of two cosines has 4 symmetric peaks). Over the
+//     heads with ‖A_h‖ >= 0.1·max_h ‖A_h‖: top4_mean, top4_min, sparse_heads (the fraction with top4 >= 0.5, the
+//     extraction's A4.10); table `heads`: per head [norm, top4, dominant j1, dominant j2].
+//   grokking-timing   the first evaluated step at which the train accuracy reaches `threshold` (t_train) and the
+//     test accuracy (t_test), −1 until it happens, and their gap t_test − t_train (Fig. 4.4's delayed
+//     generalisation); any classifier.
+#pragma once
+
+#include <featurelab/probe.hpp>
+
+namespace fourier_icl {
+
+class AttentionFourier2d : public featurelab::Probe {
+ public:
+  static constexpr const char* kDoc =
+      "Per attention head, the 2-D DFT of the token-space matrix E_num W_q W_kᵀ E_numᵀ: fraction of power in the top 4 "
+      "bins and the dominant frequencies (Shi 2024 Fig. 4.3).";
+  static featurelab::Schema schema();
+  AttentionFourier2d(const featurelab::Params& params, featurelab::Context& context);
+  void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
+
+ private:
+  featurelab::Index layer_;
+};
+
+class GrokkingTiming : public featurelab::Probe {
+ public:
+  static constexpr const char* kDoc =
+      "First evaluated steps at which train and test accuracy reach a threshold, and the gap between them (grokking).";
+  static featurelab::Schema schema();
+  GrokkingTiming(const featurelab::Params& params, featurelab::Context& context);
+  void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
+
+ private:
+  double accuracy(featurelab::Model& model, const featurelab::Dataset& data);
+  double threshold_;
+  double t_train_ = -1, t_test_ = -1;
+  featurelab::Mat scores_;
+};
+
+}  // namespace fourier_icl

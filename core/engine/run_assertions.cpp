@@ -185,10 +185,11 @@ void check_assertions(const RunPlan& plan) {
     const std::string path = "assert." + std::to_string(i);
     try {
       const Assertion parsed = Assertion::parse(a.expect);
+      std::set<std::string> reported;  // a metric read twice ("m[step=600] > m[step=100]") is one error
       for (std::size_t m = 0; m < parsed.metrics().size(); ++m) {
         const auto& metric = parsed.metrics()[m];
         const auto dot = metric.find('.');
-        if (dot == std::string::npos || !prefixes.count(metric.substr(0, dot))) {
+        if ((dot == std::string::npos || !prefixes.count(metric.substr(0, dot))) && reported.insert(metric).second) {
           std::string known;
           for (const auto& k : prefixes) known += (known.empty() ? "" : ", ") + k;
           errors.push_back({a.where, path + ".expect: '" + metric + "' names no probe of this pipeline; metrics are "

@@ -103,7 +103,15 @@ TEST_CASE("wrong types and out-of-range values say what is expected") {
   CHECK_THROWS_WITH(validate_text(kGood, {"model.activation=tanh"}),
                     Catch::Contains("--set model.activation: model.activation: expected one of"));
   CHECK_THROWS_WITH(validate_text(replace(kGood, "train = 200", "train = 0")),
-                    Catch::Contains("data.train: expected an integer >= 1, got 0"));
+                    Catch::Contains("data.train: expected an integer >= 1 or \"all\", got 0"));
+  CHECK_THROWS_WITH(validate_text(replace(kGood, "train = 200", "train = \"most\"")),
+                    Catch::Contains("data.train: expected an integer >= 1 or \"all\", got a string"));
+}
+
+TEST_CASE("data.train = \"all\" is kept for the job, which asks a finite distribution for its size") {
+  const Pipeline p = validate_text(replace(kGood, "train = 200", "train = \"all\""));
+  CHECK(p.train_size == kAllSamples);
+  CHECK(p.operative_toml().find("train = 'all'") != std::string::npos);
 }
 
 TEST_CASE("unknown components are suggested with their pack and file") {

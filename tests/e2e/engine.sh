@@ -22,6 +22,8 @@ expect 0 "assert PASS  accuracy.train\\[step=60\\] > accuracy.train\\[step=0\\]"
 expect 1 "accuracy.train has no value at step 7" -- $fl run "$sweep" --out "$work/trend7" -q \
   --set 'assert.0.expect="accuracy.train[step=7] > 0"'
 expect 2 "step=x is not a step" -- $fl validate "$sweep" --set 'assert.0.expect="accuracy.train[step=x] > 0"'
+expect 1 "data.train = \"all\" but 'xor-clusters' generates samples without end" -- $fl run "$sweep" --out "$work/all" \
+  --set 'data.train="all"' --set 'experiment.seeds=[0]'
 check "a misspelt metric read twice is reported once" bash -c "$fl validate '$sweep' --set 'assert.0.expect=\"acc.train[step=60] > acc.train[step=0]\"' 2>&1 | grep -c 'names no probe' | grep -qx 1"
 
 # Re-running into the same directory skips the finished jobs.

@@ -77,7 +77,6 @@ Scalar InfoNce::loss_from_representations(Index K, bool with_gradient) {
   lse_ = S_.rowwise().sum().array().log().matrix();
   const double loss = tau_ * static_cast<double>((lse_ - positive_).sum()) / static_cast<double>(K);
   S_.array().colwise() /= S_.rowwise().sum().array();
-  positive_weight_ = static_cast<double>(S_.col(0).mean());
   if (!with_gradient) return static_cast<Scalar>(loss);
 
   // d𝓛_k/dU(x⁺_k) = −(1 − ℓ′_p) U(x⁺⁺_k) + Σ_s ℓ′_s U(x_s)   (τ cancels), and with full gradients

@@ -31,9 +31,6 @@ class InfoNce : public featurelab::Loss {
                                             featurelab::VecRef grad) override;
   featurelab::Scalar evaluate(featurelab::Model& model, const featurelab::Batch& batch) override;
 
-  // Mean over anchors of the softmax weight ℓ′_p of the positive, from the last evaluation.
-  double positive_weight() const { return positive_weight_; }
-
  private:
   // Reads the role column; returns K (and N = n − 2K); throws with the fix when the layout is wrong.
   featurelab::Index layout(const featurelab::Batch& batch) const;
@@ -44,7 +41,6 @@ class InfoNce : public featurelab::Loss {
 
   double tau_;
   bool cosine_, full_;
-  double positive_weight_ = 0;
   featurelab::Mat F_, U_;       // representations, and their normalised rows (cosine)
   featurelab::Vec norms_;
   featurelab::Mat S_;           // K×(1+N): column 0 the positive's similarity/τ, then the negatives'

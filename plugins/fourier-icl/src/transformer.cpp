@@ -99,8 +99,6 @@ Transformer::Transformer(const Params& params, Context& context)
   cache_.resize(static_cast<std::size_t>(layers_));
 }
 
-MatMap Transformer::param(const std::string& name) { return block(name); }
-
 MatMap Transformer::grad_of(VecRef grad, const std::string& name) {
   const ParamBlock& b = *find_block(name);
   return MatMap(grad.data() + b.offset, b.rows, b.cols);
@@ -192,9 +190,9 @@ void Transformer::forward(ConstMatRef X, MatRef out) {
     x_.rowwise() += self.block(layer_name(l, "b2")).row(0);
   }
   // The readout reads the last position of every sample.
-  Mat last(n, width_);
-  for (Index s = 0; s < n; ++s) last.row(s) = x_.row(s * T + T - 1);
-  layer_norm(last, self.block("lnf_g"), self.block("lnf_b"), xhatf_, rstdf_, uf_);
+  last_.resize(n, width_);
+  for (Index s = 0; s < n; ++s) last_.row(s) = x_.row(s * T + T - 1);
+  layer_norm(last_, self.block("lnf_g"), self.block("lnf_b"), xhatf_, rstdf_, uf_);
   out.noalias() = uf_ * self.block("out");
   out.rowwise() += self.block("bout").row(0);
 }
@@ -206,11 +204,10 @@ void Transformer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
   grad.setZero();  // LayerNorm and embedding gradients accumulate
   grad_of(grad, "out").noalias() = uf_.transpose() * dout;
   grad_of(grad, "bout").row(0) = dout.colwise().sum();
-  Mat duf = dout * self.block("out").transpose();
-  Mat dlast;
-  layer_norm_backward(duf, xhatf_, rstdf_, self.block("lnf_g"), grad_of(grad, "lnf_g"), grad_of(grad, "lnf_b"), dlast);
+  dU_.noalias() = dout * self.block("out").transpose();
+  layer_norm_backward(dU_, xhatf_, rstdf_, self.block("lnf_g"), grad_of(grad, "lnf_g"), grad_of(grad, "lnf_b"), last_);
   dX_.setZero(N, width_);
-  for (Index s = 0; s < n; ++s) dX_.row(s * T + T - 1) = dlast.row(s);
+  for (Index s = 0; s < n; ++s) dX_.row(s * T + T - 1) = last_.row(s);
   for (Index l = layers_ - 1; l >= 0; --l) {
     LayerCache& c = cache_[static_cast<std::size_t>(l)];
     // MLP: x_out = x_mid + GELU(h1) W2 + b2.

@@ -38,7 +38,6 @@ class Transformer : public featurelab::Model {
     featurelab::Mat x_in, xhat1, u1, Q, K, V, P, O, x_mid, xhat2, u2, h1, g;
     featurelab::Vec rstd1, rstd2;
   };
-  featurelab::MatMap param(const std::string& name);
   featurelab::MatMap grad_of(featurelab::VecRef grad, const std::string& name);
   void read_tokens(featurelab::ConstMatRef X);
 
@@ -46,7 +45,7 @@ class Transformer : public featurelab::Model {
   bool causal_;
   std::vector<int> tokens_;  // n·T token ids of the last forward
   std::vector<LayerCache> cache_;
-  featurelab::Mat x_, xhatf_, uf_, dX_, dmid_, dU_, dQ_, dK_, dV_, dO_, dG_, dS_;
+  featurelab::Mat x_, last_, xhatf_, uf_, dX_, dmid_, dU_, dQ_, dK_, dV_, dO_, dG_, dS_;
   featurelab::Vec rstdf_;
 };
 

@@ -1,6 +1,8 @@
 // Pack fourier-icl: Shi 2024 dissertation chapters 4, 5 and 9 (seed 002) — Fourier circuits for k-input
 // modular addition (this file's first components), in-context learning and GemFilter.
 #include "fourier_probes.hpp"
+#include "gemfilter.hpp"
+#include "needle_retrieval.hpp"
 #include "icl_probe.hpp"
 #include "icl_regression.hpp"
 #include "icl_sparse_parity.hpp"
@@ -31,5 +33,7 @@ FEATURELAB_PACK("fourier-icl", "0.1.0") {
   pack.add<Transformer>("transformer", Transformer::kDoc, Transformer::schema());
   pack.add<AttentionFourier2d>("attention-fourier-2d", AttentionFourier2d::kDoc, AttentionFourier2d::schema());
   pack.add<GrokkingTiming>("grokking-timing", GrokkingTiming::kDoc, GrokkingTiming::schema());
+  pack.add<NeedleRetrieval>("needle-retrieval", NeedleRetrieval::kDoc, NeedleRetrieval::schema());
+  pack.add<GemfilterSelection>("gemfilter-selection", GemfilterSelection::kDoc, GemfilterSelection::schema());
   pack.add<ParityNoiseProjection>("parity-noise-projection", ParityNoiseProjection::kDoc, ParityNoiseProjection::schema());
 }

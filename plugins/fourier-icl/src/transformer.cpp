@@ -3,6 +3,8 @@
 
 #include <featurelab/error.hpp>
 
+#include <unsupported/Eigen/SpecialFunctions>
+
 #include <cmath>
 #include <string>
 
@@ -35,10 +37,6 @@ void layer_norm_backward(const Mat& dy, const Mat& xhat, const Vec& rstd, const 
   dx = ((dx.colwise() - mean_d).array() - xhat.array().colwise() * mean_dx.array()).colwise() * rstd.array();
 }
 
-Scalar gelu(Scalar x) { return static_cast<Scalar>(0.5 * x * (1 + std::erf(x / std::sqrt(2.0)))); }
-Scalar gelu_grad(Scalar x) {
-  return static_cast<Scalar>(0.5 * (1 + std::erf(x / std::sqrt(2.0))) + x * std::exp(-0.5 * x * x) / std::sqrt(2 * M_PI));
-}
 
 }  // namespace
 
@@ -51,6 +49,11 @@ Schema Transformer::schema() {
   s.integer("mlp", 512, "the MLP's hidden width").min(1);
   s.integer("vocab", 0, "token ids are in [0, vocab); 0 = the distribution's feature \"vocab\"").min(0);
   s.boolean("causal", true, "mask attention to later positions (the code base's decoder)");
+  s.choice("positions", "learned", {"learned", "rope"},
+           "learned: a trained position embedding added to the tokens (the grokking code base); rope: rotary "
+           "positions on every head's queries and keys (the LLMs GemFilter runs on), so any shorter sequence and any "
+           "re-indexing of positions is valid");
+  s.real("rope_base", 10000, "RoPE's base: pair i of a head rotates by position·base^(−2i/a)").min(2);
   return s;
 }
 
@@ -63,8 +66,13 @@ Transformer::Transformer(const Params& params, Context& context)
       vocab_(params.integer("vocab")),
       length_(context.data.dim),
       classes_(context.data.classes),
-      causal_(params.boolean("causal")) {
+      causal_(params.boolean("causal")),
+      rope_(params.str("positions") == "rope") {
   model_name_ = "transformer";
+  if (rope_ && head_width_ % 2 != 0) {
+    throw Error("transformer: positions = \"rope\" rotates pairs of query/key coordinates; head_width = " +
+                std::to_string(head_width_) + " is odd, make it even");
+  }
   if (vocab_ == 0) {
     if (!context.features || !context.features->count("vocab")) {
       throw Error("transformer: set vocab, or use a distribution that declares its token vocabulary (modular-sum with "
@@ -75,7 +83,7 @@ Transformer::Transformer(const Params& params, Context& context)
   if (classes_ < 2 || length_ < 1) throw Error("transformer: the data needs token sequences and at least 2 classes");
   const Index D = width_, HA = heads_ * head_width_;
   declare_block("embed", vocab_, D, true);
-  declare_block("pos", length_, D, true);
+  if (!rope_) declare_block("pos", length_, D, true);
   for (Index l = 0; l < layers_; ++l) {
     declare_block(layer_name(l, "ln1_g"), 1, D, true);
     declare_block(layer_name(l, "ln1_b"), 1, D, true);
@@ -97,6 +105,20 @@ Transformer::Transformer(const Params& params, Context& context)
   declare_block("attention_shape", 1, 2, false);  // [heads, head width] for probes; never trained
   allocate_parameters();
   cache_.resize(static_cast<std::size_t>(layers_));
+  if (rope_) {
+    // cos/sin of position·base^(−2i/a) for every position the model can see and every pair i.
+    const Index half = head_width_ / 2;
+    rope_cos_table_.resize(length_, half);
+    rope_sin_table_.resize(length_, half);
+    for (Index t = 0; t < length_; ++t) {
+      for (Index i = 0; i < half; ++i) {
+        const double angle = static_cast<double>(t) *
+                             std::pow(params.real("rope_base"), -2.0 * static_cast<double>(i) / static_cast<double>(head_width_));
+        rope_cos_table_(t, i) = static_cast<Scalar>(std::cos(angle));
+        rope_sin_table_(t, i) = static_cast<Scalar>(std::sin(angle));
+      }
+    }
+  }
 }
 
 MatMap Transformer::grad_of(VecRef grad, const std::string& name) {
@@ -131,6 +153,7 @@ void Transformer::init(Rng& rng) {
 void Transformer::read_tokens(ConstMatRef X) {
   if (X.cols() != length_) throw Error("transformer: the input has " + std::to_string(X.cols()) + " tokens, expected " + std::to_string(length_));
   tokens_.resize(static_cast<std::size_t>(X.size()));
+  positions_.resize(tokens_.size());
   for (Index i = 0; i < X.rows(); ++i) {
     for (Index t = 0; t < length_; ++t) {
       const long id = std::lround(static_cast<double>(X(i, t)));
@@ -139,19 +162,66 @@ void Transformer::read_tokens(ConstMatRef X) {
                     std::to_string(vocab_) + ")");
       }
       tokens_[static_cast<std::size_t>(i * length_ + t)] = static_cast<int>(id);
+      positions_[static_cast<std::size_t>(i * length_ + t)] = static_cast<int>(t);
     }
   }
 }
 
 void Transformer::forward(ConstMatRef X, MatRef out) {
   read_tokens(X);
-  const Index n = X.rows(), T = length_, N = n * T, A = head_width_;
+  run(X.rows(), length_, -1, out);
+}
+
+void Transformer::run_tokens(const std::vector<int>& tokens, const std::vector<int>& positions, Index n, Index T, Index score_layer,
+                             MatRef out) {
+  if (T < 1 || T > length_ || static_cast<Index>(tokens.size()) != n * T || positions.size() != tokens.size()) {
+    throw Error("transformer: run_tokens needs n·T tokens and positions with 1 <= T <= " + std::to_string(length_));
+  }
+  for (std::size_t r = 0; r < tokens.size(); ++r) {
+    if (tokens[r] < 0 || tokens[r] >= vocab_ || positions[r] < 0 || positions[r] >= length_) {
+      throw Error("transformer: run_tokens got token " + std::to_string(tokens[r]) + " at position " + std::to_string(positions[r]) +
+                  ", outside the vocabulary or the trained length");
+    }
+  }
+  tokens_ = tokens;
+  positions_ = positions;
+  run(n, T, score_layer, out);
+}
+
+// Rotates every head's (first half, second half) coordinate pairs of Q or K by the rows' positions; sign −1 applies
+// the inverse rotation (the backward pass).
+void Transformer::rotate(Mat& M, Scalar sign) {
+  const Index half = head_width_ / 2;
+  for (Index h = 0; h < heads_; ++h) {
+    auto first = M.middleCols(h * head_width_, half);
+    auto second = M.middleCols(h * head_width_ + half, half);
+    rope_tmp_ = first;
+    first.array() = first.array() * rope_cos_.array() - sign * second.array() * rope_sin_.array();
+    second.array() = sign * rope_tmp_.array() * rope_sin_.array() + second.array() * rope_cos_.array();
+  }
+}
+
+void Transformer::run(Index n, Index T, Index score_layer, MatRef out) {
+  seq_ = T;
+  const Index N = n * T, A = head_width_;
   const Scalar scale = static_cast<Scalar>(std::sqrt(static_cast<double>(width_)));
   const Scalar inv_sqrt_a = static_cast<Scalar>(1 / std::sqrt(static_cast<double>(A)));
-  const ConstMatMap E = static_cast<const Model&>(*this).block("embed"), Pos = static_cast<const Model&>(*this).block("pos");
-  x_.resize(N, width_);
-  for (Index r = 0; r < N; ++r) x_.row(r) = scale * E.row(tokens_[static_cast<std::size_t>(r)]) + Pos.row(r % T);
   const Model& self = *this;
+  const ConstMatMap E = self.block("embed");
+  x_.resize(N, width_);
+  if (rope_) {
+    rope_cos_.resize(N, A / 2);
+    rope_sin_.resize(N, A / 2);
+    for (Index r = 0; r < N; ++r) {
+      const Index t = positions_[static_cast<std::size_t>(r)];
+      x_.row(r) = scale * E.row(tokens_[static_cast<std::size_t>(r)]);
+      rope_cos_.row(r) = rope_cos_table_.row(t);
+      rope_sin_.row(r) = rope_sin_table_.row(t);
+    }
+  } else {
+    const ConstMatMap Pos = self.block("pos");
+    for (Index r = 0; r < N; ++r) x_.row(r) = scale * E.row(tokens_[static_cast<std::size_t>(r)]) + Pos.row(positions_[static_cast<std::size_t>(r)]);
+  }
   for (Index l = 0; l < layers_; ++l) {
     LayerCache& c = cache_[static_cast<std::size_t>(l)];
     c.x_in = x_;
@@ -160,6 +230,21 @@ void Transformer::forward(ConstMatRef X, MatRef out) {
     c.Q.rowwise() += self.block(layer_name(l, "bq")).row(0);
     c.K.noalias() = c.u1 * self.block(layer_name(l, "wk"));
     c.K.rowwise() += self.block(layer_name(l, "bk")).row(0);
+    if (rope_) {
+      rotate(c.Q, 1);
+      rotate(c.K, 1);
+    }
+    if (l == score_layer) {
+      // GemFilter's selection scores: the last query row against every key, raw (no 1/√a, no softmax), summed over
+      // heads — Σ_h Q_h[T−1] K_hᵀ.
+      for (Index s = 0; s < n; ++s) {
+        out.row(s).head(T).setZero();
+        for (Index h = 0; h < heads_; ++h) {
+          out.row(s).head(T).noalias() += c.Q.block(s * T + T - 1, h * A, 1, A) * c.K.block(s * T, h * A, T, A).transpose();
+        }
+      }
+      return;
+    }
     c.V.noalias() = c.u1 * self.block(layer_name(l, "wv"));
     c.V.rowwise() += self.block(layer_name(l, "bv")).row(0);
     c.P.resize(n * heads_ * T, T);
@@ -185,7 +270,9 @@ void Transformer::forward(ConstMatRef X, MatRef out) {
     layer_norm(x_, self.block(layer_name(l, "ln2_g")), self.block(layer_name(l, "ln2_b")), c.xhat2, c.rstd2, c.u2);
     c.h1.noalias() = c.u2 * self.block(layer_name(l, "w1"));
     c.h1.rowwise() += self.block(layer_name(l, "b1")).row(0);
-    c.g = c.h1.unaryExpr([](Scalar v) { return gelu(v); });
+    // GELU(h) = h·Φ(h); Φ is kept for the backward pass (Eigen's erf is vectorised for float).
+    c.cdf = ((c.h1.array() * static_cast<Scalar>(M_SQRT1_2)).erf() + 1) * Scalar(0.5);
+    c.g = c.h1.array() * c.cdf.array();
     x_.noalias() += c.g * self.block(layer_name(l, "w2"));
     x_.rowwise() += self.block(layer_name(l, "b2")).row(0);
   }
@@ -198,7 +285,7 @@ void Transformer::forward(ConstMatRef X, MatRef out) {
 }
 
 void Transformer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
-  const Index n = X.rows(), T = length_, N = n * T, A = head_width_;
+  const Index n = X.rows(), T = seq_, N = n * T, A = head_width_;
   const Scalar inv_sqrt_a = static_cast<Scalar>(1 / std::sqrt(static_cast<double>(A)));
   const Model& self = *this;
   grad.setZero();  // LayerNorm and embedding gradients accumulate
@@ -214,7 +301,8 @@ void Transformer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
     grad_of(grad, layer_name(l, "w2")).noalias() = c.g.transpose() * dX_;
     grad_of(grad, layer_name(l, "b2")).row(0) = dX_.colwise().sum();
     dG_.noalias() = dX_ * self.block(layer_name(l, "w2")).transpose();
-    dG_.array() *= c.h1.unaryExpr([](Scalar v) { return gelu_grad(v); }).array();
+    // GELU'(h) = Φ(h) + h·φ(h)
+    dG_.array() *= c.cdf.array() + c.h1.array() * (c.h1.array().square() * Scalar(-0.5)).exp() * static_cast<Scalar>(0.5 * M_2_SQRTPI * M_SQRT1_2);
     grad_of(grad, layer_name(l, "w1")).noalias() = c.u2.transpose() * dG_;
     grad_of(grad, layer_name(l, "b1")).row(0) = dG_.colwise().sum();
     dU_.noalias() = dG_ * self.block(layer_name(l, "w1")).transpose();
@@ -240,6 +328,10 @@ void Transformer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
         dK_.block(s * T, h * A, T, A).noalias() = dS_.transpose() * c.Q.block(s * T, h * A, T, A);
       }
     }
+    if (rope_) {  // back through the rotation: its inverse
+      rotate(dQ_, -1);
+      rotate(dK_, -1);
+    }
     grad_of(grad, layer_name(l, "wq")).noalias() = c.u1.transpose() * dQ_;
     grad_of(grad, layer_name(l, "wk")).noalias() = c.u1.transpose() * dK_;
     grad_of(grad, layer_name(l, "wv")).noalias() = c.u1.transpose() * dV_;
@@ -255,10 +347,10 @@ void Transformer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
   }
   const Scalar scale = static_cast<Scalar>(std::sqrt(static_cast<double>(width_)));
   MatMap gE = grad_of(grad, "embed");
-  MatMap gP = grad_of(grad, "pos");
-  for (Index r = 0; r < N; ++r) {
-    gE.row(tokens_[static_cast<std::size_t>(r)]) += scale * dX_.row(r);
-    gP.row(r % T) += dX_.row(r);
+  for (Index r = 0; r < N; ++r) gE.row(tokens_[static_cast<std::size_t>(r)]) += scale * dX_.row(r);
+  if (!rope_) {
+    MatMap gP = grad_of(grad, "pos");
+    for (Index r = 0; r < N; ++r) gP.row(positions_[static_cast<std::size_t>(r)]) += dX_.row(r);
   }
 }
 

@@ -6,12 +6,14 @@
 //     MHA(u) = concat_h(softmax(Q_h K_hᵀ/√a + causal mask) V_h) W_o + b_o,  Q = uW_q + b_q, K, V likewise (H heads
 //     of width a)
 //   logits = LN_f(x_T) W_out + b_out
+// positions = "rope" drops P and rotates every head's queries and keys by their positions instead (RoPE, half-split
+// pairs, as the LLMs of ch. 9), so the model runs on shorter or re-indexed sequences (GemFilter's second pass).
 // GELU is the exact erf form; no dropout (the chapter does not say whether it kept the code base's 0.1). Init as
 // PyTorch's defaults: linear weights and biases U(±1/√fan_in), embeddings N(0, 1), LayerNorm γ = 1, β = 0.
 // Inputs are token ids (one per column, as floats; the vocabulary size from `vocab` or the distribution's feature
 // "vocab"). Forward and backward are whole-batch GEMMs over the n·T token rows, plus one T×T softmax block per
 // (sample, head); every buffer is the model's and reused.
-// Blocks: embed (V×D), pos (T×D), l<i>.{ln1_g, ln1_b, wq, bq, wk, bk, wv, bv, wo, bo, ln2_g, ln2_b, w1, b1, w2, b2},
+// Blocks: embed (V×D), pos (T×D; learned positions only), l<i>.{ln1_g, ln1_b, wq, bq, wk, bk, wv, bv, wo, bo, ln2_g, ln2_b, w1, b1, w2, b2},
 // lnf_g, lnf_b, out (D×C), bout, and the frozen attention_shape = [H, a] that probes read.
 #pragma once
 
@@ -33,17 +35,37 @@ class Transformer : public featurelab::Model {
   void forward(featurelab::ConstMatRef X, featurelab::MatRef out) override;
   void backward(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::VecRef grad) override;
 
+  // GemFilter (ch. 9) runs the model on token sequences of its own: n sequences of T <= the trained length, row-major
+  // token ids and the position each token takes (fresh 0 … T−1, or the original ones). With score_layer = r >= 0 it
+  // stops at block r's attention and writes the raw selection scores Σ_h q_h[T−1]·k_h[t] into out (n × T);
+  // otherwise out gets the logits (n × classes). The caches are reused: backward() is for forward()'s batch only.
+  void run_tokens(const std::vector<int>& tokens, const std::vector<int>& positions, featurelab::Index n, featurelab::Index T,
+                  featurelab::Index score_layer, featurelab::MatRef out);
+  featurelab::Index layers() const { return layers_; }
+  featurelab::Index heads() const { return heads_; }
+  featurelab::Index head_width() const { return head_width_; }
+  featurelab::Index width() const { return width_; }
+  featurelab::Index mlp_width() const { return mlp_; }
+  featurelab::Index length() const { return length_; }
+  bool rope() const { return rope_; }
+
  private:
   struct LayerCache {
-    featurelab::Mat x_in, xhat1, u1, Q, K, V, P, O, x_mid, xhat2, u2, h1, g;
+    featurelab::Mat x_in, xhat1, u1, Q, K, V, P, O, x_mid, xhat2, u2, h1, cdf, g;
     featurelab::Vec rstd1, rstd2;
   };
   featurelab::MatMap grad_of(featurelab::VecRef grad, const std::string& name);
   void read_tokens(featurelab::ConstMatRef X);
+  void run(featurelab::Index n, featurelab::Index T, featurelab::Index score_layer, featurelab::MatRef out);
+  void rotate(featurelab::Mat& M, featurelab::Scalar sign);
 
   featurelab::Index layers_, heads_, width_, head_width_, mlp_, vocab_, length_, classes_;
-  bool causal_;
-  std::vector<int> tokens_;  // n·T token ids of the last forward
+  featurelab::Index seq_ = 0;  // T of the last run
+  bool causal_, rope_;
+  std::vector<int> tokens_;     // n·T token ids of the last run
+  std::vector<int> positions_;  // and their positions
+  featurelab::Mat rope_cos_table_, rope_sin_table_;  // length × a/2
+  featurelab::Mat rope_cos_, rope_sin_, rope_tmp_;   // gathered by the rows' positions
   std::vector<LayerCache> cache_;
   featurelab::Mat x_, last_, xhatf_, uf_, dX_, dmid_, dU_, dQ_, dK_, dV_, dO_, dG_, dS_;
   featurelab::Vec rstdf_;

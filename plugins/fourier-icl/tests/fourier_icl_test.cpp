@@ -3,6 +3,7 @@
 // (A4.2), the single-neuron class-weighted margin γ*·cos(Σθ_j − θ_w) (A4.3), the network's gradients, and the
 // probes on networks whose spectra are known.
 #include "fourier_construction.hpp"
+#include "gemfilter.hpp"
 #include "icl_theory.hpp"
 #include "multihead_relu_attention.hpp"
 #include "modular_margins.hpp"
@@ -479,4 +480,134 @@ TEST_CASE("grokking-timing: the first evaluated steps at which train and test ac
   CHECK(metric(after, "t_train") == 300);
   CHECK(metric(after, "t_test") == 300);
   CHECK(metric(after, "gap") == 0);
+}
+
+TEST_CASE("needle-retrieval: haystack values, distinct needle keys, the query key last, the label its value; depth places it") {
+  auto data = pack().make<Distribution>("needle-retrieval", {{"length", std::int64_t(24)}, {"values", std::int64_t(10)},
+                                                             {"keys", std::int64_t(5)}, {"pairs", std::int64_t(3)}});
+  const DataSpec spec = data->spec();
+  REQUIRE(spec.dim == 24);
+  REQUIRE(spec.classes == 10);
+  CHECK(data->features().at("vocab")(0, 0) == 15);
+  Rng rng(4);
+  Dataset d;
+  data->sample(200, Split::Train, rng, d);
+  for (Index i = 0; i < d.size(); ++i) {
+    const int query = static_cast<int>(d.X(i, 23));
+    const auto key = static_cast<Index>(d.meta.at("needle_key")(i));
+    REQUIRE(query >= 10);
+    CHECK(d.X(i, key) == query);
+    CHECK(d.meta.at("needle_value")(i) == key + 1);
+    CHECK(d.y(i) == static_cast<int>(d.X(i, key + 1)));
+    std::set<int> keys;
+    int key_tokens = 0;
+    for (Index t = 0; t < 23; ++t) {
+      const int token = static_cast<int>(d.X(i, t));
+      if (token >= 10) {
+        ++key_tokens;
+        keys.insert(token);
+        CHECK(d.X(i, t + 1) < 10);  // every key is followed by its value
+      }
+    }
+    CHECK(key_tokens == 3);
+    CHECK(keys.size() == 3);
+  }
+  auto deep = pack().make<Distribution>("needle-retrieval", {{"length", std::int64_t(24)}, {"depth", 0.5}});
+  deep->sample(5, Split::Test, rng, d);
+  for (Index i = 0; i < d.size(); ++i) CHECK(d.meta.at("needle_key")(i) == 11);  // round(0.5·21): starts 0 … 21 of 23 haystack slots
+  CHECK_THROWS_WITH(pack().make<Distribution>("needle-retrieval", {{"keys", std::int64_t(2)}, {"pairs", std::int64_t(3)}}),
+                    Catch::Contains("distinct keys"));
+  CHECK_THROWS_WITH(pack().make<Distribution>("needle-retrieval", {{"length", std::int64_t(8)}, {"pairs", std::int64_t(2)}}),
+                    Catch::Contains("raise length"));
+}
+
+TEST_CASE("transformer with rotary positions: gradients, invariance to shifting every position, odd head width refused") {
+  auto data = pack().make<Distribution>("needle-retrieval", {{"length", std::int64_t(10)}, {"values", std::int64_t(6)},
+                                                             {"keys", std::int64_t(3)}, {"pairs", std::int64_t(1)}});
+  const DataSpec spec = data->spec();
+  const FeatureSet f = data->features();
+  Rng rng(11);
+  Dataset d;
+  data->sample(6, Split::Train, rng, d);
+  auto model = pack().make<Model>("transformer", {{"layers", std::int64_t(2)}, {"heads", std::int64_t(2)}, {"width", std::int64_t(8)},
+                                                  {"head_width", std::int64_t(4)}, {"mlp", std::int64_t(16)},
+                                                  {"positions", std::string("rope")}}, spec, 1, &f);
+  CHECK(model->find_block("pos") == nullptr);
+  model->init(rng);
+  auto loss = std_pack().make<Loss>("cross-entropy", {}, spec);
+  GradientCheckOptions options;
+  options.directions = 16;
+  options.coordinates = 48;
+  const auto result = check_gradient(*model, *loss, Batch::of(d), options);
+  INFO(result.report);
+  CHECK(result.ok);
+  // RoPE scores depend on position differences only: the first 7 tokens at positions 3 … 9 give the logits they
+  // give at 0 … 6.
+  auto& tf = dynamic_cast<Transformer&>(*model);
+  std::vector<int> tokens, at_zero, shifted;
+  for (Index i = 0; i < d.size(); ++i) {
+    for (Index t = 0; t < 7; ++t) {
+      tokens.push_back(static_cast<int>(d.X(i, t)));
+      at_zero.push_back(static_cast<int>(t));
+      shifted.push_back(static_cast<int>(t + 3));
+    }
+  }
+  Mat a(d.size(), 6), b(d.size(), 6);
+  tf.run_tokens(tokens, at_zero, d.size(), 7, -1, a);
+  tf.run_tokens(tokens, shifted, d.size(), 7, -1, b);
+  CHECK((a - b).cwiseAbs().maxCoeff() < 1e-4);
+  CHECK(a.cwiseAbs().maxCoeff() > 1e-2);
+  CHECK_THROWS_WITH(pack().make<Model>("transformer", {{"head_width", std::int64_t(3)}, {"positions", std::string("rope")}}, spec, 1, &f),
+                    Catch::Contains("make it even"));
+}
+
+TEST_CASE("gemfilter selection: pooled top-k, ties to the earlier token, ascending indices; Thm 9.3's prompt ratio r/m (D9.1, D9.2)") {
+  const std::vector<Scalar> s = {0, 5, 0, 0, 0, 0, 0, 0, 9, 0};
+  CHECK(gemfilter_select(s.data(), 10, 2, Pool::None, 5, false) == std::vector<int>{1, 8});
+  CHECK(gemfilter_select(s.data(), 10, 2, Pool::None, 5, true) == std::vector<int>{8, 9});
+  // avg over 5 (zero padding counted): the 9 spreads over 6 … 9 (9/5) and the 5 over 0 … 3 (5/5); ties to earlier.
+  CHECK(gemfilter_select(s.data(), 10, 3, Pool::Avg, 5, false) == std::vector<int>{6, 7, 8});
+  CHECK(gemfilter_select(s.data(), 10, 6, Pool::Max, 5, false) == std::vector<int>{0, 1, 6, 7, 8, 9});
+  CHECK(gemfilter_select(s.data(), 10, 20, Pool::Avg, 5, false).size() == 10);
+  const Complexity c = gemfilter_complexity(4096, 32, 8, 128, 64, 4, 13, 1e6);
+  CHECK(c.prompt_time[2] / c.prompt_time[0] == Approx(13.0 / 32));
+  CHECK(c.generation_time[1] < c.generation_time[0]);
+  CHECK(c.prompt_memory[2] < c.prompt_memory[1]);
+}
+
+TEST_CASE("gemfilter-selection probe: valid selections, the k = n rerun equal to the full model, coverage per layer") {
+  auto data = pack().make<Distribution>("needle-retrieval", {{"length", std::int64_t(16)}, {"values", std::int64_t(6)},
+                                                             {"keys", std::int64_t(3)}, {"pairs", std::int64_t(2)}});
+  const DataSpec spec = data->spec();
+  const FeatureSet f = data->features();
+  Rng rng(5);
+  Dataset train, test;
+  data->sample(40, Split::Test, rng, test);
+  auto model = pack().make<Model>("transformer", {{"layers", std::int64_t(3)}, {"heads", std::int64_t(2)}, {"width", std::int64_t(8)},
+                                                  {"head_width", std::int64_t(4)}, {"mlp", std::int64_t(8)},
+                                                  {"positions", std::string("rope")}}, spec, 1, &f);
+  model->init(rng);
+  auto loss = std_pack().make<Loss>("cross-entropy", {}, spec);
+  std::vector<NamedAttack> attacks;
+  auto probe = pack().make<Probe>("gemfilter-selection", {{"k", std::int64_t(6)}, {"filter_layer", std::int64_t(2)}}, spec);
+  Measurements m;
+  probe->measure(ProbeInput{*model, *loss, train, test, f, attacks, 0}, m);
+  CHECK(metric(m, "selection_valid") == 1);
+  CHECK(metric(m, "accuracy_keep_query") >= 0);
+  CHECK(metric(m, "full_k_max_difference") == 0);
+  CHECK(metric(m, "kept") == Approx(6.0 / 16));
+  CHECK(metric(m, "filter_layer") == 2);
+  CHECK(metric(m, "prompt_time_ratio") == Approx(2.0 / 3));
+  CHECK(metric(m, "flops_ratio") < 1);
+  const Table* layers = nullptr;
+  for (const auto& [name, table] : m.tables()) {
+    if (name == "layers") layers = &table;
+  }
+  REQUIRE(layers != nullptr);
+  CHECK(layers->values.rows() == 3);
+  CHECK(layers->values(1, 0) == Approx(metric(m, "coverage")));
+  auto bad = pack().make<Probe>("gemfilter-selection", {{"filter_layer", std::int64_t(5)}}, spec);
+  CHECK_THROWS_WITH(bad->measure(ProbeInput{*model, *loss, train, test, f, attacks, 0}, m), Catch::Contains("has 3 blocks"));
+  auto other = pack().make<Model>("poly-one-hidden-layer", {{"width", std::int64_t(4)}}, modular_spec(2, 5));
+  CHECK_THROWS_WITH(probe->measure(ProbeInput{*other, *loss, train, test, f, attacks, 0}, m), Catch::Contains("transformer"));
 }

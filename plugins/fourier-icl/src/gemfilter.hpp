@@ -1,0 +1,61 @@
+// GemFilter (Shi 2024 ch. 9, Alg. 2; extraction part D) on the pack's transformer.
+//   select(r, k): run blocks 1 … r on the prompt; score every token by the LAST query row of block r, raw and summed
+//     over heads, s = Σ_h Q_h[n] K_hᵀ (no 1/√a, no softmax: D-G3); pool s with a 1-D window (the code's avg_pool1d,
+//     kernel 5, padding 2, count_include_pad; "max" and "none" are the text's and the raw variants: D-G2); keep the
+//     top-k indices, ties to the earlier token, and sort them ascending (the printed code returns the sort's
+//     permutation instead: D-G1).
+//   rerun: the full model on the k selected tokens at fresh positions 0 … k−1 (GemFilter), or at their original
+//     positions (the "One-Run" ablation, D-G6).
+// Thm 9.3's complexity (n prompt tokens, m layers, h heads, d head width, k selected, t generated, w weights per layer):
+//   prompt time      standard m h n² d    SnapKV m h n² d            GemFilter r h n² d
+//   generation time  standard m h (n t + t²) d, SnapKV m h (k t + t²) d, GemFilter m h (k² + t²) d
+//   prompt memory    standard m w + 2 m h d (as printed, no n: D-G4), SnapKV m w + 2 h n d + 2 m h k d, GemFilter r w + 2 h n d
+//   generation mem.  standard m w + 2 m h (n + t) d, SnapKV and GemFilter m w + 2 m h (k + t) d
+#pragma once
+
+#include "transformer.hpp"
+
+#include <featurelab/probe.hpp>
+
+#include <string>
+#include <vector>
+
+namespace fourier_icl {
+
+enum class Pool { Avg, Max, None };
+Pool parse_pool(const std::string& name);
+
+// The selection of one prompt from its scores (length T): k ascending indices. keep_last forces the last (query)
+// token in; the paper does not (its last query row scores itself, and an LLM prompt ends in many question tokens),
+// but a toy prompt whose question is one token loses the answer whenever that token drops out.
+std::vector<int> gemfilter_select(const featurelab::Scalar* scores, featurelab::Index T, featurelab::Index k, Pool pool,
+                                  featurelab::Index kernel, bool keep_last);
+
+struct Complexity {
+  double prompt_time[3], generation_time[3], prompt_memory[3], generation_memory[3];  // standard, SnapKV, GemFilter
+};
+Complexity gemfilter_complexity(double n, double m, double h, double d, double k, double t, double r, double w);
+
+// Probe `gemfilter-selection`: for every block r, the selection's needle coverage (both needle tokens kept), the
+// distance from the needle's value to the nearest kept token (Fig. 9.5's curve), and the accuracy of the rerun with
+// fresh and with original positions, and with the query token forced into the selection (accuracy_keep_query); at
+// the filter layer (given, or the first block whose coverage reaches
+// `coverage_threshold`, D9.3) the headline scalars, a random-selection baseline, the D9.1 mechanics and Thm 9.3's
+// counters beside the FLOPs this implementation performs.
+class GemfilterSelection : public featurelab::Probe {
+ public:
+  static constexpr const char* kDoc =
+      "GemFilter on a trained transformer: top-k tokens by the filter layer's last query row, rerun on the selection; "
+      "needle coverage and accuracy per layer, Thm 9.3's complexity counters (Shi 2024 ch. 9).";
+  static featurelab::Schema schema();
+  GemfilterSelection(const featurelab::Params& params, featurelab::Context& context);
+  void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
+
+ private:
+  featurelab::Index k_, filter_layer_, kernel_, samples_, generated_;
+  double threshold_;
+  Pool pool_;
+  featurelab::Rng rng_;
+};
+
+}  // namespace fourier_icl

@@ -482,7 +482,7 @@ TEST_CASE("grokking-timing: the first evaluated steps at which train and test ac
   CHECK(metric(after, "gap") == 0);
 }
 
-TEST_CASE("needle-retrieval: haystack values, distinct needle keys, the query key last, the label its value; depth places it") {
+TEST_CASE("needle-retrieval: haystack values, distinct needle keys, the query key last, the label its value, depth places it") {
   auto data = pack().make<Distribution>("needle-retrieval", {{"length", std::int64_t(24)}, {"values", std::int64_t(10)},
                                                              {"keys", std::int64_t(5)}, {"pairs", std::int64_t(3)}});
   const DataSpec spec = data->spec();
@@ -561,7 +561,7 @@ TEST_CASE("transformer with rotary positions: gradients, invariance to shifting 
                     Catch::Contains("make it even"));
 }
 
-TEST_CASE("gemfilter selection: pooled top-k, ties to the earlier token, ascending indices; Thm 9.3's prompt ratio r/m (D9.1, D9.2)") {
+TEST_CASE("gemfilter selection: pooled top-k, ties to the earlier token, ascending indices, Thm 9.3's prompt ratio r/m (D9.1, D9.2)") {
   const std::vector<Scalar> s = {0, 5, 0, 0, 0, 0, 0, 0, 9, 0};
   CHECK(gemfilter_select(s.data(), 10, 2, Pool::None, 5, false) == std::vector<int>{1, 8});
   CHECK(gemfilter_select(s.data(), 10, 2, Pool::None, 5, true) == std::vector<int>{8, 9});

@@ -164,3 +164,19 @@ TEST_CASE("a sweep can swap a component, each point is validated against its own
   const auto typo = dir.write("typo.toml", std::string(kGood) + "[sweep]\n\"model.widht\" = [4]\n");
   CHECK_THROWS_WITH(plan_run(typo, {}, std_catalog()), Catch::Contains("[sweep] model.widht"));
 }
+
+TEST_CASE("regularizer tables resolve in order, enter the operative config and are checked like components") {
+  const std::string text = replace(kGood, "[optimizer]",
+                                   "[[regularizer]]\nuse = \"l2\"\nlambda = 0.1\n\n"
+                                   "[[regularizer]]\nuse = \"nuclear-norm\"\nhook = \"hidden.post\"\n\n[optimizer]");
+  const Pipeline p = validate_text(text);
+  REQUIRE(p.regularizers.size() == 2);
+  CHECK(p.regularizers[0].use == "l2");
+  CHECK(p.regularizers[1].params.integer("warmup") == 0);  // a default
+  CHECK_THAT(p.operative_toml(), Catch::Contains("[[regularizer]]") && Catch::Contains("use = 'std:nuclear-norm'"));
+  CHECK(validate_text(p.operative_toml()).operative_toml() == p.operative_toml());
+  CHECK_THROWS_WITH(validate_text(replace(text, "use = \"l2\"", "use = \"l3\"")), Catch::Contains("'l3'"));
+  CHECK_THROWS_WITH(validate_text(replace(text, "lambda = 0.1", "lambda = -1")),
+                    Catch::Contains("regularizer.0.lambda") || Catch::Contains("regularizer[0].lambda") ||
+                        Catch::Contains("lambda: expected a number >= 0"));
+}

@@ -67,6 +67,7 @@ std::string Pipeline::operative_toml() const {
   if (!augments.empty()) root.insert_or_assign("augment", component_list(augments, false));
   root.insert_or_assign("model", component_table(model, false));
   root.insert_or_assign("loss", component_table(loss, false));
+  if (!regularizers.empty()) root.insert_or_assign("regularizer", component_list(regularizers, false));
   root.insert_or_assign("optimizer", component_table(optimizer, false));
   root.insert_or_assign("train", component_table(trainer, false));
   if (!probes.empty()) root.insert_or_assign("probe", component_list(probes, true));

@@ -48,6 +48,7 @@ struct Pipeline {
   std::vector<ComponentConfig> augments;
   ComponentConfig model;
   ComponentConfig loss;
+  std::vector<ComponentConfig> regularizers;  // penalties added to the loss, in order
   ComponentConfig optimizer;
   ComponentConfig trainer;
   std::vector<ComponentConfig> probes;

@@ -11,8 +11,8 @@ namespace featurelab {
 namespace {
 
 const std::vector<std::string> kSections = {"experiment", "data",  "transform", "augment", "model",
-                                            "loss",       "optimizer", "train", "probe", "attack",
-                                            "assert",     "sweep"};
+                                            "loss",       "regularizer", "optimizer", "train", "probe",
+                                            "attack",     "assert",    "sweep"};
 
 std::string suggestion(const std::string& wrong, const std::vector<std::string>& candidates) {
   if (auto guess = closest_name(wrong, candidates)) return "; did you mean '" + *guess + "'?";
@@ -32,7 +32,7 @@ class Validator {
       const std::string k(key.str());
       if (std::find(kSections.begin(), kSections.end(), k) == kSections.end()) {
         error(node, k, "unknown section" + suggestion(k, kSections) +
-                           " (sections: experiment, data, transform, augment, model, loss, optimizer, "
+                           " (sections: experiment, data, transform, augment, model, loss, regularizer, optimizer, "
                            "train, probe, attack, assert, sweep)");
       }
     }
@@ -46,6 +46,7 @@ class Validator {
     p.augments = list(root, "augment", Kind::Augment, {});
     p.model = single(root, "model", Kind::Model, "", {});
     p.loss = single(root, "loss", Kind::Loss, "", {});
+    p.regularizers = list(root, "regularizer", Kind::Regularizer, {});
     p.optimizer = single(root, "optimizer", Kind::Optimizer, "", {});
     p.trainer = single(root, "train", Kind::Trainer, "standard", {});
     p.probes = list(root, "probe", Kind::Probe, {"name"});

@@ -10,6 +10,7 @@
 #include <featurelab/augment.hpp>
 #include <featurelab/distribution.hpp>
 #include <featurelab/probe.hpp>
+#include <featurelab/regularizer.hpp>
 #include <featurelab/trainer.hpp>
 #include <featurelab/transform.hpp>
 
@@ -85,6 +86,20 @@ class JobRunner final : public TrainerHost {
     return current;
   }
 
+  Scalar regularize(const Batch& batch, Index step, VecRef grad) override {
+    Scalar total = 0;
+    for (std::size_t i = 0; i < regularizers_.size(); ++i) {
+      try {
+        total += regularizers_[i]->add_penalty(*model_, batch, step, grad);
+      } catch (const std::exception& e) {
+        throw Error(p_.regularizers[i].path + " (" + p_.regularizers[i].ref.qualified() + ") at step " +
+                    std::to_string(step) + ": " + e.what());
+      }
+    }
+    last_penalty_ = total;
+    return total;
+  }
+
   void evaluate(Index step) override {
     last_step_ = step;
     for (std::size_t i = 0; i < probes_.size(); ++i) {
@@ -104,6 +119,8 @@ class JobRunner final : public TrainerHost {
 
   void record(Index step, const std::string& metric, double value) override {
     metrics_.scalar(step, metric, value);
+    // The penalty beside the loss it was added to, so a plot shows both terms of the objective.
+    if (metric == "train.loss" && !regularizers_.empty()) metrics_.scalar(step, "train.penalty", last_penalty_);
   }
 
   void progress(Index step, Index total, double loss_value) override {
@@ -149,6 +166,18 @@ class JobRunner final : public TrainerHost {
       loss_->check_model(*model_, spec_);
     } catch (const std::exception& e) {
       throw Error("loss '" + p_.loss.use + "' cannot train model '" + p_.model.use + "': " + e.what());
+    }
+    for (const auto& r : p_.regularizers) {
+      regularizers_.push_back(make<Regularizer>(r, spec_));
+      try {
+        regularizers_.back()->bind(*model_);
+      } catch (const std::exception& e) {
+        throw Error(r.path + " (" + r.ref.qualified() + ") cannot regularize model '" + p_.model.use + "': " + e.what());
+      }
+    }
+    if (!regularizers_.empty() && !trainer_->applies_regularizers()) {
+      throw Error("train: trainer '" + p_.trainer.use + "' does not apply [[regularizer]] penalties; use train.use = "
+                  "\"standard\" or remove the [[regularizer]] tables");
     }
     optimizer_ = make<Optimizer>(p_.optimizer, spec_);
     for (const auto& a : p_.augments) augments_.push_back(make<Augment>(a, spec_));
@@ -215,6 +244,8 @@ class JobRunner final : public TrainerHost {
   std::shared_ptr<Model> model_;
   std::shared_ptr<Loss> loss_;
   std::shared_ptr<Optimizer> optimizer_;
+  std::vector<std::shared_ptr<Regularizer>> regularizers_;
+  Scalar last_penalty_ = 0;
   std::vector<std::shared_ptr<Augment>> augments_;
   std::vector<Dataset> augment_buffers_;
   std::vector<std::shared_ptr<Attack>> attacks_;

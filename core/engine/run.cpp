@@ -50,7 +50,7 @@ json manifest(const RunPlan& plan) {
   std::set<const PackRecord*> used;
   for (const auto& p : plan.points) {
     for (const ComponentConfig* c : {&p.data, &p.model, &p.loss, &p.optimizer, &p.trainer}) used.insert(c->ref.pack);
-    for (const auto* list : {&p.transforms, &p.augments, &p.probes, &p.attacks}) {
+    for (const auto* list : {&p.transforms, &p.augments, &p.regularizers, &p.probes, &p.attacks}) {
       for (const auto& c : *list) used.insert(c.ref.pack);
     }
   }

@@ -10,8 +10,10 @@ set(STD_LEARNING_SOURCES
   src/gd.cpp
   src/sgd.cpp
   src/adam.cpp
+  src/regularizers.cpp
 )
 set(STD_LEARNING_TESTS
   tests/models_test.cpp
   tests/losses_optimizers_test.cpp
+  tests/regularizers_test.cpp
 )

@@ -14,6 +14,7 @@ const char* to_string(Kind kind) {
     case Kind::Trainer: return "trainer";
     case Kind::Probe: return "probe";
     case Kind::Attack: return "attack";
+    case Kind::Regularizer: return "regularizer";
   }
   return "?";
 }

@@ -18,6 +18,12 @@ void Model::hook(const std::string& name, ConstMatRef, Mat&) {
               (known.empty() ? std::string(" (it has none)") : "; it has: " + known));
 }
 
+void Model::hook_backward(const std::string& name, ConstMatRef, ConstMatRef, VecRef) {
+  throw Error("model '" + model_name_ + "' cannot backpropagate from its hook point '" + name +
+              "', which a regularizer of features needs; use a model that implements Model::hook_backward "
+              "(e.g. std two-layer, representation-theory linear-features)");
+}
+
 const ParamBlock* Model::find_block(const std::string& name) const {
   for (const auto& b : blocks_) {
     if (b.name == name) return &b;

@@ -128,6 +128,7 @@ class StepHost : public TrainerHost {
   Distribution& distribution() override { return dist_; }
   void transform_fresh(Dataset&, Rng&) override {}
   Batch augment(const Batch& in, Rng&) override { return in; }
+  Scalar regularize(const Batch&, Index, VecRef) override { return 0; }
   void evaluate(Index step) override {
     if (on_eval_) on_eval_(step);
   }

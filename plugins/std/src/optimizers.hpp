@@ -7,7 +7,9 @@ namespace featurelab::std_pack {
 
 class GradientDescent : public Optimizer {
  public:
-  static constexpr const char* kDoc = "Gradient descent θ ← θ − lr·(g + wd·θ), with the shared lr schedules.";
+  static constexpr const char* kDoc =
+      "Gradient descent θ ← θ − lr·(g + wd·θ), optionally followed by ℓ1 soft-thresholding (ISTA), with the shared lr "
+      "schedules.";
   static Schema schema();
   GradientDescent(const Params& params, Context& context);
   void reset(Index) override {}
@@ -17,6 +19,7 @@ class GradientDescent : public Optimizer {
  private:
   LearningRate lr_;
   Scalar weight_decay_;
+  Scalar l1_;
 };
 
 class Sgd : public Optimizer {

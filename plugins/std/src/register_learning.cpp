@@ -3,6 +3,7 @@
 #include "optimizers.hpp"
 #include "output_losses.hpp"
 #include "registration.hpp"
+#include "regularizers.hpp"
 #include "two_layer.hpp"
 
 namespace featurelab::std_pack {
@@ -21,6 +22,10 @@ void register_learning(PackBuilder& pack) {
   pack.add<Sgd>("sgd", Sgd::kDoc, Sgd::schema());
   pack.add<Adam>("adam", Adam::kDoc, Adam::schema());
   pack.add<AdamW>("adamw", AdamW::kDoc, AdamW::schema());
+
+  pack.add<L2Penalty>("l2", L2Penalty::kDoc, L2Penalty::schema());
+  pack.add<L1Penalty>("l1", L1Penalty::kDoc, L1Penalty::schema());
+  pack.add<NuclearNormPenalty>("nuclear-norm", NuclearNormPenalty::kDoc, NuclearNormPenalty::schema());
 }
 
 }  // namespace featurelab::std_pack

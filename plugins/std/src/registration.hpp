@@ -5,7 +5,7 @@
 
 namespace featurelab::std_pack {
 
-// Models, losses, optimizers (register_learning.cpp).
+// Models, losses, optimizers, regularizers (register_learning.cpp).
 void register_learning(PackBuilder& pack);
 // Distributions, trainer, probes, attacks (register_experiment.cpp).
 void register_experiment(PackBuilder& pack);

@@ -80,10 +80,12 @@ void StandardTrainer::train(TrainerHost& host, Rng& rng) {
     }
     b = host.augment(b, rng);
     const Scalar loss = host.loss().evaluate_with_gradient(model, b, grad_);
-    if (!std::isfinite(loss) || !grad_.allFinite()) {
+    const Scalar penalty = host.regularize(b, t, grad_);
+    if (!std::isfinite(loss) || !std::isfinite(penalty) || !grad_.allFinite()) {
       throw Error("training diverged at step " + std::to_string(t) + ": the loss is " + std::to_string(loss) +
+                  (std::isfinite(penalty) ? "" : ", the [[regularizer]] penalty " + std::to_string(penalty)) +
                   (grad_.allFinite() ? "" : " and the gradient is not finite") +
-                  " (from the model or loss); lower optimizer.lr or check the data");
+                  " (from the model, loss or regularizers); lower optimizer.lr or check the data");
     }
     host.optimizer().step(model.parameters().head(p), grad_, t);
     host.progress(t + 1, steps_, loss);

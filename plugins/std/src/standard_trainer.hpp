@@ -17,6 +17,7 @@ class StandardTrainer : public Trainer {
   StandardTrainer(const Params& params, Context& context);
 
   Index total_steps() const override { return steps_; }
+  bool applies_regularizers() const override { return true; }
   void train(TrainerHost& host, Rng& rng) override;
 
  private:

@@ -134,7 +134,8 @@ void TwoLayerNet::input_gradient(ConstMatRef, ConstMatRef dout, MatRef dX) {
 }
 
 std::vector<HookSpec> TwoLayerNet::hook_points() const {
-  return {{"hidden.pre", "n×m", "pre-activations Wx + b"}, {"hidden.post", "n×m", "activations φ(Wx + b)"}};
+  return {{"hidden.pre", "n×m", "pre-activations Wx + b (backpropagates: regularizers of features)"},
+          {"hidden.post", "n×m", "activations φ(Wx + b) (backpropagates: regularizers of features)"}};
 }
 
 void TwoLayerNet::hook(const std::string& name, ConstMatRef X, Mat& out) {
@@ -147,6 +148,27 @@ void TwoLayerNet::hook(const std::string& name, ConstMatRef X, Mat& out) {
   out.resize(Z_.rows(), width_);
   D_.resize(Z_.rows(), width_);
   activation_.apply(Z_, out, D_);
+}
+
+void TwoLayerNet::hook_backward(const std::string& name, ConstMatRef X, ConstMatRef dhook, VecRef grad) {
+  if (name != "hidden.pre" && name != "hidden.post") Model::hook_backward(name, X, dhook, grad);
+  if (random_features_) return;  // the first layer is frozen: no trainable parameter below the hook
+  pre_activation(X);
+  // G_ is backward()'s buffer; the loss gradient is complete by the time a regularizer runs.
+  G_.resize(Z_.rows(), width_);
+  G_ = dhook;
+  if (name == "hidden.post") {
+    H_.resize(Z_.rows(), width_);
+    D_.resize(Z_.rows(), width_);
+    activation_.apply(Z_, H_, D_);
+    G_.array() *= D_.array();
+  }
+  const ParamBlock& w = *find_block("W");
+  MatMap(grad.data() + w.offset, w.rows, w.cols).noalias() += G_.transpose() * X;
+  if (bias_) {
+    const ParamBlock& b = *find_block("b");
+    MatMap(grad.data() + b.offset, b.rows, b.cols) += G_.colwise().sum();
+  }
 }
 
 }  // namespace featurelab::std_pack

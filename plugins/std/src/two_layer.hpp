@@ -34,6 +34,8 @@ class TwoLayerNet : public Model {
   void input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) override;
   std::vector<HookSpec> hook_points() const override;
   void hook(const std::string& name, ConstMatRef X, Mat& out) override;
+  // Backpropagates from hidden.pre / hidden.post into W and b (nothing when they are frozen).
+  void hook_backward(const std::string& name, ConstMatRef X, ConstMatRef dhook, VecRef grad) override;
 
  protected:
   TwoLayerNet(const Params& params, Context& context, bool random_features);

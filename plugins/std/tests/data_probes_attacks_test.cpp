@@ -103,6 +103,7 @@ class TestHost : public TrainerHost {
     first_rows.push_back(in.x);
     return in;
   }
+  Scalar regularize(const Batch&, Index, VecRef) override { return 0; }
   void evaluate(Index step) override { evaluated.push_back(step); }
   void record(Index, const std::string&, double value) override { losses.push_back(value); }
   void progress(Index step, Index, double) override { last = step; }

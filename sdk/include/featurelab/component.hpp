@@ -15,11 +15,12 @@ class logger;
 
 namespace featurelab {
 
-enum class Kind { Distribution, Transform, Augment, Model, Loss, Optimizer, Trainer, Probe, Attack };
+enum class Kind { Distribution, Transform, Augment, Model, Loss, Optimizer, Trainer, Probe, Attack, Regularizer };
 
 inline constexpr Kind kAllKinds[] = {Kind::Distribution, Kind::Transform, Kind::Augment,
                                      Kind::Model,        Kind::Loss,      Kind::Optimizer,
-                                     Kind::Trainer,      Kind::Probe,     Kind::Attack};
+                                     Kind::Trainer,      Kind::Probe,     Kind::Attack,
+                                     Kind::Regularizer};
 
 const char* to_string(Kind kind);
 bool parse_kind(const std::string& text, Kind& out);

@@ -49,6 +49,10 @@ class Model : public Component {
   virtual std::vector<HookSpec> hook_points() const { return {}; }
   // Activations at a hook point for inputs X (out is resized).
   virtual void hook(const std::string& name, ConstMatRef X, Mat& out);
+  // Backpropagation from a hook point: ADDS to grad (trainable_size()) the gradient of
+  // sum(dhook ∘ hook(name, X)) with respect to the parameters, for regularizers of features
+  // (nuclear-norm on the penultimate layer). Models that support it say so in hook_points' doc.
+  virtual void hook_backward(const std::string& name, ConstMatRef X, ConstMatRef dhook, VecRef grad);
 
   Vec& parameters() { return theta_; }
   const Vec& parameters() const { return theta_; }

@@ -26,6 +26,9 @@ class TrainerHost {
   // Applies the pipeline's augments in order; returns in itself when there are none. The
   // returned batch stays valid until the next call.
   virtual Batch augment(const Batch& in, Rng& rng) = 0;
+  // Adds the pipeline's [[regularizer]] penalties for this step's batch: their gradients into
+  // grad, their sum as the return value (0 without regularizers). Call it after the loss gradient.
+  virtual Scalar regularize(const Batch& batch, Index step, VecRef grad) = 0;
   // Runs the probes due at this step and records their results.
   virtual void evaluate(Index step) = 0;
   // Records one of the trainer's own metrics ("train.loss").
@@ -42,6 +45,9 @@ class Trainer : public Component {
   static constexpr const char* interface_id = "featurelab.trainer/1";
 
   virtual Index total_steps() const = 0;
+  // Whether train() calls TrainerHost::regularize(); a pipeline with [[regularizer]]s and a
+  // trainer that ignores them is refused before the run.
+  virtual bool applies_regularizers() const { return false; }
   virtual void train(TrainerHost& host, Rng& rng) = 0;
 };
 

@@ -1,0 +1,159 @@
+// The regularizers: weight penalties fused into one pass over each block, the nuclear norm by a thin
+// SVD of the batch's features in double (k is the feature width, small next to the batch).
+#include "regularizers.hpp"
+
+#include <featurelab/error.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace featurelab::std_pack {
+
+namespace {
+
+Schema weight_penalty_schema() {
+  Schema s;
+  s.real("lambda", 0.0, "penalty strength λ").min(0);
+  s.strings("blocks", {}, "parameter blocks it covers (e.g. [\"W\"]); empty = every trainable block");
+  return s;
+}
+
+}  // namespace
+
+void BlockSelection::bind(const Model& model, const std::vector<std::string>& names, const std::string& who) {
+  ranges_.clear();
+  for (const auto& b : model.blocks()) {
+    const bool wanted = names.empty() || std::find(names.begin(), names.end(), b.name) != names.end();
+    if (b.trainable && wanted) ranges_.emplace_back(b.offset, b.size());
+  }
+  for (const auto& name : names) {
+    const ParamBlock* b = model.find_block(name);
+    std::string known;
+    for (const auto& k : model.blocks()) {
+      if (k.trainable) known += (known.empty() ? "" : ", ") + k.name;
+    }
+    if (!b) throw Error(who + ".blocks names '" + name + "', which the model does not have; its trainable blocks: " + known);
+    if (!b->trainable) throw Error(who + ".blocks names '" + name + "', which is frozen; its trainable blocks: " + known);
+  }
+}
+
+Schema L2Penalty::schema() { return weight_penalty_schema(); }
+
+L2Penalty::L2Penalty(const Params& params, Context&) : lambda_(params.real("lambda")), blocks_(params.strings("blocks")) {}
+
+void L2Penalty::bind(Model& model) { selection_.bind(model, blocks_, "l2"); }
+
+Scalar L2Penalty::add_penalty(Model& model, const Batch&, Index, VecRef grad) {
+  double sum = 0;
+  const auto lambda = static_cast<Scalar>(lambda_);
+  selection_.for_each(model.parameters().head(model.trainable_size()), grad, [&](auto theta, auto g) {
+    sum += static_cast<double>(theta.squaredNorm());
+    g += lambda * theta;
+  });
+  return static_cast<Scalar>(0.5 * lambda_ * sum);
+}
+
+Scalar L2Penalty::penalty(Model& model, const Batch&, Index) {
+  double sum = 0;
+  selection_.for_each(model.parameters().head(model.trainable_size()), [&](auto theta) {
+    sum += static_cast<double>(theta.squaredNorm());
+  });
+  return static_cast<Scalar>(0.5 * lambda_ * sum);
+}
+
+Schema L1Penalty::schema() { return weight_penalty_schema(); }
+
+L1Penalty::L1Penalty(const Params& params, Context&) : lambda_(params.real("lambda")), blocks_(params.strings("blocks")) {}
+
+void L1Penalty::bind(Model& model) { selection_.bind(model, blocks_, "l1"); }
+
+Scalar L1Penalty::add_penalty(Model& model, const Batch&, Index, VecRef grad) {
+  double sum = 0;
+  const auto lambda = static_cast<Scalar>(lambda_);
+  selection_.for_each(model.parameters().head(model.trainable_size()), grad, [&](auto theta, auto g) {
+    sum += static_cast<double>(theta.cwiseAbs().sum());
+    g.array() += lambda * theta.array().sign();
+  });
+  return static_cast<Scalar>(lambda_ * sum);
+}
+
+Scalar L1Penalty::penalty(Model& model, const Batch&, Index) {
+  double sum = 0;
+  selection_.for_each(model.parameters().head(model.trainable_size()), [&](auto theta) {
+    sum += static_cast<double>(theta.cwiseAbs().sum());
+  });
+  return static_cast<Scalar>(lambda_ * sum);
+}
+
+Schema NuclearNormPenalty::schema() {
+  Schema s;
+  s.real("lambda", 0.01, "θ: the penalty's weight (the official code's default 0.01)").min(0);
+  s.string("hook", "features", "the model's hook point whose batch matrix F (N×k) is penalised, e.g. hidden.post");
+  s.boolean("per_sample", true, "divide ‖F‖_* by the batch size N, as the official code");
+  s.integer("warmup", 0, "steps before the penalty switches on (0-based step t >= warmup; the official code: 100)")
+      .min(0);
+  s.real("tol", 1e-7, "singular values below tol·σ_max do not enter the subgradient U₊V₊ᵀ (at least 1e-7: the "
+                     "Gram matrix resolves no less)").min(0).below(1);
+  return s;
+}
+
+NuclearNormPenalty::NuclearNormPenalty(const Params& params, Context&)
+    : lambda_(params.real("lambda")),
+      hook_(params.str("hook")),
+      per_sample_(params.boolean("per_sample")),
+      warmup_(params.integer("warmup")),
+      tol_(params.real("tol")) {}
+
+void NuclearNormPenalty::bind(Model& model) {
+  for (const auto& h : model.hook_points()) {
+    if (h.name == hook_) return;
+  }
+  std::string known;
+  for (const auto& h : model.hook_points()) known += (known.empty() ? "" : ", ") + h.name;
+  throw Error("nuclear-norm.hook = \"" + hook_ + "\" is not a hook point of the model" +
+              (known.empty() ? std::string(" (it has none)") : "; it has: " + known));
+}
+
+double NuclearNormPenalty::decompose(Model& model, ConstMatRef X) {
+  model.hook(hook_, X, features_);
+  features_d_ = features_.cast<double>();
+  right_side_ = features_d_.cols() <= features_d_.rows();
+  if (right_side_) {
+    gram_.noalias() = features_d_.transpose() * features_d_;
+  } else {
+    gram_.noalias() = features_d_ * features_d_.transpose();
+  }
+  eigen_.compute(gram_);
+  sigma_ = eigen_.eigenvalues().cwiseMax(0.0).cwiseSqrt();
+  const double scale = per_sample_ ? static_cast<double>(X.rows()) : 1.0;
+  return lambda_ * sigma_.sum() / scale;
+}
+
+Scalar NuclearNormPenalty::penalty(Model& model, const Batch& batch, Index step) {
+  if (!active(step) || batch.n == 0) return 0;
+  return static_cast<Scalar>(decompose(model, batch.X()));
+}
+
+Scalar NuclearNormPenalty::add_penalty(Model& model, const Batch& batch, Index step, VecRef grad) {
+  if (!active(step) || batch.n == 0) return 0;
+  const double value = decompose(model, batch.X());
+  const Index m = sigma_.size();
+  if (m == 0 || sigma_(m - 1) <= 0) return static_cast<Scalar>(value);  // F = 0: 0 is a subgradient
+  // U₊V₊ᵀ = F·V₊Σ₊⁻¹V₊ᵀ (or U₊Σ₊⁻¹U₊ᵀ·F) over the eigenvalues above the cut; they come ascending, so
+  // the kept ones are the last `rank`. The Gram matrix resolves σ only down to ~1e-8·σ_max.
+  const double cut = std::max(tol_, 1e-7) * sigma_(m - 1);
+  Index rank = 0;
+  while (rank < m && sigma_(m - 1 - rank) > cut) ++rank;
+  const auto basis = eigen_.eigenvectors().rightCols(rank);
+  projector_.noalias() = basis * sigma_.tail(rank).cwiseInverse().asDiagonal() * basis.transpose();
+  const double scale = lambda_ / (per_sample_ ? static_cast<double>(batch.n) : 1.0);
+  if (right_side_) {
+    dfeatures_ = (scale * features_d_ * projector_).cast<Scalar>();
+  } else {
+    dfeatures_ = (scale * projector_ * features_d_).cast<Scalar>();
+  }
+  model.hook_backward(hook_, batch.X(), dfeatures_, grad);
+  return static_cast<Scalar>(value);
+}
+
+}  // namespace featurelab::std_pack

@@ -1,0 +1,64 @@
+// Chapter 6's synthetic domain-generalization data (Shi 2024, Sec. 6.3.1 and 6.4).
+//
+//   dg-theory-model   Sec. 6.4 / App. E.1: the model sees feature values z̃ ∈ R^d; with z := z̃·y the
+//     coordinates are independent, z_j ~ U[0,1] on the r invariant coordinates R (in- and
+//     out-of-domain), z_j ~ D_γ on the d − r environmental ones U in-domain and D_{−γ} out-of-domain,
+//     D_γ = U[0,1] w.p. ½ + γ, U[−1,0] otherwise (E z = γ, Var = 1/3 − γ²; Lemma E.3). y uniform on
+//     ±1; the sample is (z̃ = z·y, y). R is a random subset (the job's seed) so that no method can
+//     profit from the coordinates' order.
+//   dg-toy-2d         Sec. 6.3.1: x1 | y ~ y·U[0,1] (invariant), sign(x2) = y with probability
+//     p_agree (0.7 in-domain, 0.3 out-of-domain) and −y otherwise, |x2| ~ U[0,1] (the reading of the
+//     unspecified y = −1 case consistent with Sec. 6.4, extraction A2.2), P(y = 1) = ½.
+//
+// Both are binary (one model output, class 1 = +1). Train and test splits are in-domain; the
+// out-of-domain test set is drawn once from the job's seed and exposed as the features
+// "ood_inputs" (n×d) and "ood_labels" (1×n, 0/1), which the `ood-accuracy` probe reads.
+// dg-theory-model also exposes "invariant" (1×d: 1 on R, 0 on U).
+#pragma once
+
+#include <featurelab/distribution.hpp>
+
+namespace representation_theory {
+
+class DgTheoryModel : public featurelab::Distribution {
+ public:
+  static constexpr const char* kDoc =
+      "Shi 2024 Sec. 6.4: r invariant U[0,1] features and d − r environmental ones with label correlation γ "
+      "in-domain and −γ out-of-domain; the OOD test set is exposed as features ood_inputs / ood_labels.";
+  static featurelab::Schema schema();
+  DgTheoryModel(const featurelab::Params& params, featurelab::Context& context);
+
+  featurelab::DataSpec spec() const override;
+  void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;
+  featurelab::FeatureSet features() const override;
+
+  // Draws n samples with environmental correlation gamma (γ in-domain, −γ out-of-domain).
+  void draw(featurelab::Index n, double gamma, featurelab::Rng& rng, featurelab::Dataset& out) const;
+
+ private:
+  featurelab::Index r_, d_;
+  double gamma_;
+  std::vector<bool> invariant_;  // coordinate j is in R
+  featurelab::Dataset ood_;
+};
+
+class DgToy2d : public featurelab::Distribution {
+ public:
+  static constexpr const char* kDoc =
+      "Shi 2024 Sec. 6.3.1: x1 = y·U[0,1] (invariant), x2 agrees in sign with y w.p. 0.7 in-domain and 0.3 "
+      "out-of-domain; the OOD test set is exposed as features ood_inputs / ood_labels.";
+  static featurelab::Schema schema();
+  DgToy2d(const featurelab::Params& params, featurelab::Context& context);
+
+  featurelab::DataSpec spec() const override;
+  void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;
+  featurelab::FeatureSet features() const override;
+
+  void draw(featurelab::Index n, double p_agree, featurelab::Rng& rng, featurelab::Dataset& out) const;
+
+ private:
+  double p_id_, p_ood_, x2_scale_;
+  featurelab::Dataset ood_;
+};
+
+}  // namespace representation_theory

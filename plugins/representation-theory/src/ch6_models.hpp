@@ -1,0 +1,60 @@
+// Chapter 6's models, both with a "features" hook point that backpropagates, so a [[regularizer]]
+// of features (std nuclear-norm) can act on them.
+//
+//   feature-weights   Sec. 6.4: f(z̃) = Σ_j w_j z̃_j, one output; the features Φ(x)_j = w_j z̃_j
+//     ("fine-tuning the impact of each fixed feature"); block "w" (1×d), zero init by default.
+//   linear-features   Sec. 6.3.1: Φ(x) = A x (A: k×D), then a linear head with bias (K outputs,
+//     one per class, as the official code's nn.Linear + cross-entropy); blocks "A", "head", "bias".
+#pragma once
+
+#include <featurelab/model.hpp>
+
+namespace representation_theory {
+
+class FeatureWeights : public featurelab::Model {
+ public:
+  static constexpr const char* kDoc =
+      "Shi 2024 Sec. 6.4: f = Σ_j w_j z̃_j over fixed features, one output; hook \"features\" = X·diag(w).";
+  static featurelab::Schema schema();
+  FeatureWeights(const featurelab::Params& params, featurelab::Context& context);
+
+  featurelab::Index outputs() const override { return 1; }
+  void init(featurelab::Rng& rng) override;
+  void forward(featurelab::ConstMatRef X, featurelab::MatRef out) override;
+  void backward(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::VecRef grad) override;
+  void input_gradient(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::MatRef dX) override;
+  std::vector<featurelab::HookSpec> hook_points() const override;
+  void hook(const std::string& name, featurelab::ConstMatRef X, featurelab::Mat& out) override;
+  void hook_backward(const std::string& name, featurelab::ConstMatRef X, featurelab::ConstMatRef dhook,
+                     featurelab::VecRef grad) override;
+
+ private:
+  featurelab::Index dim_;
+  double init_scale_;
+};
+
+class LinearFeatures : public featurelab::Model {
+ public:
+  static constexpr const char* kDoc =
+      "Shi 2024 Sec. 6.3.1: features Φ(x) = Ax (k×D), then a linear head with bias, one output per class; "
+      "hook \"features\".";
+  static featurelab::Schema schema();
+  LinearFeatures(const featurelab::Params& params, featurelab::Context& context);
+
+  featurelab::Index outputs() const override { return outputs_; }
+  void init(featurelab::Rng& rng) override;
+  void forward(featurelab::ConstMatRef X, featurelab::MatRef out) override;
+  void backward(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::VecRef grad) override;
+  void input_gradient(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::MatRef dX) override;
+  std::vector<featurelab::HookSpec> hook_points() const override;
+  void hook(const std::string& name, featurelab::ConstMatRef X, featurelab::Mat& out) override;
+  void hook_backward(const std::string& name, featurelab::ConstMatRef X, featurelab::ConstMatRef dhook,
+                     featurelab::VecRef grad) override;
+
+ private:
+  featurelab::Index dim_, width_, outputs_;
+  double init_std_, head_bound_;
+  featurelab::Mat F_, dF_;  // n×k features and their gradient, reused while n is unchanged
+};
+
+}  // namespace representation_theory

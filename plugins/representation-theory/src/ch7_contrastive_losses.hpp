@@ -1,0 +1,54 @@
+// Chapter 7's two losses over any model whose output is the representation φ (one forward and one backward pass
+// over all 2K + N rows of the view layout; see ch7_contrastive_term.hpp for the objective and its gradient):
+//   contrastive-inner-product   L_con = (1/K) Σ_k ℓ(φ(x_k)ᵀ(φ(x⁺_k) − n_k))                       (eq. 7.1, F.38)
+//   contrastive-regularized     (1/K) Σ_k ½(uᵀφ(x_k) − y_k)² + λ·L_con                                 (eq. 7.9)
+// contrastive-regularized is the chapter's fine-tuning objective: the prediction loss ℓ_c (squared, the labels
+// of §7.2.2 are real-valued) of the linear head u (the model's block u: linear-representation head = true) on the
+// labelled anchors (target in column 1 of T, written by resample-spurious from the data's targets), plus λ times
+// the contrastive loss on pairs made from the same inputs by the transformation. λ = 0 is plain fine-tuning.
+#pragma once
+
+#include "ch7_contrastive_term.hpp"
+
+#include <featurelab/loss.hpp>
+
+namespace representation_theory::ch7 {
+
+class ContrastiveInnerProduct : public featurelab::Loss {
+ public:
+  static constexpr const char* kDoc =
+      "Contrastive loss ℓ(φ(x)ᵀ(φ(x⁺) − n)) over view pairs (chapter 7, Eq 7.1 / F.38): ℓ logistic or linear (Thm 7.1), the "
+      "negative term expected (E φ(x⁻) = 0), batch-mean or single; gradient through every branch.";
+  static featurelab::Schema schema();
+  ContrastiveInnerProduct(const featurelab::Params& params, featurelab::Context& context);
+  featurelab::Scalar evaluate_with_gradient(featurelab::Model& model, const featurelab::Batch& batch,
+                                            featurelab::VecRef grad) override;
+  featurelab::Scalar evaluate(featurelab::Model& model, const featurelab::Batch& batch) override;
+
+ private:
+  ContrastiveTerm term_;
+  featurelab::Mat F_, dF_;
+};
+
+class ContrastiveRegularized : public featurelab::Loss {
+ public:
+  static constexpr const char* kDoc =
+      "Fine-tuning with contrastive regularisation (chapter 7, Eq 7.9): ½(uᵀφ(x) − y)² on the labelled anchors with the "
+      "model's linear head u, plus λ × the contrastive loss on their transformed pairs.";
+  static featurelab::Schema schema();
+  ContrastiveRegularized(const featurelab::Params& params, featurelab::Context& context);
+  featurelab::Scalar evaluate_with_gradient(featurelab::Model& model, const featurelab::Batch& batch,
+                                            featurelab::VecRef grad) override;
+  featurelab::Scalar evaluate(featurelab::Model& model, const featurelab::Batch& batch) override;
+  void check_model(const featurelab::Model& model, const featurelab::DataSpec& data) const override;
+
+ private:
+  featurelab::Scalar run(featurelab::Model& model, const featurelab::Batch& batch, featurelab::VecRef* grad);
+
+  ContrastiveTerm term_;
+  double lambda_;
+  featurelab::Mat F_, dF_;
+  featurelab::Vec residual_;  // K: uᵀφ(x_k) − y_k
+};
+
+}  // namespace representation_theory::ch7

@@ -1,0 +1,26 @@
+// Chapter 7's components: "The Trade-off between Universality and Label Efficiency of Representations from
+// Contrastive Learning" (§7.2.2 and App. F.2), the linear multi-task setting.
+#include "chapters.hpp"
+#include "ch7_contrastive_losses.hpp"
+#include "ch7_feature_weights.hpp"
+#include "ch7_linear_representation.hpp"
+#include "ch7_multitask_linear.hpp"
+#include "ch7_projected_sgd.hpp"
+#include "ch7_resample_spurious.hpp"
+#include "ch7_ridge_probe.hpp"
+
+namespace representation_theory {
+
+void register_chapter7(featurelab::PackBuilder& pack) {
+  using namespace ch7;  // chapter 7's classes live in their own namespace: the chapters share the pack
+  pack.add<MultitaskLinear>("multitask-linear", MultitaskLinear::kDoc, MultitaskLinear::schema());
+  pack.add<ResampleSpurious>("resample-spurious", ResampleSpurious::kDoc, ResampleSpurious::schema());
+  pack.add<LinearRepresentation>("linear-representation", LinearRepresentation::kDoc, LinearRepresentation::schema());
+  pack.add<ContrastiveInnerProduct>("contrastive-inner-product", ContrastiveInnerProduct::kDoc, ContrastiveInnerProduct::schema());
+  pack.add<ContrastiveRegularized>("contrastive-regularized", ContrastiveRegularized::kDoc, ContrastiveRegularized::schema());
+  pack.add<ProjectedSgd>("projected-sgd", ProjectedSgd::kDoc, ProjectedSgd::schema());
+  pack.add<FeatureWeights>("feature-weights", FeatureWeights::kDoc, FeatureWeights::schema());
+  pack.add<RidgeProbe>("ridge-probe", RidgeProbe::kDoc, RidgeProbe::schema());
+}
+
+}  // namespace representation_theory

@@ -1,0 +1,35 @@
+// Augment `resample-spurious` (ch. 7 eq. 7.3 / 7.7): the transformation keeps the invariant features z_R and
+// draws the spurious ones afresh, z⁺ = [z_R; z_U⁺] with z_U⁺ ~ N(0, σ_U² I), x⁺ = M z⁺. M is orthonormal, so
+// z_U = M_Uᵀ x and x⁺ = x + M_U (z_U⁺ − M_Uᵀ x): two GEMMs over the batch, no per-sample code.
+// The first `positives` = K rows of the batch become pairs, the rest stay the negatives x⁻ (i.i.d. samples);
+// the output is the layout of the contrastive losses (and of the contrastive-decoupling pack's augments):
+//     rows [0, K) anchors x,  [K, 2K) positives x⁺ (row K + k pairs with anchor k),  [2K, 2K + N) negatives,
+// with column 0 of T the role (0 anchor, 1 positive, 2 negative) and the input's targets in the columns after it
+// (the labels eq. 7.9's prediction term reads).
+#pragma once
+
+#include <featurelab/augment.hpp>
+
+namespace representation_theory::ch7 {
+
+// Roles in column 0 of T.
+inline constexpr featurelab::Scalar kAnchor = 0, kPositive = 1, kNegative = 2;
+
+class ResampleSpurious : public featurelab::Augment {
+ public:
+  static constexpr const char* kDoc =
+      "The transformation of Eq 7.7: x⁺ = M[z_R; z_U⁺] with fresh spurious features z_U⁺ ~ N(0, σ_U² I); the first "
+      "`positives` rows become (anchor, positive) pairs, the rest stay negatives (0 = every row a pair, for the "
+      "expected negative).";
+  static featurelab::Schema schema();
+  ResampleSpurious(const featurelab::Params& params, featurelab::Context& context);
+  void apply(const featurelab::Batch& in, featurelab::Dataset& out, featurelab::Rng& rng) override;
+
+ private:
+  featurelab::Index positives_;
+  featurelab::Scalar sigma_u_;
+  featurelab::Mat atoms_u_;   // |U|×d: the spurious atoms M_Uᵀ
+  featurelab::Mat fresh_;     // K×|U|: z_U⁺ − z_U (reused)
+};
+
+}  // namespace representation_theory::ch7

@@ -17,7 +17,8 @@ Schema AttentionFourier2d::schema() {
   return s;
 }
 
-AttentionFourier2d::AttentionFourier2d(const Params& params, Context&) : layer_(params.integer("layer")) {}
+AttentionFourier2d::AttentionFourier2d(const Params& params, Context& context)
+    : layer_(params.integer("layer")), total_steps_(context.total_steps) {}
 
 void AttentionFourier2d::measure(const ProbeInput& in, Measurements& out) {
   const std::string who = "attention-fourier-2d";
@@ -54,6 +55,12 @@ void AttentionFourier2d::measure(const ProbeInput& in, Measurements& out) {
     const MatD re = C * A * C.transpose() - S * A * S.transpose();
     const MatD im = C * A * S.transpose() + S * A * C.transpose();
     const MatD power = re.array().square() + im.array().square();
+    // The spectra themselves (Fig. 4.3's right column) at the start and the end only: p² numbers per head.
+    if (in.step == 0 || in.step == total_steps_) {
+      Table spectrum;
+      spectrum.values = power / std::max(power.maxCoeff(), 1e-300);
+      out.table("power.head" + std::to_string(h), std::move(spectrum));
+    }
     std::vector<double> bins(power.data(), power.data() + power.size());
     std::partial_sort(bins.begin(), bins.begin() + 4, bins.end(), std::greater<double>());
     const double total = power.sum();

@@ -449,8 +449,20 @@ TEST_CASE("attention-fourier-2d: a head whose token-space attention is cos(2πζ
   auto probe = pack().make<Probe>("attention-fourier-2d", {}, spec);
   Measurements m;
   probe->measure(ProbeInput{*model, *loss, empty, empty, f, attacks, 0}, m);
-  const Table& heads = m.tables().front().second;
+  const auto table = [&](const std::string& name) -> const Table& {
+    for (const auto& [n, t] : m.tables()) {
+      if (n == name) return t;
+    }
+    FAIL("no table " << name);
+    return m.tables().front().second;
+  };
+  const Table& heads = table("heads");
   CHECK(heads.values(0, 1) == Approx(1).margin(1e-5));
+  // At step 0 the spectrum itself: four equal peaks at (±ζ1, ±ζ2), nothing else.
+  const MatD& power = table("power.head0").values;
+  CHECK((power.array() > 0.99).count() == 4);
+  CHECK(power(z1, z2) == Approx(1).margin(1e-6));
+  CHECK(power.sum() == Approx(4).margin(1e-4));
   CHECK(std::min(heads.values(0, 2), p - heads.values(0, 2)) == z1);
   CHECK(std::min(heads.values(0, 3), p - heads.values(0, 3)) == z2);
   CHECK(heads.values(1, 1) < 0.9);  // four frequency pairs share its power

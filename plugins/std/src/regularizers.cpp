@@ -125,6 +125,10 @@ double NuclearNormPenalty::decompose(Model& model, ConstMatRef X) {
   }
   eigen_.compute(gram_);
   sigma_ = eigen_.eigenvalues().cwiseMax(0.0).cwiseSqrt();
+  // Eigenvalues at rounding level (a rank-deficient F) turn into σ ~ 1e-8·σ_max of noise under the square root:
+  // they are zeros, for the value as for the subgradient.
+  const double cut = sigma_.size() > 0 ? std::max(tol_, 1e-7) * sigma_.maxCoeff() : 0.0;
+  sigma_ = (sigma_.array() > cut).select(sigma_, 0.0);
   const double scale = per_sample_ ? static_cast<double>(X.rows()) : 1.0;
   return lambda_ * sigma_.sum() / scale;
 }

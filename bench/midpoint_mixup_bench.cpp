@@ -3,6 +3,7 @@
 // either one pair per forward pass (the definition taken literally) or one anchor i at a time
 // (N midpoints per batch), cross-entropy with soft targets. Shapes of issue 4:
 // N = 400 and 2000, P = 8 patches, d = 100, k = 10 classes, m = 10 filters per class.
+#include "allocation_counter.hpp"
 #include "bench_components.hpp"
 
 #include <featurelab/loss.hpp>
@@ -40,7 +41,10 @@ void exact(benchmark::State& state) {
   Setup s = setup(state.range(0));
   auto loss = make<Loss>(Kind::Loss, "midpoint-mixup-exact", {}, s.spec);
   Vec grad(s.model->trainable_size());
+  loss->evaluate_with_gradient(*s.model, Batch::of(s.data), grad);  // sizes the buffers
+  const bench::AllocationsPerStep allocations;
   for (auto _ : state) benchmark::DoNotOptimize(loss->evaluate_with_gradient(*s.model, Batch::of(s.data), grad));
+  allocations.report(state);
   const double pairs = double(state.range(0)) * double(state.range(0));
   state.counters["pairs/s"] = benchmark::Counter(pairs * double(state.iterations()), benchmark::Counter::kIsRate);
 }

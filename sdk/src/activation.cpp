@@ -35,7 +35,7 @@ Activation::Activation(const Params& params)
   else kind_ = Kind::Identity;
 }
 
-void Activation::apply(const Mat& Z, Mat& H, Mat& D) const {
+void Activation::apply(ConstMatRef Z, MatRef H, MatRef D) const {
   const auto z = Z.array();
   switch (kind_) {
     case Kind::Relu:
@@ -55,11 +55,12 @@ void Activation::apply(const Mat& Z, Mat& H, Mat& D) const {
       if (static_cast<Scalar>(n) == e && n >= 1 && n <= 64) {
         H.array() = D.array();  // H: running power r^n by binary exponentiation, D keeps r^(2^j)
         int bits = n - 1;
-        Mat square = D;
+        square_.resize(D.rows(), D.cols());
+        square_ = D;
         while (bits > 0) {
-          if (bits & 1) H.array() *= square.array();
+          if (bits & 1) H.array() *= square_.array();
           bits >>= 1;
-          if (bits > 0) square.array() = square.array().square();
+          if (bits > 0) square_.array() = square_.array().square();
         }
         D = H;  // r^(α−1)
       } else {
@@ -79,6 +80,30 @@ void Activation::apply(const Mat& Z, Mat& H, Mat& D) const {
       H = Z;
       D.setOnes();
       break;
+  }
+}
+
+void Activation::value(ConstMatRef Z, MatRef H) const {
+  const auto z = Z.array();
+  switch (kind_) {
+    case Kind::Relu: H.array() = z.max(Scalar(0)); return;
+    case Kind::LeakyRelu: H.array() = (z > Scalar(0)).select(z, slope_ * z); return;
+    case Kind::Identity: H = Z; return;
+    default:
+      other_.resize(Z.rows(), Z.cols());
+      apply(Z, H, other_);
+  }
+}
+
+void Activation::derivative(ConstMatRef Z, MatRef D) const {
+  const auto z = Z.array();
+  switch (kind_) {
+    case Kind::Relu: D.array() = (z > Scalar(0)).template cast<Scalar>(); return;
+    case Kind::LeakyRelu: D.array() = (z > Scalar(0)).select(Scalar(1), Scalar(slope_) + Scalar(0) * z); return;
+    case Kind::Identity: D.setOnes(); return;
+    default:
+      other_.resize(Z.rows(), Z.cols());
+      apply(Z, other_, D);
   }
 }
 

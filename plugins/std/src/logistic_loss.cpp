@@ -28,7 +28,8 @@ void LogisticLoss::check_model(const Model& model, const DataSpec& data) const {
 Scalar LogisticLoss::value_and_gradient(ConstMatRef out, const Batch& batch, MatRef dout) const {
   const Index n = out.rows();
   const auto f = out.col(0).array();
-  Eigen::Array<Scalar, Eigen::Dynamic, 1> t(n);  // probability of the positive class
+  auto& t = t_;  // probability of the positive class
+  t.resize(n);
   if (batch.has_targets() && batch.t_cols == 1) {
     t = batch.T().col(0).array();
   } else {

@@ -31,6 +31,9 @@ class LogisticLoss : public OutputLoss {
   LogisticLoss(const Params& params, Context& context);
   void check_model(const Model& model, const DataSpec& data) const override;
   Scalar value_and_gradient(ConstMatRef out, const Batch& batch, MatRef dout) const override;
+
+ private:
+  mutable Eigen::Array<Scalar, Eigen::Dynamic, 1> t_;  // the positive class's probability, reused per batch size
 };
 
 class HingeLoss : public OutputLoss, public Tunable {

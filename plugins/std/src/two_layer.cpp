@@ -3,6 +3,7 @@
 
 #include <featurelab/error.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace featurelab::std_pack {
@@ -61,6 +62,7 @@ TwoLayerNet::TwoLayerNet(const Params& params, Context& context, bool random_fea
   if (bias_) declare_block("b", 1, width_, first_trainable);
   declare_block("a", outputs_, width_, second_layer_ == "trainable");
   allocate_parameters();
+  block_rows_ = std::max<Index>(8, 16384 / width_);
 }
 
 void TwoLayerNet::init(Rng& rng) {
@@ -99,7 +101,31 @@ void TwoLayerNet::pre_activation(ConstMatRef X) {
   if (bias_) Z_.rowwise() += block("b").row(0);
 }
 
+void TwoLayerNet::block_activations(ConstMatRef X, Index begin, Index rows, bool values, bool derivatives) {
+  Zb_.resize(block_rows_, width_);
+  Hb_.resize(block_rows_, width_);
+  Db_.resize(block_rows_, width_);
+  auto Z = Zb_.topRows(rows);
+  Z.noalias() = X.middleRows(begin, rows) * block("W").transpose();
+  if (bias_) Z.rowwise() += block("b").row(0);
+  if (values && derivatives) {
+    activation_.apply(Z, Hb_.topRows(rows), Db_.topRows(rows));
+  } else if (values) {
+    activation_.value(Z, Hb_.topRows(rows));
+  } else {
+    activation_.derivative(Z, Db_.topRows(rows));
+  }
+}
+
 void TwoLayerNet::forward(ConstMatRef X, MatRef out) {
+  if (recompute()) {
+    for (Index begin = 0; begin < X.rows(); begin += block_rows_) {
+      const Index rows = std::min(block_rows_, X.rows() - begin);
+      block_activations(X, begin, rows, true, false);
+      out.middleRows(begin, rows).noalias() = Hb_.topRows(rows) * block("a").transpose();
+    }
+    return;
+  }
   pre_activation(X);
   H_.resize(Z_.rows(), width_);
   D_.resize(Z_.rows(), width_);
@@ -114,6 +140,34 @@ void TwoLayerNet::hidden_gradient(ConstMatRef dout) {
 }
 
 void TwoLayerNet::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
+  if (recompute()) {
+    // Accumulate over blocks; every block recomputes its activations (D·m multiply-adds per row).
+    for (const auto& b : blocks()) {
+      if (b.trainable) MatMap(grad.data() + b.offset, b.rows, b.cols).setZero();
+    }
+    const ParamBlock& w = *find_block("W");
+    const ParamBlock* bias = bias_ ? find_block("b") : nullptr;
+    const ParamBlock& a = *find_block("a");
+    Gb_.resize(block_rows_, width_);
+    for (Index begin = 0; begin < X.rows(); begin += block_rows_) {
+      const Index rows = std::min(block_rows_, X.rows() - begin);
+      block_activations(X, begin, rows, a.trainable, w.trainable);
+      const auto d = dout.middleRows(begin, rows);
+      if (a.trainable) MatMap(grad.data() + a.offset, a.rows, a.cols).noalias() += d.transpose() * Hb_.topRows(rows);
+      if (!w.trainable) continue;
+      auto G = Gb_.topRows(rows);
+      if (outputs_ == 1) {
+        // G = diag(dout) φ'(Z) diag(a): one fused pass, no outer product materialised.
+        G.array() = (Db_.topRows(rows).array().colwise() * d.col(0).array()).rowwise() * block("a").row(0).array();
+      } else {
+        G.noalias() = d * block("a");
+        G.array() *= Db_.topRows(rows).array();
+      }
+      MatMap(grad.data() + w.offset, w.rows, w.cols).noalias() += G.transpose() * X.middleRows(begin, rows);
+      if (bias) MatMap(grad.data() + bias->offset, bias->rows, bias->cols) += G.colwise().sum();
+    }
+    return;
+  }
   for (const auto& b : blocks()) {
     if (!b.trainable) continue;
     MatMap g(grad.data() + b.offset, b.rows, b.cols);
@@ -128,7 +182,19 @@ void TwoLayerNet::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
   }
 }
 
-void TwoLayerNet::input_gradient(ConstMatRef, ConstMatRef dout, MatRef dX) {
+void TwoLayerNet::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
+  if (recompute()) {
+    Gb_.resize(block_rows_, width_);
+    for (Index begin = 0; begin < X.rows(); begin += block_rows_) {
+      const Index rows = std::min(block_rows_, X.rows() - begin);
+      block_activations(X, begin, rows, false, true);
+      auto G = Gb_.topRows(rows);
+      G.noalias() = dout.middleRows(begin, rows) * block("a");
+      G.array() *= Db_.topRows(rows).array();
+      dX.middleRows(begin, rows).noalias() = G * block("W");
+    }
+    return;
+  }
   hidden_gradient(dout);
   dX.noalias() = G_ * block("W");
 }

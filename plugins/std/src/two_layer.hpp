@@ -43,6 +43,13 @@ class TwoLayerNet : public Model {
  private:
   void pre_activation(ConstMatRef X);  // Z_ = X Wᵀ + b
   void hidden_gradient(ConstMatRef dout);  // G_ = (dout a) ⊙ φ'(Z)
+  // Few input dimensions (Frei et al.'s D = 2): the n×m activations cost more to store and re-read than
+  // to recompute, so forward and backward run over blocks of rows that stay in cache and recompute
+  // Z = X Wᵀ + b in the backward pass; nothing n×m is kept.
+  bool recompute() const { return dim_ <= kRecomputeMaxDim; }
+  // Z of rows [begin, begin + rows) into the block buffer, then H = φ(Z) and/or D = φ'(Z).
+  void block_activations(ConstMatRef X, Index begin, Index rows, bool values, bool derivatives);
+  static constexpr Index kRecomputeMaxDim = 32;
 
   Activation activation_;
   Index width_;
@@ -55,6 +62,8 @@ class TwoLayerNet : public Model {
   double bias_init_scale_;
   double second_scale_;
   Mat Z_, H_, D_, G_;  // n×m work buffers, reused while n is unchanged
+  Index block_rows_;   // rows per block in the recompute mode (≈ 64 KB of activations)
+  Mat Zb_, Hb_, Db_, Gb_;  // block buffers of the recompute mode
 };
 
 class RandomFeatures : public TwoLayerNet {

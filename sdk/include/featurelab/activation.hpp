@@ -24,8 +24,12 @@ class Activation {
   static void declare(Schema& schema);
   explicit Activation(const Params& params);
 
-  // H = φ(Z) and D = φ'(Z), elementwise (H and D presized like Z).
-  void apply(const Mat& Z, Mat& H, Mat& D) const;
+  // H = φ(Z) and D = φ'(Z), elementwise (H and D presized like Z; blocks of rows are fine).
+  void apply(ConstMatRef Z, MatRef H, MatRef D) const;
+  // Only H = φ(Z), or only D = φ'(Z): one pass less where the other is not needed (a forward pass
+  // needs no derivative; a backward pass through a fixed second layer needs no values).
+  void value(ConstMatRef Z, MatRef H) const;
+  void derivative(ConstMatRef Z, MatRef D) const;
   // Scalar versions, for tests and probes.
   double value(double u) const;
   double derivative(double u) const;
@@ -36,6 +40,8 @@ class Activation {
   Scalar alpha_;
   Scalar rho_;
   int power_;
+  mutable Mat square_;  // smoothed-relu's repeated squaring: reused, no allocation while the shape is stable
+  mutable Mat other_;   // the half value()/derivative() drop, for the activations computed jointly
 };
 
 }  // namespace featurelab

@@ -9,16 +9,15 @@
 
 namespace featurelab::std_pack {
 
-namespace {
-
-Schema weight_penalty_schema() {
+Schema WeightPenalty::schema() {
   Schema s;
   s.real("lambda", 0.0, "penalty strength λ").min(0);
   s.strings("blocks", {}, "parameter blocks it covers (e.g. [\"W\"]); empty = every trainable block");
   return s;
 }
 
-}  // namespace
+WeightPenalty::WeightPenalty(const Params& params, std::string name)
+    : lambda_(params.real("lambda")), blocks_(params.strings("blocks")), name_(std::move(name)) {}
 
 void BlockSelection::bind(const Model& model, const std::vector<std::string>& names, const std::string& who) {
   ranges_.clear();
@@ -37,12 +36,6 @@ void BlockSelection::bind(const Model& model, const std::vector<std::string>& na
   }
 }
 
-Schema L2Penalty::schema() { return weight_penalty_schema(); }
-
-L2Penalty::L2Penalty(const Params& params, Context&) : lambda_(params.real("lambda")), blocks_(params.strings("blocks")) {}
-
-void L2Penalty::bind(Model& model) { selection_.bind(model, blocks_, "l2"); }
-
 Scalar L2Penalty::add_penalty(Model& model, const Batch&, Index, VecRef grad) {
   double sum = 0;
   const auto lambda = static_cast<Scalar>(lambda_);
@@ -60,12 +53,6 @@ Scalar L2Penalty::penalty(Model& model, const Batch&, Index) {
   });
   return static_cast<Scalar>(0.5 * lambda_ * sum);
 }
-
-Schema L1Penalty::schema() { return weight_penalty_schema(); }
-
-L1Penalty::L1Penalty(const Params& params, Context&) : lambda_(params.real("lambda")), blocks_(params.strings("blocks")) {}
-
-void L1Penalty::bind(Model& model) { selection_.bind(model, blocks_, "l1"); }
 
 Scalar L1Penalty::add_penalty(Model& model, const Batch&, Index, VecRef grad) {
   double sum = 0;

@@ -16,6 +16,8 @@
 
 #include <Eigen/Eigenvalues>
 
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace featurelab::std_pack {
@@ -37,36 +39,38 @@ class BlockSelection {
   std::vector<std::pair<Index, Index>> ranges_;
 };
 
-class L2Penalty : public Regularizer {
+// What l2 and l1 share: λ, the blocks they cover (parameter `blocks`) and their check against the model.
+class WeightPenalty : public Regularizer {
+ public:
+  static Schema schema();
+  WeightPenalty(const Params& params, std::string name);
+  void bind(Model& model) override { selection_.bind(model, blocks_, name_); }
+
+ protected:
+  double lambda_;
+  BlockSelection selection_;
+
+ private:
+  std::vector<std::string> blocks_;
+  std::string name_;
+};
+
+class L2Penalty : public WeightPenalty {
  public:
   static constexpr const char* kDoc =
       "(λ/2)·‖θ‖² over chosen parameter blocks, added to the loss (ERM-ℓ2, Shi 2024 eq. 6.4).";
-  static Schema schema();
-  L2Penalty(const Params& params, Context& context);
-  void bind(Model& model) override;
+  L2Penalty(const Params& params, Context&) : WeightPenalty(params, "l2") {}
   Scalar add_penalty(Model& model, const Batch& batch, Index step, VecRef grad) override;
   Scalar penalty(Model& model, const Batch& batch, Index step) override;
-
- private:
-  double lambda_;
-  std::vector<std::string> blocks_;
-  BlockSelection selection_;
 };
 
-class L1Penalty : public Regularizer {
+class L1Penalty : public WeightPenalty {
  public:
   static constexpr const char* kDoc =
       "λ·‖θ‖₁ over chosen parameter blocks, subgradient λ·sign(θ): the convex relaxation of a support budget.";
-  static Schema schema();
-  L1Penalty(const Params& params, Context& context);
-  void bind(Model& model) override;
+  L1Penalty(const Params& params, Context&) : WeightPenalty(params, "l1") {}
   Scalar add_penalty(Model& model, const Batch& batch, Index step, VecRef grad) override;
   Scalar penalty(Model& model, const Batch& batch, Index step) override;
-
- private:
-  double lambda_;
-  std::vector<std::string> blocks_;
-  BlockSelection selection_;
 };
 
 class NuclearNormPenalty : public Regularizer {

@@ -7,6 +7,7 @@
 #include "bench_components.hpp"
 
 #include <featurelab/loss.hpp>
+#include <featurelab/threads.hpp>
 
 #include <benchmark/benchmark.h>
 
@@ -37,7 +38,9 @@ Setup setup(Index n) {
   return s;
 }
 
+// Arguments: N, threads of the loss's parallel loop over anchors.
 void exact(benchmark::State& state) {
+  set_job_threads(static_cast<int>(state.range(1)));
   Setup s = setup(state.range(0));
   auto loss = make<Loss>(Kind::Loss, "midpoint-mixup-exact", {}, s.spec);
   Vec grad(s.model->trainable_size());
@@ -45,6 +48,7 @@ void exact(benchmark::State& state) {
   const bench::AllocationsPerStep allocations;
   for (auto _ : state) benchmark::DoNotOptimize(loss->evaluate_with_gradient(*s.model, Batch::of(s.data), grad));
   allocations.report(state);
+  set_job_threads(1);
   const double pairs = double(state.range(0)) * double(state.range(0));
   state.counters["pairs/s"] = benchmark::Counter(pairs * double(state.iterations()), benchmark::Counter::kIsRate);
 }
@@ -111,5 +115,5 @@ void naive_per_pair(benchmark::State& state) {
 }  // namespace
 
 BENCHMARK(naive_per_pair)->Arg(400)->Unit(benchmark::kMillisecond);
-BENCHMARK(exact)->Arg(400)->Arg(2000)->Unit(benchmark::kMillisecond);
+BENCHMARK(exact)->Args({400, 1})->Args({400, 2})->Args({2000, 1})->Args({2000, 2})->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(naive)->Arg(400)->Unit(benchmark::kMillisecond);

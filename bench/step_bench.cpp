@@ -14,6 +14,8 @@
 #include <featurelab/loss.hpp>
 #include <featurelab/optimizer.hpp>
 
+#include <featurelab/threads.hpp>
+
 #include <benchmark/benchmark.h>
 
 #include <cmath>
@@ -80,6 +82,14 @@ void plugin_step(benchmark::State& state, Workload w) {
   for (auto _ : state) benchmark::DoNotOptimize(step());
   allocations.report(state);
   count_flops(state, w);
+}
+
+// The plugin step with two threads in the plugins' parallel loops (featurelab/threads.hpp: the
+// Figure 1 model's row chunks); the GEMMs stay on one thread, as in every featurelab job.
+void plugin_step_2_threads(benchmark::State& state, Workload w) {
+  set_job_threads(2);
+  plugin_step(state, w);
+  set_job_threads(1);
 }
 
 // The same step written by hand: two GEMMs (three with a trainable a) and unfused elementwise passes.
@@ -176,6 +186,7 @@ const Workload kParity{50000, 500, 600, 1000, true, 0.9};
 
 #define FEATURELAB_STEP_BENCHMARKS(name, workload)                                                 \
   BENCHMARK_CAPTURE(plugin_step, name, workload)->Unit(benchmark::kMicrosecond)->UseRealTime();     \
+  BENCHMARK_CAPTURE(plugin_step_2_threads, name, workload)->Unit(benchmark::kMicrosecond)->UseRealTime(); \
   BENCHMARK_CAPTURE(handwritten_step, name, workload)->Unit(benchmark::kMicrosecond)->UseRealTime(); \
   BENCHMARK_CAPTURE(plain_gemm, name, workload)->Unit(benchmark::kMicrosecond)->UseRealTime();
 

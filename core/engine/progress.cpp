@@ -1,6 +1,8 @@
 // Terminal progress line with rate and ETA; plain log lines when not a terminal.
 #include "engine/progress.hpp"
 
+#include <featurelab/threads.hpp>
+
 #include "engine/progress_slot.hpp"
 
 #include <fmt/format.h>
@@ -16,6 +18,7 @@ Progress::Progress(std::string label, spdlog::logger* log, bool live, ProgressSl
 
 void Progress::update(std::int64_t step, std::int64_t total, double loss) {
   if (slot_) {
+    if (const int threads = slot_->threads.load(); threads != job_threads()) set_job_threads(threads);
     slot_->step.store(step);
     slot_->total.store(total);
     slot_->loss.store(loss);

@@ -12,6 +12,9 @@ struct ProgressSlot {
   std::atomic<std::int64_t> total{0};
   std::atomic<double> loss{0.0};
   std::atomic<double> started{0.0};  // seconds since the epoch of the steady clock
+  // Written by the parent: the threads this job may use (its share of --jobs cores once the queue
+  // is empty); the job adopts it at its next step.
+  std::atomic<int> threads{1};
 };
 
 }  // namespace featurelab

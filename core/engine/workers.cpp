@@ -90,6 +90,16 @@ void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std:
   };
 
   auto stopping = [&] { return options.stop && options.stop->load(); };
+  // `--jobs N` is N cores: while jobs wait each running job has one; once the queue is empty the
+  // cores of finished jobs go to the ones still running (their OpenMP loops, from their next step).
+  auto share_cores = [&] {
+    if (next < todo.size() || running.empty()) return;
+    const int count = static_cast<int>(running.size());
+    int index = 0;
+    for (const auto& [child_pid, r] : running) {
+      slots[r.slot].threads.store(workers / count + (index++ < workers % count ? 1 : 0));
+    }
+  };
   bool forwarded = false;
   while ((next < todo.size() && !stopping()) || !running.empty()) {
     while (next < todo.size() && static_cast<int>(running.size()) < workers && !stopping()) {
@@ -118,6 +128,7 @@ void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std:
       slot_busy[static_cast<std::size_t>(slot)] = true;
       running[pid] = {job, slot, Clock::now()};
     }
+    share_cores();
     int status = 0;
     const pid_t pid = ::waitpid(-1, &status, WNOHANG);
     if (pid > 0 && running.count(pid)) {
@@ -130,6 +141,7 @@ void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std:
       if (timed_out.erase(pid)) exit.reason = fmt::format("timed out after {:g} s (experiment.timeout or --job-timeout)", options.job_timeout);
       exit.seconds = std::chrono::duration<double>(Clock::now() - r.started).count();
       (exit.ok ? done : failed)++;
+      share_cores();
       erase_lines();
       on_exit(r.job, exit);
       draw(true);

@@ -35,76 +35,37 @@ Activation::Activation(const Params& params)
   else kind_ = Kind::Identity;
 }
 
-void Activation::apply(ConstMatRef Z, MatRef H, MatRef D) const {
-  const auto z = Z.array();
-  switch (kind_) {
-    case Kind::Relu:
-      H.array() = z.max(Scalar(0));
-      D.array() = (z > Scalar(0)).template cast<Scalar>();
-      break;
-    case Kind::LeakyRelu:
-      H.array() = (z > Scalar(0)).select(z, slope_ * z);
-      D.array() = (z > Scalar(0)).select(Scalar(1), Scalar(slope_) + Scalar(0) * z);
-      break;
-    case Kind::SmoothedRelu: {
-      // On [0, ρ]: u^α/(α ρ^{α−1}) and (u/ρ)^{α−1}; above ρ: u − (1 − 1/α)ρ and 1.
-      // An integral α (the paper's 8) takes repeated squaring instead of pow(): ~10× faster.
-      D.array() = z.max(Scalar(0)).min(rho_) / rho_;  // r = clip(u)/ρ ∈ [0, 1]
-      const Scalar e = alpha_ - Scalar(1);
-      const int n = static_cast<int>(e);
-      if (static_cast<Scalar>(n) == e && n >= 1 && n <= 64) {
-        H.array() = D.array();  // H: running power r^n by binary exponentiation, D keeps r^(2^j)
-        int bits = n - 1;
-        square_.resize(D.rows(), D.cols());
-        square_ = D;
-        while (bits > 0) {
-          if (bits & 1) H.array() *= square_.array();
-          bits >>= 1;
-          if (bits > 0) square_.array() = square_.array().square();
-        }
-        D = H;  // r^(α−1)
-      } else {
-        D.array() = D.array().pow(e);
-      }
-      // H = ρ·r·r^(α−1)/α below ρ, the linear piece above.
-      H.array() = (z >= rho_).select(z - (Scalar(1) - Scalar(1) / alpha_) * rho_,
-                                     z.max(Scalar(0)).min(rho_) * D.array() / alpha_);
-      D.array() = (z >= rho_).select(Scalar(1) + Scalar(0) * z, D.array());
-      break;
-    }
-    case Kind::Poly:
-      H.array() = z.pow(Scalar(power_));
-      D.array() = Scalar(power_) * z.pow(Scalar(power_ - 1));
-      break;
-    case Kind::Identity:
-      H = Z;
-      D.setOnes();
-      break;
+namespace {
+// One pass per row of a kernel over Z, storing what `store` keeps of each {φ, φ'} (both, or one:
+// the other is computed in registers and dropped). No scratch memory: safe from parallel loops.
+template <class Kernel, class Store>
+void rows_of(const Kernel& kernel, ConstMatRef Z, Store store) {
+  for (Index i = 0; i < Z.rows(); ++i) {
+    const Scalar* __restrict z = Z.row(i).data();
+    for (Index e = 0; e < Z.cols(); ++e) store(i, e, kernel(z[e]));
   }
+}
+}  // namespace
+
+void Activation::apply(ConstMatRef Z, MatRef H, MatRef D) const {
+  visit([&](const auto& kernel) {
+    rows_of(kernel, Z, [&](Index i, Index e, activation_kernel::ValueSlope v) {
+      H(i, e) = v.value;
+      D(i, e) = v.slope;
+    });
+  });
 }
 
 void Activation::value(ConstMatRef Z, MatRef H) const {
-  const auto z = Z.array();
-  switch (kind_) {
-    case Kind::Relu: H.array() = z.max(Scalar(0)); return;
-    case Kind::LeakyRelu: H.array() = (z > Scalar(0)).select(z, slope_ * z); return;
-    case Kind::Identity: H = Z; return;
-    default:
-      other_.resize(Z.rows(), Z.cols());
-      apply(Z, H, other_);
-  }
+  visit([&](const auto& kernel) {
+    rows_of(kernel, Z, [&](Index i, Index e, activation_kernel::ValueSlope v) { H(i, e) = v.value; });
+  });
 }
 
 void Activation::derivative(ConstMatRef Z, MatRef D) const {
-  const auto z = Z.array();
-  switch (kind_) {
-    case Kind::Relu: D.array() = (z > Scalar(0)).template cast<Scalar>(); return;
-    case Kind::LeakyRelu: D.array() = (z > Scalar(0)).select(Scalar(1), Scalar(slope_) + Scalar(0) * z); return;
-    case Kind::Identity: D.setOnes(); return;
-    default:
-      other_.resize(Z.rows(), Z.cols());
-      apply(Z, other_, D);
-  }
+  visit([&](const auto& kernel) {
+    rows_of(kernel, Z, [&](Index i, Index e, activation_kernel::ValueSlope v) { D(i, e) = v.slope; });
+  });
 }
 
 double Activation::value(double u) const {

@@ -9,9 +9,13 @@ sweep=$SOURCE_DIR/tests/data/sweep.toml
 expect 0 "4 job\(s\): 2 sweep point\(s\) × 2 seed\(s\)" -- $fl validate "$sweep"
 expect 0 "assert PASS  accuracy.test\[model.width=40\]" -- $fl run "$sweep" --out "$work/j1" --jobs 1
 expect 0 "" -- $fl run "$sweep" --out "$work/j2" --jobs 2 -q
+# --jobs 3 for 4 jobs: the last ones inherit the cores of the finished ones mid-run (their OpenMP row
+# chunks, featurelab/threads.hpp), which must change no bit either.
+expect 0 "" -- $fl run "$sweep" --out "$work/j3" --jobs 3 -q
 for d in "$work"/j1/jobs/*/; do
   name=$(basename "$d")
   check "job $name: --jobs 1 and --jobs 2 give byte-identical metrics" cmp "$d/metrics.jsonl" "$work/j2/jobs/$name/metrics.jsonl"
+  check "job $name: --jobs 1 and --jobs 3 give byte-identical metrics" cmp "$d/metrics.jsonl" "$work/j3/jobs/$name/metrics.jsonl"
 done
 check "summary.csv has a row per point and metric" grep -qE '^1,40,accuracy.test,2,' "$work/j1/summary.csv"
 check "every job has its done marker" test "$(ls "$work"/j1/jobs/*/done | wc -l)" -eq 4

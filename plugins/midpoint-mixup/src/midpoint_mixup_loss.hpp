@@ -23,13 +23,26 @@ class ExactPairMixingLoss : public featurelab::Loss {
   void check_model(const featurelab::Model& model, const featurelab::DataSpec& data) const override;
 
  protected:
-  explicit ExactPairMixingLoss(Quadrature lambdas) : lambdas_(std::move(lambdas)) {}
+  explicit ExactPairMixingLoss(Quadrature lambdas) : lambdas_(std::move(lambdas)), symmetric_(symmetric(lambdas_)) {}
 
  private:
   featurelab::Scalar run(featurelab::Model& model, const featurelab::Batch& batch, featurelab::VecRef* grad);
 
+  // Nodes mirrored about 1/2 with equal weights (every Beta(a, a) rule, the midpoint).
+  static bool symmetric(const Quadrature& q);
+  static constexpr featurelab::Index kBlockElements = 16384;  // partners per mixed_head call × H
+
   Quadrature lambdas_;
-  featurelab::Mat Z_, pair_Z_, out_, dout_, pair_dZ_, dZ_;
+  bool symmetric_;
+  // One chunk of anchors' buffers and partial sums (featurelab/threads.hpp).
+  struct AnchorChunk {
+    featurelab::LinearPreactivation::MixedScratch scratch;
+    featurelab::Mat out, dout, dZ;
+    featurelab::RowVec anchor, anchor_dZ;  // λ Z_i, and Σ_j of the mixes' gradients for anchor i
+    double total = 0;
+  };
+  std::vector<AnchorChunk> chunks_;
+  featurelab::Mat Z_, dZ_;
 };
 
 class MidpointMixupLoss : public ExactPairMixingLoss {

@@ -3,6 +3,7 @@
 
 #include <featurelab/error.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace midpoint_mixup {
@@ -91,23 +92,31 @@ void PatchTwoLayer::forward(ConstMatRef X, MatRef out) {
 }
 
 void PatchTwoLayer::readout(Index n, MatRef out) {
-  // Sum each class's m filters, then each sample's P patches.
-  const Vec per_filter_group = MatMap(H_.data(), n * patches_ * classes_, neurons_).rowwise().sum();
-  const ConstMatMap per_patch(per_filter_group.data(), n, patches_ * classes_);
-  out.setZero();
-  for (Index p = 0; p < patches_; ++p) out += per_patch.middleCols(p * classes_, classes_);
+  // Sum each sample's P patches (contiguous rows of km values: vectorised), then each class's m
+  // filters.
+  const Index km = classes_ * neurons_;
+  filter_sums_.resize(km);
+  for (Index i = 0; i < n; ++i) {
+    filter_sums_.noalias() = H_.middleRows(i * patches_, patches_).colwise().sum();
+    out.row(i) = ConstMatMap(filter_sums_.data(), classes_, neurons_).rowwise().sum().transpose();
+  }
+}
+
+void PatchTwoLayer::patch_gradient(ConstMatRef dout, MatRef G) {
+  // dg^y/dz_{(i,p),(y,r)} = ReLU~'(z): every patch row of sample i is D's row times dout(i, y)
+  // repeated over class y's m filters.
+  const Index km = classes_ * neurons_;
+  filter_scale_.resize(km);
+  for (Index i = 0; i < dout.rows(); ++i) {
+    MatMap(filter_scale_.data(), classes_, neurons_) = dout.row(i).transpose().replicate(1, neurons_);
+    G.middleRows(i * patches_, patches_).array() =
+        D_.middleRows(i * patches_, patches_).array().rowwise() * filter_scale_.array();
+  }
 }
 
 void PatchTwoLayer::patch_gradient(ConstMatRef dout) {
-  const Index n = dout.rows();
-  // dg^y/dz_{(i,p),(y,r)} = ReLU~'(z): scale row block (i, p, y) of D by dout(i, y).
-  scale_.resize(n * patches_ * classes_);
-  for (Index i = 0; i < n; ++i) {
-    for (Index p = 0; p < patches_; ++p) scale_.segment((i * patches_ + p) * classes_, classes_) = dout.row(i).transpose();
-  }
   G_.resize(D_.rows(), D_.cols());
-  MatMap(G_.data(), n * patches_ * classes_, neurons_).array() =
-      MatMap(D_.data(), n * patches_ * classes_, neurons_).array().colwise() * scale_.array();
+  patch_gradient(dout, G_);
 }
 
 void PatchTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
@@ -128,17 +137,67 @@ void PatchTwoLayer::preactivations(ConstMatRef X, MatRef Z) {
 }
 
 void PatchTwoLayer::head(ConstMatRef Z, MatRef out) {
+  // Called once per block of mixed pairs by the exact losses: no copy of Z, buffers reused.
   const Index n = Z.rows(), km = classes_ * neurons_;
-  Z_ = ConstMatMap(Z.data(), n * patches_, km);
   H_.resize(n * patches_, km);
   D_.resize(n * patches_, km);
-  activation_.apply(Z_, H_, D_);
+  activation_.apply(ConstMatMap(Z.data(), n * patches_, km), H_, D_);
   readout(n, out);
 }
 
 void PatchTwoLayer::head_backward(ConstMatRef dout, MatRef dZ) {
-  patch_gradient(dout);
-  MatMap(dZ.data(), dout.rows() * patches_, classes_ * neurons_) = G_;
+  MatMap G(dZ.data(), dout.rows() * patches_, classes_ * neurons_);
+  patch_gradient(dout, G);
+}
+
+void PatchTwoLayer::mixed_head(const Eigen::Ref<const RowVec>& anchor, Scalar mu, ConstMatRef partners, MatRef out,
+                               MixedScratch& scratch) {
+  // One pass per mix: its pre-activations are formed in registers, φ summed over the patches into
+  // one accumulator per filter, φ' kept for mixed_head_backward.
+  const Index b = partners.rows(), km = classes_ * neurons_, width = patches_ * km;
+  // Only ever grown: the last block of a triangle is shorter, and a resize would reallocate.
+  if (scratch.slopes.rows() < b || scratch.slopes.cols() != width) scratch.slopes.resize(b, width);
+  scratch.sums.resize(km);
+  activation_.visit([&](const auto& kernel) {
+    for (Index r = 0; r < b; ++r) {
+      const Scalar* __restrict a = anchor.data();
+      const Scalar* __restrict z = partners.row(r).data();
+      Scalar* __restrict d = scratch.slopes.row(r).data();
+      Scalar* __restrict sums = scratch.sums.data();
+      std::fill(sums, sums + km, Scalar(0));
+      for (Index p = 0; p < patches_; ++p) {
+        const Index at = p * km;
+        for (Index e = 0; e < km; ++e) {
+          const activation_kernel::ValueSlope v = kernel(a[at + e] + mu * z[at + e]);
+          d[at + e] = v.slope;
+          sums[e] += v.value;
+        }
+      }
+      out.row(r) = ConstMatMap(sums, classes_, neurons_).rowwise().sum().transpose();
+    }
+  });
+}
+
+void PatchTwoLayer::mixed_head_backward(ConstMatRef dout, Scalar mu, MatRef partner_dZ, Eigen::Ref<RowVec> anchor_dZ,
+                                        MixedScratch& scratch) {
+  // g = dout(y)·φ' for every patch and filter of each mix, added to both of its points.
+  const Index km = classes_ * neurons_;
+  scratch.scale.resize(km);
+  for (Index r = 0; r < dout.rows(); ++r) {
+    MatMap(scratch.scale.data(), classes_, neurons_) = dout.row(r).transpose().replicate(1, neurons_);
+    const Scalar* __restrict scale = scratch.scale.data();
+    const Scalar* __restrict d = scratch.slopes.row(r).data();
+    Scalar* __restrict partner = partner_dZ.row(r).data();
+    Scalar* __restrict anchor = anchor_dZ.data();
+    for (Index p = 0; p < patches_; ++p) {
+      const Index at = p * km;
+      for (Index e = 0; e < km; ++e) {
+        const Scalar g = scale[e] * d[at + e];
+        partner[at + e] += mu * g;
+        anchor[at + e] += g;
+      }
+    }
+  }
 }
 
 void PatchTwoLayer::preactivation_backward(ConstMatRef X, ConstMatRef dZ, VecRef grad) {

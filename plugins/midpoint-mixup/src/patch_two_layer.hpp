@@ -34,11 +34,17 @@ class PatchTwoLayer : public featurelab::Model, public featurelab::LinearPreacti
   void head(featurelab::ConstMatRef Z, featurelab::MatRef out) override;
   void head_backward(featurelab::ConstMatRef dout, featurelab::MatRef dZ) override;
   void preactivation_backward(featurelab::ConstMatRef X, featurelab::ConstMatRef dZ, featurelab::VecRef grad) override;
+  void mixed_head(const Eigen::Ref<const featurelab::RowVec>& anchor, featurelab::Scalar mu,
+                  featurelab::ConstMatRef partners, featurelab::MatRef out, MixedScratch& scratch) override;
+  void mixed_head_backward(featurelab::ConstMatRef dout, featurelab::Scalar mu, featurelab::MatRef partner_dZ,
+                           Eigen::Ref<featurelab::RowVec> anchor_dZ, MixedScratch& scratch) override;
+  bool mixes_in_parallel() const override { return true; }
   void hook(const std::string& name, featurelab::ConstMatRef X, featurelab::Mat& out) override;
 
  private:
   featurelab::ConstMatMap patch_rows(featurelab::ConstMatRef X);  // (n·P)×d view (copy if strided)
   void patch_gradient(featurelab::ConstMatRef dout);                // G_ = dout broadcast ⊙ ReLU~'(Z)
+  void patch_gradient(featurelab::ConstMatRef dout, featurelab::MatRef G);  // into a contiguous (n·P)×(k·m) G
 
   featurelab::Activation activation_;
   int classes_;
@@ -49,7 +55,7 @@ class PatchTwoLayer : public featurelab::Model, public featurelab::LinearPreacti
   const featurelab::FeatureSet* features_;  // the distribution's, for the warm start
   void readout(featurelab::Index n, featurelab::MatRef out);  // out = per-class sums of H_
   featurelab::Mat Z_, H_, D_, G_, packed_;
-  featurelab::Vec scale_;
+  featurelab::RowVec filter_sums_, filter_scale_;  // per-sample km-vectors of readout / patch_gradient
 };
 
 }  // namespace midpoint_mixup

@@ -5,6 +5,7 @@
 #include "../src/beta_quadrature.hpp"
 
 #include <featurelab/gradient_check.hpp>
+#include <featurelab/threads.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -53,6 +54,16 @@ void compare_with_naive(Model& model, const Dataset& data, const std::string& lo
   const auto r = check_gradient(model, *exact, Batch::of(data));
   INFO(r.report);
   CHECK(r.ok);
+  // The parallel loop over anchors (featurelab/threads.hpp) changes no bit of the result.
+  for (int threads : {2, 3}) {
+    set_job_threads(threads);
+    Vec g_threads(model.trainable_size());
+    const Scalar v_threads = exact->evaluate_with_gradient(model, Batch::of(data), g_threads);
+    set_job_threads(1);
+    INFO(threads << " threads");
+    CHECK(v_threads == v_exact);
+    CHECK(g_threads == g_exact);
+  }
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 #include "two_layer.hpp"
 
 #include <featurelab/error.hpp>
+#include <featurelab/threads.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -101,29 +102,41 @@ void TwoLayerNet::pre_activation(ConstMatRef X) {
   if (bias_) Z_.rowwise() += block("b").row(0);
 }
 
-void TwoLayerNet::block_activations(ConstMatRef X, Index begin, Index rows, bool values, bool derivatives) {
-  Zb_.resize(block_rows_, width_);
-  Hb_.resize(block_rows_, width_);
-  Db_.resize(block_rows_, width_);
-  auto Z = Zb_.topRows(rows);
+void TwoLayerNet::size_chunk_scratch(bool gradient) {
+  chunks_.resize(static_cast<std::size_t>(parallel_chunks));
+  for (auto& s : chunks_) {
+    s.Z.resize(block_rows_, width_);
+    s.H.resize(block_rows_, width_);
+    s.D.resize(block_rows_, width_);
+    s.G.resize(block_rows_, width_);
+    if (gradient) s.grad.resize(trainable_size());
+  }
+}
+
+void TwoLayerNet::block_activations(ChunkScratch& s, ConstMatRef X, Index begin, Index rows, bool values, bool derivatives) {
+  auto Z = s.Z.topRows(rows);
   Z.noalias() = X.middleRows(begin, rows) * block("W").transpose();
   if (bias_) Z.rowwise() += block("b").row(0);
   if (values && derivatives) {
-    activation_.apply(Z, Hb_.topRows(rows), Db_.topRows(rows));
+    activation_.apply(Z, s.H.topRows(rows), s.D.topRows(rows));
   } else if (values) {
-    activation_.value(Z, Hb_.topRows(rows));
+    activation_.value(Z, s.H.topRows(rows));
   } else {
-    activation_.derivative(Z, Db_.topRows(rows));
+    activation_.derivative(Z, s.D.topRows(rows));
   }
 }
 
 void TwoLayerNet::forward(ConstMatRef X, MatRef out) {
   if (recompute()) {
-    for (Index begin = 0; begin < X.rows(); begin += block_rows_) {
-      const Index rows = std::min(block_rows_, X.rows() - begin);
-      block_activations(X, begin, rows, true, false);
-      out.middleRows(begin, rows).noalias() = Hb_.topRows(rows) * block("a").transpose();
-    }
+    size_chunk_scratch(false);
+    parallel_over_chunks(X.rows(), [&](Index chunk, Index first, Index last) {
+      ChunkScratch& s = chunks_[static_cast<std::size_t>(chunk)];
+      for (Index begin = first; begin < last; begin += block_rows_) {
+        const Index rows = std::min(block_rows_, last - begin);
+        block_activations(s, X, begin, rows, true, false);
+        out.middleRows(begin, rows).noalias() = s.H.topRows(rows) * block("a").transpose();
+      }
+    });
     return;
   }
   pre_activation(X);
@@ -141,30 +154,38 @@ void TwoLayerNet::hidden_gradient(ConstMatRef dout) {
 
 void TwoLayerNet::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
   if (recompute()) {
-    // Accumulate over blocks; every block recomputes its activations (D·m multiply-adds per row).
-    for (const auto& b : blocks()) {
-      if (b.trainable) MatMap(grad.data() + b.offset, b.rows, b.cols).setZero();
-    }
+    // Every chunk accumulates its rows' gradient over blocks, recomputing their activations (D·m
+    // multiply-adds per row); the chunks' sums are added in chunk order.
     const ParamBlock& w = *find_block("W");
     const ParamBlock* bias = bias_ ? find_block("b") : nullptr;
     const ParamBlock& a = *find_block("a");
-    Gb_.resize(block_rows_, width_);
-    for (Index begin = 0; begin < X.rows(); begin += block_rows_) {
-      const Index rows = std::min(block_rows_, X.rows() - begin);
-      block_activations(X, begin, rows, a.trainable, w.trainable);
-      const auto d = dout.middleRows(begin, rows);
-      if (a.trainable) MatMap(grad.data() + a.offset, a.rows, a.cols).noalias() += d.transpose() * Hb_.topRows(rows);
-      if (!w.trainable) continue;
-      auto G = Gb_.topRows(rows);
-      if (outputs_ == 1) {
-        // G = diag(dout) φ'(Z) diag(a): one fused pass, no outer product materialised.
-        G.array() = (Db_.topRows(rows).array().colwise() * d.col(0).array()).rowwise() * block("a").row(0).array();
-      } else {
-        G.noalias() = d * block("a");
-        G.array() *= Db_.topRows(rows).array();
+    size_chunk_scratch(true);
+    parallel_over_chunks(X.rows(), [&](Index chunk, Index first, Index last) {
+      ChunkScratch& s = chunks_[static_cast<std::size_t>(chunk)];
+      s.grad.setZero();
+      for (Index begin = first; begin < last; begin += block_rows_) {
+        const Index rows = std::min(block_rows_, last - begin);
+        block_activations(s, X, begin, rows, a.trainable, w.trainable);
+        const auto d = dout.middleRows(begin, rows);
+        if (a.trainable) MatMap(s.grad.data() + a.offset, a.rows, a.cols).noalias() += d.transpose() * s.H.topRows(rows);
+        if (!w.trainable) continue;
+        auto G = s.G.topRows(rows);
+        if (outputs_ == 1) {
+          // G = diag(dout) φ'(Z) diag(a): one fused pass, no outer product materialised.
+          G.array() = (s.D.topRows(rows).array().colwise() * d.col(0).array()).rowwise() * block("a").row(0).array();
+        } else {
+          G.noalias() = d * block("a");
+          G.array() *= s.D.topRows(rows).array();
+        }
+        MatMap(s.grad.data() + w.offset, w.rows, w.cols).noalias() += G.transpose() * X.middleRows(begin, rows);
+        if (bias) MatMap(s.grad.data() + bias->offset, bias->rows, bias->cols) += G.colwise().sum();
       }
-      MatMap(grad.data() + w.offset, w.rows, w.cols).noalias() += G.transpose() * X.middleRows(begin, rows);
-      if (bias) MatMap(grad.data() + bias->offset, bias->rows, bias->cols) += G.colwise().sum();
+    });
+    for (const auto& b : blocks()) {
+      if (!b.trainable) continue;
+      auto g = grad.segment(b.offset, b.rows * b.cols);
+      g = chunks_[0].grad.segment(b.offset, b.rows * b.cols);
+      for (std::size_t c = 1; c < chunks_.size(); ++c) g += chunks_[c].grad.segment(b.offset, b.rows * b.cols);
     }
     return;
   }
@@ -184,15 +205,18 @@ void TwoLayerNet::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
 
 void TwoLayerNet::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
   if (recompute()) {
-    Gb_.resize(block_rows_, width_);
-    for (Index begin = 0; begin < X.rows(); begin += block_rows_) {
-      const Index rows = std::min(block_rows_, X.rows() - begin);
-      block_activations(X, begin, rows, false, true);
-      auto G = Gb_.topRows(rows);
-      G.noalias() = dout.middleRows(begin, rows) * block("a");
-      G.array() *= Db_.topRows(rows).array();
-      dX.middleRows(begin, rows).noalias() = G * block("W");
-    }
+    size_chunk_scratch(false);
+    parallel_over_chunks(X.rows(), [&](Index chunk, Index first, Index last) {
+      ChunkScratch& s = chunks_[static_cast<std::size_t>(chunk)];
+      for (Index begin = first; begin < last; begin += block_rows_) {
+        const Index rows = std::min(block_rows_, last - begin);
+        block_activations(s, X, begin, rows, false, true);
+        auto G = s.G.topRows(rows);
+        G.noalias() = dout.middleRows(begin, rows) * block("a");
+        G.array() *= s.D.topRows(rows).array();
+        dX.middleRows(begin, rows).noalias() = G * block("W");
+      }
+    });
     return;
   }
   hidden_gradient(dout);

@@ -47,8 +47,16 @@ class TwoLayerNet : public Model {
   // to recompute, so forward and backward run over blocks of rows that stay in cache and recompute
   // Z = X Wᵀ + b in the backward pass; nothing n×m is kept.
   bool recompute() const { return dim_ <= kRecomputeMaxDim; }
-  // Z of rows [begin, begin + rows) into the block buffer, then H = φ(Z) and/or D = φ'(Z).
-  void block_activations(ConstMatRef X, Index begin, Index rows, bool values, bool derivatives);
+  // The recompute mode's buffers of one chunk of rows (featurelab/threads.hpp: chunks run in
+  // parallel and their gradients are added in chunk order, so the result is the same on any number
+  // of threads).
+  struct ChunkScratch {
+    Mat Z, H, D, G;
+    Vec grad;
+  };
+  void size_chunk_scratch(bool gradient);
+  // Z of rows [begin, begin + rows) into the chunk's block buffer, then H = φ(Z) and/or D = φ'(Z).
+  void block_activations(ChunkScratch& s, ConstMatRef X, Index begin, Index rows, bool values, bool derivatives);
   static constexpr Index kRecomputeMaxDim = 32;
 
   Activation activation_;
@@ -63,7 +71,7 @@ class TwoLayerNet : public Model {
   double second_scale_;
   Mat Z_, H_, D_, G_;  // n×m work buffers, reused while n is unchanged
   Index block_rows_;   // rows per block in the recompute mode (≈ 64 KB of activations)
-  Mat Zb_, Hb_, Db_, Gb_;  // block buffers of the recompute mode
+  std::vector<ChunkScratch> chunks_;
 };
 
 class RandomFeatures : public TwoLayerNet {

@@ -4,6 +4,7 @@
 #include "std_harness.hpp"
 
 #include <featurelab/testing.hpp>
+#include <featurelab/threads.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -174,4 +175,33 @@ TEST_CASE("hook points expose the hidden layer") {
   CHECK(pre.cols() == 4);
   CHECK(post.isApprox(pre.cwiseMax(Scalar(0))));
   CHECK_THROWS_WITH(model->hook("nope", data.X, pre), Catch::Contains("hidden.pre"));
+}
+
+TEST_CASE("two-layer gives the same bits on one, two and three threads (row chunks, D <= 32)") {
+  const DataSpec s = spec(2, 2);
+  auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(40)}, {"second_layer", std::string("trainable")}}, s, 11);
+  auto loss = harness().make<Loss>("logistic", {}, s);
+  Rng rng(3);
+  model->init(rng);
+  const Dataset data = batch_data(1003, 2, 2, 7, false);  // not a multiple of the chunk count
+  auto run = [&](int threads, Vec& grad, Mat& dX) {
+    set_job_threads(threads);
+    grad.resize(model->trainable_size());
+    const Scalar value = loss->evaluate_with_gradient(*model, Batch::of(data), grad);
+    Mat out(data.size(), 1), dout = Mat::Constant(data.size(), 1, Scalar(0.25));
+    model->forward(data.X, out);
+    dX.resize(data.size(), 2);
+    model->input_gradient(data.X, dout, dX);
+    set_job_threads(1);
+    return value + out.sum();
+  };
+  Vec g1, g2, g3;
+  Mat d1, d2, d3;
+  const Scalar v1 = run(1, g1, d1), v2 = run(2, g2, d2), v3 = run(3, g3, d3);
+  CHECK(v1 == v2);
+  CHECK(v1 == v3);
+  CHECK(g1 == g2);
+  CHECK(g1 == g3);
+  CHECK(d1 == d2);
+  CHECK(d1 == d3);
 }

@@ -12,10 +12,81 @@
 #include <featurelab/params.hpp>
 #include <featurelab/types.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace featurelab {
+
+// The elementwise kernels themselves: kernel(u) -> {φ(u), φ'(u)}, inline and branch-free so a
+// model's own loop that calls one (Activation::visit) vectorises and needs no second pass.
+namespace activation_kernel {
+
+struct ValueSlope {
+  Scalar value, slope;
+};
+
+struct Relu {
+  ValueSlope operator()(Scalar u) const { return {u > Scalar(0) ? u : Scalar(0), u > Scalar(0) ? Scalar(1) : Scalar(0)}; }
+};
+
+struct LeakyRelu {
+  Scalar negative_slope;
+  ValueSlope operator()(Scalar u) const {
+    return {u > Scalar(0) ? u : negative_slope * u, u > Scalar(0) ? Scalar(1) : negative_slope};
+  }
+};
+
+// r^N for a compile-time N by repeated squaring: a handful of multiplies, unrolled.
+template <int N>
+inline Scalar power_of(Scalar r) {
+  if constexpr (N == 0) {
+    return Scalar(1);
+  } else if constexpr (N % 2 == 0) {
+    const Scalar half = power_of<N / 2>(r);
+    return half * half;
+  } else {
+    return r * power_of<N - 1>(r);
+  }
+}
+
+// On [0, ρ]: u^α/(α ρ^{α−1}) = clip(u)·r^(α−1)/α and slope r^(α−1), r = clip(u)/ρ; above ρ:
+// u − (1 − 1/α)ρ and 1. Exponent N = α − 1 when it is an integer (the paper's α = 8), else
+// PowExponent (std::pow: ~10× slower).
+constexpr int PowExponent = -1;
+template <int N>
+struct SmoothedRelu {
+  Scalar rho, inv_rho, inv_alpha, shift, exponent;
+  SmoothedRelu(Scalar alpha, Scalar rho_)
+      : rho(rho_), inv_rho(Scalar(1) / rho_), inv_alpha(Scalar(1) / alpha), shift((Scalar(1) - Scalar(1) / alpha) * rho_),
+        exponent(alpha - Scalar(1)) {}
+  ValueSlope operator()(Scalar u) const {
+    const Scalar clip = std::min(std::max(u, Scalar(0)), rho);
+    Scalar p;
+    if constexpr (N == PowExponent) {
+      p = std::pow(clip * inv_rho, exponent);
+    } else {
+      p = power_of<N>(clip * inv_rho);
+    }
+    const bool linear = u >= rho;
+    return {linear ? u - shift : clip * p * inv_alpha, linear ? Scalar(1) : p};
+  }
+};
+
+struct Poly {
+  int power;
+  ValueSlope operator()(Scalar u) const {
+    return {std::pow(u, Scalar(power)), Scalar(power) * std::pow(u, Scalar(power - 1))};
+  }
+};
+
+struct Identity {
+  ValueSlope operator()(Scalar u) const { return {u, Scalar(1)}; }
+};
+
+}  // namespace activation_kernel
 
 class Activation {
  public:
@@ -30,18 +101,46 @@ class Activation {
   // needs no derivative; a backward pass through a fixed second layer needs no values).
   void value(ConstMatRef Z, MatRef H) const;
   void derivative(ConstMatRef Z, MatRef D) const;
+  // Calls f(kernel) once with this activation's elementwise kernel (activation_kernel::*), so a
+  // model can fuse φ and φ' into its own loop: f is instantiated once per kernel type.
+  template <class F>
+  void visit(F&& f) const;
   // Scalar versions, for tests and probes.
   double value(double u) const;
   double derivative(double u) const;
 
  private:
+  template <class F, int... N>
+  void visit_smoothed(F& f, std::integer_sequence<int, N...>) const;
+
   enum class Kind { Relu, LeakyRelu, SmoothedRelu, Poly, Identity } kind_;
   Scalar slope_;
   Scalar alpha_;
   Scalar rho_;
   int power_;
-  mutable Mat square_;  // smoothed-relu's repeated squaring: reused, no allocation while the shape is stable
-  mutable Mat other_;   // the half value()/derivative() drop, for the activations computed jointly
 };
+
+template <class F>
+void Activation::visit(F&& f) const {
+  switch (kind_) {
+    case Kind::Relu: f(activation_kernel::Relu{}); return;
+    case Kind::LeakyRelu: f(activation_kernel::LeakyRelu{slope_}); return;
+    case Kind::SmoothedRelu: visit_smoothed(f, std::make_integer_sequence<int, 17>{}); return;
+    case Kind::Poly: f(activation_kernel::Poly{power_}); return;
+    case Kind::Identity: f(activation_kernel::Identity{}); return;
+  }
+}
+
+template <class F, int... N>
+void Activation::visit_smoothed(F& f, std::integer_sequence<int, N...>) const {
+  // An integral exponent α − 1 in 1…16 gets the unrolled kernel, any other the std::pow one.
+  const Scalar exponent = alpha_ - Scalar(1);
+  const int n = static_cast<int>(exponent);
+  bool done = false;
+  if (static_cast<Scalar>(n) == exponent) {
+    ((N >= 1 && n == N ? (f(activation_kernel::SmoothedRelu<N>(alpha_, rho_)), void(done = true)) : void()), ...);
+  }
+  if (!done) f(activation_kernel::SmoothedRelu<activation_kernel::PowExponent>(alpha_, rho_));
+}
 
 }  // namespace featurelab

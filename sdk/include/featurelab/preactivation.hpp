@@ -5,7 +5,7 @@
 // pairs in activation space, instead of running N² forward passes.
 //
 // A model offers it by also deriving from LinearPreactivation; a loss asks with
-// dynamic_cast<LinearPreactivation*>(&model). Adding it changes no existing class layout.
+// dynamic_cast<LinearPreactivation*>(&model).
 #pragma once
 
 #include <featurelab/types.hpp>
@@ -25,6 +25,26 @@ class LinearPreactivation {
   virtual void head_backward(ConstMatRef dout, MatRef dZ) = 0;
   // dZ: n×H for inputs X -> grad (trainable_size()) of Σ_ij dZ_ij Z_ij(X), written.
   virtual void preactivation_backward(ConstMatRef X, ConstMatRef dZ, VecRef grad) = 0;
+
+  // The exact pair losses' inner step, without forming the mixed pre-activations in memory:
+  // row r of out (b×K) = head(anchor + μ·partners.row(r)), anchor (1×H) = λ·Z_i already scaled.
+  // What mixed_head_backward needs stays in `scratch`, which the caller owns (one per thread: the
+  // loss mixes from several threads at once, so these must not touch the model's own buffers).
+  // The default forms the b×H block and calls head(), which caches in the model, so the loss then
+  // mixes on one thread; a model overrides both with a fused, thread-safe pass (patch-two-layer).
+  struct MixedScratch {
+    Mat block, slopes;
+    RowVec sums, scale;
+  };
+  virtual void mixed_head(const Eigen::Ref<const RowVec>& anchor, Scalar mu, ConstMatRef partners, MatRef out,
+                          MixedScratch& scratch);
+  // dout (b×K) for the last mixed_head with this scratch: with J_r = ∂head/∂Z at mix r, adds
+  // μ·J_rᵀ dout_r to partner_dZ.row(r) and Σ_r J_rᵀ dout_r to anchor_dZ (the caller applies λ).
+  virtual void mixed_head_backward(ConstMatRef dout, Scalar mu, MatRef partner_dZ, Eigen::Ref<RowVec> anchor_dZ,
+                                   MixedScratch& scratch);
+  // Whether mixed_head may run from several threads at once (the default path may not: head()
+  // caches in the model).
+  virtual bool mixes_in_parallel() const { return false; }
 };
 
 }  // namespace featurelab

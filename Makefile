@@ -2,14 +2,17 @@
 #   make demo   install what is missing, build, run the flagship pipeline (Frei et al. Figure 1)
 #   make test   install what is missing, build, run the whole test suite
 BUILD ?= build
+SANITIZE_BUILD ?= build-sanitize
+FUZZ_SECONDS ?= 15
 JOBS ?= 2
 PREFIX ?= /usr/local
 CMAKE_FLAGS ?=
 APT_PACKAGES := cmake g++ make git libboost-dev libboost-filesystem-dev libeigen3-dev libspdlog-dev \
-  libfmt-dev catch2 libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev gnuplot-nox zlib1g-dev dataset-fashion-mnist
+  libfmt-dev catch2 libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev gnuplot-nox zlib1g-dev dataset-fashion-mnist \
+  clang libclang-rt-14-dev
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: deps configure build demo test install bench clean
+.PHONY: deps configure build demo test sanitize install bench clean
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -36,6 +39,16 @@ test: build
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
+
+# Clang with AddressSanitizer + UndefinedBehaviorSanitizer and the libFuzzer targets: the core, the std
+# pack, their tests, the end-to-end runs and a short run of every fuzzer (docs/reliability.md).
+sanitize: deps
+	CXX=clang++ cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFEATURELAB_FUZZ=ON \
+	  -DFEATURELAB_PACKS= -DFEATURELAB_OPENMP=OFF -DFEATURELAB_BUILD_BENCH=OFF -DFEATURELAB_FUZZ_SECONDS=$(FUZZ_SECONDS)
+	cmake --build $(SANITIZE_BUILD) -j$(JOBS)
+	@# handle_segv=0: a plugin's segfault reaches the engine as the signal it is (the crash tests expect it).
+	ASAN_OPTIONS=handle_segv=0 ctest --test-dir $(SANITIZE_BUILD) --output-on-failure -j$(JOBS) \
+	  -R '^(core:|std:|e2e:(cli_errors|engine|e2e_xor)|fuzz:)'
 
 bench: configure
 	cmake --build $(BUILD) -j$(JOBS) --target featurelab-bench

@@ -19,6 +19,7 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <optional>
 #include <unistd.h>
 #include <fstream>
 
@@ -36,28 +37,27 @@ class JobRunner final : public TrainerHost {
   JobResult run() {
     JobResult result;
     const auto start = std::chrono::steady_clock::now();
+    // Outside the try: the handlers below still finish its line (it lived inside the try block
+    // once, and the handlers used it after its scope ended: found by AddressSanitizer).
+    std::optional<Progress> progress;
     try {
       build();
       sample();
       model_->init(init_rng_);
-      Progress progress(options_.label.empty() ? p_.name + " seed " + std::to_string(options_.seed) : options_.label,
-                        options_.log, options_.live_progress, options_.slot);
-      progress_ = &progress;
+      progress.emplace(options_.label.empty() ? p_.name + " seed " + std::to_string(options_.seed) : options_.label,
+                       options_.log, options_.live_progress, options_.slot);
+      progress_ = &*progress;
       Rng train_rng(derive_seed(seed(), "train.loop"));
       trainer_->train(*this, train_rng);
-      progress.finish();
-      progress_ = nullptr;
       result.ok = true;
       result.interrupted = stop_requested();
     } catch (const std::bad_alloc&) {
-      if (progress_) progress_->finish();
-      progress_ = nullptr;
       result.error = "out of memory (the job's memory limit, --job-memory, or the machine's)";
     } catch (const std::exception& e) {
-      if (progress_) progress_->finish();
-      progress_ = nullptr;
       result.error = e.what();
     }
+    if (progress) progress->finish();
+    progress_ = nullptr;
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     result.steps = last_step_;
     result.final_metrics = metrics_.final_values();

@@ -1,12 +1,15 @@
 // metrics.jsonl and table CSV files.
 #include "engine/metrics_writer.hpp"
 
+#include "io/atomic_file.hpp"
+
 #include <featurelab/error.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <sstream>
 
 namespace featurelab {
 
@@ -21,8 +24,11 @@ MetricsWriter::MetricsWriter(const std::filesystem::path& dir) : dir_(dir) {
 }
 
 void MetricsWriter::scalar(Index step, const std::string& metric, double value) {
-  metrics_ << "{\"step\":" << step << ",\"metric\":" << nlohmann::json(metric).dump()
-           << ",\"value\":" << json_number(value) << "}\n";
+  // One write() per line (the stream's buffer is empty after each flush): a kill -9 leaves whole
+  // lines only.
+  const std::string line = fmt::format("{{\"step\":{},\"metric\":{},\"value\":{}}}\n", step,
+                                       nlohmann::json(metric).dump(), json_number(value));
+  metrics_.write(line.data(), static_cast<std::streamsize>(line.size()));
   metrics_.flush();
   history_[metric].emplace_back(step, value);
 }
@@ -31,8 +37,7 @@ void MetricsWriter::table(Index step, const std::string& name, const Table& tabl
   const auto tables = dir_ / "tables";
   std::filesystem::create_directories(tables);
   const auto file = tables / (name + ".step" + std::to_string(step) + ".csv");
-  std::ofstream out(file);
-  if (!out) throw Error(file.string() + ": cannot write");
+  std::ostringstream out;
   out << "row";
   for (Index j = 0; j < table.values.cols(); ++j) {
     out << "," << (static_cast<std::size_t>(j) < table.col_names.size() ? table.col_names[j] : std::to_string(j));
@@ -43,6 +48,7 @@ void MetricsWriter::table(Index step, const std::string& name, const Table& tabl
     for (Index j = 0; j < table.values.cols(); ++j) out << "," << json_number(table.values(i, j));
     out << "\n";
   }
+  write_file_atomically(file, out.str());  // a killed job leaves no half table
 }
 
 std::map<std::string, double> MetricsWriter::final_values() const {

@@ -70,7 +70,8 @@ std::pair<json, bool> evaluate_assertions(const std::vector<AssertSpec>& asserts
     json checks = json::array();
     bool holds = true;
     bool any_checked = false;
-    for (const auto& [point, assignments] : points) {
+    for (const auto& point_entry : points) {
+      const auto& assignments = point_entry.second;  // a plain reference: lambdas may not capture bindings (C++17)
       bool selected = true;
       for (const auto& [k, v] : filter) {
         bool match = false;

@@ -28,6 +28,29 @@ struct Running {
   Clock::time_point started;
 };
 
+#if defined(__SANITIZE_ADDRESS__)
+constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+constexpr bool kAddressSanitizer = true;
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+#else
+constexpr bool kAddressSanitizer = false;
+#endif
+
+// Resident memory of a process in MiB (/proc/PID/statm), 0 when unknown.
+double resident_mib(pid_t pid) {
+  std::FILE* f = std::fopen(fmt::format("/proc/{}/statm", pid).c_str(), "r");
+  if (!f) return 0;
+  unsigned long long size = 0, resident = 0;
+  const int got = std::fscanf(f, "%llu %llu", &size, &resident);
+  std::fclose(f);
+  if (got != 2) return 0;
+  return double(resident) * double(::sysconf(_SC_PAGESIZE)) / double(1 << 20);
+}
+
 std::string describe_status(int status) {
   if (WIFEXITED(status)) return fmt::format("exit status {}", WEXITSTATUS(status));
   if (WIFSIGNALED(status)) {
@@ -50,7 +73,7 @@ void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std:
   auto* slots = new (shared) ProgressSlot[static_cast<std::size_t>(workers)];
   std::vector<bool> slot_busy(static_cast<std::size_t>(workers), false);
   std::map<pid_t, Running> running;
-  std::set<pid_t> timed_out;
+  std::set<pid_t> timed_out, over_memory;
   std::size_t next = 0, done = 0, failed = 0;
   const auto run_start = Clock::now();
   auto last_draw = Clock::now() - std::chrono::seconds(1);
@@ -111,7 +134,7 @@ void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std:
       const pid_t pid = ::fork();
       if (pid < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
       if (pid == 0) {
-        if (options.job_memory_mb > 0) {
+        if (options.job_memory_mb > 0 && !kAddressSanitizer) {
           const rlim_t bytes = static_cast<rlim_t>(options.job_memory_mb) << 20;
           const rlimit limit{bytes, bytes};
           ::setrlimit(RLIMIT_AS, &limit);
@@ -139,6 +162,7 @@ void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std:
       exit.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
       exit.reason = exit.ok ? "" : describe_status(status);
       if (timed_out.erase(pid)) exit.reason = fmt::format("timed out after {:g} s (experiment.timeout or --job-timeout)", options.job_timeout);
+      if (over_memory.erase(pid)) exit.reason = fmt::format("out of memory: over the {} MiB of --job-memory", options.job_memory_mb);
       exit.seconds = std::chrono::duration<double>(Clock::now() - r.started).count();
       (exit.ok ? done : failed)++;
       share_cores();
@@ -159,6 +183,16 @@ void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std:
       for (const auto& [child_pid, r] : running) {
         if (std::chrono::duration<double>(now - r.started).count() > options.job_timeout &&
             timed_out.insert(child_pid).second) {
+          ::kill(child_pid, SIGKILL);
+        }
+      }
+    }
+    if (options.job_memory_mb > 0) {
+      // The address-space limit set in the child makes an allocation fail inside the job; this
+      // watch on the resident size is what holds the limit where that cannot be set (under
+      // AddressSanitizer, whose shadow memory needs terabytes of address space).
+      for (const auto& [child_pid, r] : running) {
+        if (resident_mib(child_pid) > double(options.job_memory_mb) && over_memory.insert(child_pid).second) {
           ::kill(child_pid, SIGKILL);
         }
       }

@@ -11,6 +11,7 @@
 #include <cstring>
 #include <limits>
 #include <thread>
+#include <vector>
 
 namespace fixture {
 
@@ -50,10 +51,14 @@ void CrashModel::misbehave() {
     for (;;) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   if (mode_ == "leak") {
+    // Kept reachable in a global: an allocation nobody reads, in a loop without other effects, is
+    // one the optimiser may delete (Clang does), and then nothing leaks at all.
+    static std::vector<char*> kept;
     for (;;) {
       auto* block = static_cast<char*>(std::malloc(64 << 20));
       if (!block) throw std::bad_alloc();
       std::memset(block, 1, 64 << 20);
+      kept.push_back(block);
     }
   }
 }

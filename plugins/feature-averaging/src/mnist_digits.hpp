@@ -8,8 +8,13 @@
 #include <featurelab/distribution.hpp>
 
 #include <filesystem>
+#include <vector>
 
 namespace feature_averaging {
+
+// One digit file's pixel values (a whole number of 784-pixel images, each in [0, 1]). Throws
+// featurelab::Error naming the file and the defect.
+std::vector<float> read_mnist_digit_file(const std::filesystem::path& file);
 
 // Reads the ten digit files of dir (the package root or its src/digits). Throws featurelab::Error
 // naming the file and the fix when one is absent or malformed.

@@ -5,6 +5,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <memory>
 
 namespace midpoint_mixup {
@@ -15,14 +16,15 @@ IdxArray read_idx(const std::filesystem::path& file) {
   if (!std::filesystem::exists(file)) throw Error(file.string() + ": no such file");
   std::unique_ptr<gzFile_s, int (*)(gzFile)> in(gzopen(file.c_str(), "rb"), gzclose);
   if (!in) throw Error(file.string() + ": cannot open");
-  auto read_exact = [&](void* buffer, std::size_t size, const char* what) {
+  // Reads size bytes; `before` and `expected` place them in the whole section for the message.
+  auto read_exact = [&](void* buffer, std::size_t size, const char* what, std::uint64_t before = 0, std::uint64_t expected = 0) {
     std::size_t done = 0;
     while (done < size) {
       const auto chunk = static_cast<unsigned>(std::min<std::size_t>(size - done, 1u << 30));
       const int got = gzread(in.get(), static_cast<char*>(buffer) + done, chunk);
       if (got <= 0) {
-        throw Error(file.string() + ": truncated or corrupt " + what + " (read " + std::to_string(done) + " of " +
-                    std::to_string(size) + " bytes); reinstall the data set");
+        throw Error(file.string() + ": truncated or corrupt " + what + " (read " + std::to_string(before + done) + " of " +
+                    std::to_string(expected > 0 ? expected : size) + " bytes); reinstall the data set");
       }
       done += static_cast<std::size_t>(got);
     }
@@ -44,8 +46,15 @@ IdxArray read_idx(const std::filesystem::path& file) {
     total *= size;
     if (total > (std::uint64_t(1) << 34)) throw Error(file.string() + ": IDX sizes claim more than 16 GiB of data");
   }
-  array.data.resize(static_cast<std::size_t>(total));
-  read_exact(array.data.data(), array.data.size(), "data");
+  // Grown as the data arrives, never sized from the header alone: a corrupt header that claims
+  // gigabytes must end in "truncated", not in an allocation the machine cannot make.
+  constexpr std::uint64_t kChunk = std::uint64_t(1) << 24;
+  for (std::uint64_t have = 0; have < total;) {
+    const std::uint64_t next = std::min(total, have + kChunk);
+    array.data.resize(static_cast<std::size_t>(next));
+    read_exact(array.data.data() + have, static_cast<std::size_t>(next - have), "data", have, total);
+    have = next;
+  }
   std::uint8_t extra;
   if (gzread(in.get(), &extra, 1) > 0) throw Error(file.string() + ": more data than the IDX header declares");
   return array;

@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cstdlib>
 #include <sys/stat.h>
 
 using namespace featurelab;
@@ -52,6 +53,35 @@ TEST_CASE("a plugin writable by other users is refused") {
   const auto r = load_pack(dir.path() / "libfixture.so");
   CHECK(r.failure == LoadFailure::UnsafePermissions);
   CHECK_THAT(r.message, Catch::Contains("chmod go-w"));
+}
+
+TEST_CASE("a plugin in a directory writable by other users is refused, unless the directory is sticky") {
+  test::TempDir dir;
+  const fs::path loose = dir.path() / "loose";
+  fs::create_directory(loose);
+  fs::copy_file(kFixtures / "fixture/libfixture.so", loose / "libfixture.so");
+  ::chmod(loose.c_str(), 0777);
+  const auto r = load_pack(loose / "libfixture.so");
+  CHECK(r.failure == LoadFailure::UnsafePermissions);
+  CHECK_THAT(r.message, Catch::Contains("loose is writable by other users (mode 777)") &&
+                            Catch::Contains("chmod go-w"));
+  ::chmod(loose.c_str(), 01777);  // like /tmp: others cannot replace our file
+  CHECK(load_pack(loose / "libfixture.so"));
+}
+
+TEST_CASE("the plugin search path never includes the current directory implicitly") {
+  ::setenv("FEATURELAB_PLUGIN_PATH", ":/opt/a::/opt/b:", 1);
+  const auto dirs = Catalog::search_path({"", "/opt/c:"});
+  ::unsetenv("FEATURELAB_PLUGIN_PATH");
+  REQUIRE(dirs.size() >= 3);
+  CHECK(dirs[0] == "/opt/c");
+  CHECK(dirs[1] == "/opt/a");
+  CHECK(dirs[2] == "/opt/b");
+  for (const auto& d : dirs) {
+    CHECK_FALSE(d.empty());
+    CHECK(d != ".");
+    CHECK(d.is_absolute());
+  }
 }
 
 TEST_CASE("the std pack loads and matches its manifest") {

@@ -1,5 +1,6 @@
 // Pipeline validation against the std pack's schemas: every error located and explained.
 #include "config/validate.hpp"
+#include "engine/memory_budget.hpp"
 #include "engine/run.hpp"
 
 #include "temp_dir.hpp"
@@ -112,6 +113,27 @@ TEST_CASE("data.train = \"all\" is kept for the job, which asks a finite distrib
   const Pipeline p = validate_text(replace(kGood, "train = 200", "train = \"all\""));
   CHECK(p.train_size == kAllSamples);
   CHECK(p.operative_toml().find("train = 'all'") != std::string::npos);
+}
+
+TEST_CASE("a dataset larger than the machine is refused at validation with the estimate") {
+  // n = 1e9 samples of dimension 1e4 in 4- or 8-byte scalars: 37 TiB at least, on any machine.
+  const std::string huge = replace(replace(kGood, "dim = 2", "dim = 10000"), "train = 200", "train = 1000000000");
+  CHECK_THROWS_WITH(validate_text(huge),
+                    Catch::Matches(".*/p\\.toml:[0-9]+:[0-9]+: data: 1000000000 train \\+ 100 test samples of dimension 10000 "
+                                   "need [0-9.]+ GiB for the samples alone, the machine has [0-9.]+ GiB; lower data\\.train.*"));
+  // Per sweep point: only the point that does not fit is refused.
+  CHECK_THROWS_WITH(validate_text(std::string(kGood) + "\n[sweep]\n\"data.dim\" = [2, 10000000000]\n"),
+                    Catch::Contains("samples of dimension 10000000000 need"));
+  CHECK_NOTHROW(validate_text(std::string(kGood) + "\n[sweep]\n\"data.dim\" = [2, 1000]\n"));
+}
+
+TEST_CASE("the memory estimate is the samples' bytes against the machine") {
+  const double machine = machine_memory_bytes();
+  REQUIRE(machine > 0);
+  const double fits = 0.5 * machine / double(sizeof(Scalar));  // scalars in half the machine
+  CHECK(dataset_memory_problem(fits / 1000, 0, 1000).empty());
+  CHECK_THAT(dataset_memory_problem(fits / 1000, fits / 1000, 1000), Catch::Contains("lower data.train / data.test"));
+  CHECK(dataset_memory_problem(0, 0, 1e12).empty());  // no samples, no memory
 }
 
 TEST_CASE("unknown components are suggested with their pack and file") {

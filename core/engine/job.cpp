@@ -2,6 +2,7 @@
 // TrainerHost, runs the probes at evaluation steps and records everything.
 #include "engine/job.hpp"
 
+#include "engine/memory_budget.hpp"
 #include "engine/metrics_writer.hpp"
 #include "io/atomic_file.hpp"
 #include "engine/progress.hpp"
@@ -201,13 +202,10 @@ class JobRunner final : public TrainerHost {
                     "' generates samples without end; give a number of samples");
       }
     }
-    // Refuse a dataset that cannot fit, with the estimate, instead of meeting the OOM killer.
-    const double bytes = double(sizes[0] + sizes[1]) * double(spec_.dim) * double(sizeof(Scalar));
-    const double machine = double(::sysconf(_SC_PHYS_PAGES)) * double(::sysconf(_SC_PAGE_SIZE));
-    if (machine > 0 && bytes > 0.8 * machine) {
-      throw Error(fmt::format("data: {} train + {} test samples of dimension {} need {:.1f} GiB, the machine has "
-                              "{:.1f} GiB; lower data.train / data.test",
-                              sizes[0], sizes[1], spec_.dim, bytes / (1 << 30), machine / (1 << 30)));
+    // Refuse a dataset that cannot fit, with the estimate, instead of meeting the OOM killer (plan_run
+    // already did for distributions that declare their dimension; this covers the others and "all").
+    if (auto problem = dataset_memory_problem(double(sizes[0]), double(sizes[1]), double(spec_.dim)); !problem.empty()) {
+      throw Error(problem);
     }
     for (auto [split, n, data, label] : {std::tuple{Split::Train, sizes[0], &train_, "train"},
                                          std::tuple{Split::Test, sizes[1], &test_, "test"}}) {

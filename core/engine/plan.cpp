@@ -4,6 +4,8 @@
 #include "engine/plan.hpp"
 
 #include "config/validate.hpp"
+#include "engine/memory_budget.hpp"
+#include "registry/catalog.hpp"
 
 #include <fmt/format.h>
 
@@ -118,6 +120,24 @@ void flatten(const toml::table& table, const std::string& prefix, std::vector<Sw
   }
 }
 
+// The samples' memory, refused at planning rather than when every job starts, for distributions
+// that declare their dimension (distribution.hpp); job.cpp checks the others when they start.
+void check_data_memory(const Pipeline& p, const Catalog& catalog) {
+  if (!p.data.ref.component) return;
+  double dim = -1;
+  try {
+    dim = catalog.data_dimension(p.data.ref, p.data.params);
+  } catch (const PluginError&) {
+    throw;
+  } catch (const Error& e) {
+    throw ConfigError({{p.data.where, std::string("data: ") + e.what()}});
+  }
+  if (dim < 0) return;
+  const auto samples = [](Index n) { return n == kAllSamples ? 0.0 : double(n); };  // "all": a finite file
+  const std::string problem = dataset_memory_problem(samples(p.train_size), samples(p.test_size), dim);
+  if (!problem.empty()) throw ConfigError({{p.data.where, problem}});
+}
+
 }  // namespace
 
 std::string JobSpec::point_label() const {
@@ -181,7 +201,9 @@ RunPlan plan_run(const std::filesystem::path& file, const std::vector<std::strin
   for (std::size_t p = 0; p < points.size(); ++p) {
     const auto& assignments = point_overrides[p];
     try {
-      plan.points.push_back(validate_pipeline(load_pipeline(file, overrides, assignments), catalog));
+      Pipeline point = validate_pipeline(load_pipeline(file, overrides, assignments), catalog);
+      check_data_memory(point, catalog);
+      plan.points.push_back(std::move(point));
     } catch (const ConfigError& e) {
       for (const auto& d : e.diagnostics()) {
         // The same problem in every point is reported once.

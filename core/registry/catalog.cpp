@@ -177,22 +177,41 @@ std::shared_ptr<LoadedPack> Catalog::load(const PackRecord& record) {
   return result.pack;
 }
 
+const ComponentInfo& Catalog::registered(const LoadedPack& pack, const ComponentRef& ref) {
+  for (const auto& c : pack.components) {
+    if (c.kind == ref.component->kind && c.name == ref.component->name) return c;
+  }
+  throw PluginError(pack.file.string() + ": " + to_string(ref.component->kind) + " '" + ref.component->name +
+                    "' is in the manifest but the library does not register it; regenerate the manifest: "
+                    "featurelab plugins manifest " + pack.file.string());
+}
+
+double Catalog::data_dimension(const ComponentRef& ref, const Params& params) const {
+  // Loading is the catalog's cache, not a change of what it describes.
+  auto pack = const_cast<Catalog*>(this)->load(*ref.pack);
+  const ComponentInfo& info = registered(*pack, ref);
+  if (!info.dimension) return -1;
+  try {
+    return info.dimension(params);
+  } catch (const PluginError&) {
+    throw;
+  } catch (const Error& e) {
+    throw Error(ref.qualified() + ": " + e.what());  // parameters it refuses: bad input
+  } catch (const std::exception& e) {
+    throw PluginError(pack->file.string() + ": " + to_string(ref.component->kind) + " '" + ref.component->name +
+                      "': its dimension estimate threw: " + e.what());
+  }
+}
+
 std::pair<Component*, std::shared_ptr<LoadedPack>> Catalog::create(const ComponentRef& ref,
                                                                     const Params& params,
                                                                     Context& context) {
   auto pack = load(*ref.pack);
-  const ComponentInfo* info = nullptr;
-  for (const auto& c : pack->components) {
-    if (c.kind == ref.component->kind && c.name == ref.component->name) info = &c;
-  }
+  const ComponentInfo& info = registered(*pack, ref);
   const std::string who = pack->file.string() + ": " + to_string(ref.component->kind) + " '" +
                           ref.component->name + "'";
-  if (!info) {
-    throw PluginError(who + " is in the manifest but the library does not register it; regenerate "
-                      "the manifest: featurelab plugins manifest " + pack->file.string());
-  }
   try {
-    std::unique_ptr<Component> made = info->create(params, context);
+    std::unique_ptr<Component> made = info.create(params, context);
     if (!made) throw PluginError(who + ": its factory returned nothing");
     return {made.release(), pack};
   } catch (const PluginError&) {

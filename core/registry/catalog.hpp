@@ -49,6 +49,10 @@ class Catalog {
   // Loads the pack (once) and checks it against its manifest. Throws PluginError.
   std::shared_ptr<LoadedPack> load(const PackRecord& pack);
 
+  // The sample dimension a distribution declares for these parameters (loading its pack), or a
+  // negative number when it declares none. Throws PluginError.
+  double data_dimension(const ComponentRef& ref, const Params& params) const;
+
   // Creates a component; the returned object keeps its library loaded.
   template <class T>
   std::shared_ptr<T> make(const ComponentRef& ref, const Params& params, Context& context) {
@@ -58,6 +62,7 @@ class Catalog {
   }
 
  private:
+  static const ComponentInfo& registered(const LoadedPack& pack, const ComponentRef& ref);
   std::pair<Component*, std::shared_ptr<LoadedPack>> create(const ComponentRef& ref,
                                                              const Params& params, Context& context);
 

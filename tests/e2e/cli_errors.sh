@@ -24,8 +24,11 @@ sed 's/^width = 40/widht = 40/' "$good" > "$work/typo.toml"
 expect 2 "typo.toml:[0-9]+:[0-9]+: model.widht: unknown parameter.*did you mean 'width'" -- $fl validate "$work/typo.toml"
 expect 2 "optimizer.lr: expected a number > 0, got -1" -- $fl validate "$good" --set optimizer.lr=-1
 expect 2 "no such pipeline file" -- $fl run "$work/absent.toml"
-expect 1 "need [0-9.]+ GiB, the machine has" -- $fl run "$good" --out "$work/huge" --set data.train=1000000000 \
-  --set data.dim=10000
+# A dataset that cannot fit (n = 1e9, d = 1e4): refused at validation with the estimate, before any job.
+expect 2 "xor-small.toml:[0-9]+:[0-9]+: data: 1000000000 train \+ [0-9]+ test samples of dimension 10000 need [0-9.]+ GiB.*the machine has" \
+  -- $fl validate "$good" --set data.train=1000000000 --set data.dim=10000
+expect 2 "need [0-9.]+ GiB" -- $fl run "$good" --out "$work/huge" --set data.train=1000000000 --set data.dim=10000
+check "a refused run starts no job" test ! -e "$work/huge/jobs"
 
 # Broken plugins on the path: refused with the reason, not loaded silently.
 expect 3 "ABI [0-9]+, core expects [0-9]+" -- $fl --plugin-path "$FIXTURE_DIR/wrong-abi" plugins doctor
@@ -49,5 +52,13 @@ expect 1 "libfixture.so: model 'throwing-model'.*fixture model refuses to be bui
   $fl run "$good" --out "$work/run-throw" --set model.use=throwing-model --set loss.use=std:logistic
 check "a pipeline using the fixture pack loads it" test -e "$mark"
 unset FEATURELAB_PLUGIN_PATH
+
+# Never from the current directory: standing in the fixture pack's directory does not put it on the path.
+rm -f "$mark"
+pushd "$FIXTURE_DIR/fixture" >/dev/null
+expect 3 "no component 'throwing-model'" -- $fl describe throwing-model
+check "a pack in the current directory is not listed" bash -c "! $fl list model | grep -q crash-model"
+popd >/dev/null
+check "a pack in the current directory is not loaded" test ! -e "$mark"
 
 finish

@@ -16,6 +16,7 @@ for f in config.toml metrics.jsonl summary.json log.txt done; do check "job dire
 check "operative config records overrides and defaults" grep -q "width = 100" "$out/config.toml"
 check "operative config records defaults" grep -qE "activation = ['\"]relu['\"]" "$out/config.toml"
 check "manifest names the std pack and its fingerprint" grep -q '"fingerprint": "compiler=' "$out/manifest.json"
+check "manifest names every loaded pack's file by its absolute path" grep -qE '"path": "/[^"]*/libstd\.so"' "$out/manifest.json"
 check "summary says ok" grep -q '"status": "ok"' "$job/summary.json"
 check "metrics.jsonl lines are JSON with step, metric, value" \
   bash -c "head -1 '$job/metrics.jsonl' | grep -qE '^\{\"step\":0,\"metric\":\"[a-z.=_0-9-]+\",\"value\":'"

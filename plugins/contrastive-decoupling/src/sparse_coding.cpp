@@ -83,6 +83,10 @@ SparseCoding::SparseCoding(const Params& params, Context& context)
   for (Index j = 0; j < d_; ++j) z_names_.push_back("z" + std::to_string(j));
 }
 
+double SparseCoding::dimension(const Params& params) {
+  return double(params.integer("d1"));
+}
+
 DataSpec SparseCoding::spec() const {
   DataSpec s;
   s.dim = d1_;

@@ -27,6 +27,7 @@ class SparseCoding : public featurelab::Distribution {
       "(d1×d; random orthonormal or Hadamard, identity only as an ablation) plus dense noise N(0, √(ln d)/d·I) "
       "(Wen & Li Def. 2.1); meta z0..z{d-1}, target = ⟨w*, z⟩.";
   static featurelab::Schema schema();
+  static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
   SparseCoding(const featurelab::Params& params, featurelab::Context& context);
   featurelab::DataSpec spec() const override;
   void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;

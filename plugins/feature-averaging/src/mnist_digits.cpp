@@ -92,6 +92,10 @@ MnistDigits::MnistDigits(const Params& params, Context& context) : binary_(param
   holdout_ = params.integer("holdout");
 }
 
+double MnistDigits::dimension(const Params&) {  // 28 × 28 images
+  return 784;
+}
+
 DataSpec MnistDigits::spec() const {
   DataSpec s;
   s.dim = 784;

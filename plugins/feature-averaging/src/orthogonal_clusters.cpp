@@ -75,6 +75,10 @@ OrthogonalClusters::OrthogonalClusters(const Params& params, Context& context)
   }
 }
 
+double OrthogonalClusters::dimension(const Params& params) {
+  return double(params.integer("dim"));
+}
+
 DataSpec OrthogonalClusters::spec() const {
   DataSpec s;
   s.dim = d_;

@@ -77,6 +77,10 @@ DictionaryPatterns::DictionaryPatterns(const Params& params, Context& context)
   scale_ = 1.0 / std::sqrt(variance);
 }
 
+double DictionaryPatterns::dimension(const Params& params) {
+  return double(params.integer("dim"));
+}
+
 DataSpec DictionaryPatterns::spec() const {
   DataSpec s;
   s.dim = d_;

@@ -24,6 +24,7 @@ class DictionaryPatterns : public featurelab::Distribution {
       "x = M(φ − Eφ)/σ̃ over an orthonormal dictionary; labels parity / threshold / interval of the k relevant "
       "patterns; pattern models parity-mixture (input structure), independent, uniform (Shi 2024 §2.3).";
   static featurelab::Schema schema();
+  static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
   DictionaryPatterns(const featurelab::Params& params, featurelab::Context& context);
   featurelab::DataSpec spec() const override;
   void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;

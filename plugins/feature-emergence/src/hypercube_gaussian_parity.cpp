@@ -49,6 +49,10 @@ HypercubeGaussianParity::HypercubeGaussianParity(const Params& params, Context& 
   M_ = (qr.householderQ() * Eigen::MatrixXd::Identity(d_, k_)).transpose().cast<Scalar>();
 }
 
+double HypercubeGaussianParity::dimension(const Params& params) {
+  return double(params.integer("dim"));
+}
+
 DataSpec HypercubeGaussianParity::spec() const {
   DataSpec s;
   s.dim = d_;

@@ -21,6 +21,7 @@ class HypercubeGaussianParity : public featurelab::Distribution {
       "x = Σ_i ε_i M_i + g, y = Π_i ε_i: 2^k Gaussian clusters N(vertex, σ_r² (k/d) I) on the hypercube spanned by "
       "k orthonormal directions, labelled by the vertex parity (Shi 2024 App. A.7.3, Eq. A.288).";
   static featurelab::Schema schema();
+  static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
   HypercubeGaussianParity(const featurelab::Params& params, featurelab::Context& context);
   featurelab::DataSpec spec() const override;
   void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;

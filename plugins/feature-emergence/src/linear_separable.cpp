@@ -30,6 +30,10 @@ LinearSeparable::LinearSeparable(const Params& params, Context& context)
   w_ /= static_cast<Scalar>(norm);
 }
 
+double LinearSeparable::dimension(const Params& params) {
+  return double(params.integer("dim"));
+}
+
 DataSpec LinearSeparable::spec() const {
   DataSpec s;
   s.dim = d_;

@@ -21,6 +21,7 @@ class LinearSeparable : public featurelab::Distribution {
       "Linearly separable data x = y(β + |u|) w* + P_⊥ z with margin β and label-independent orthogonal noise: "
       "our generator for the assumptions of D_linear (Shi 2024 App. B.5.1); exposes w* as \"direction\".";
   static featurelab::Schema schema();
+  static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
   LinearSeparable(const featurelab::Params& params, featurelab::Context& context);
   featurelab::DataSpec spec() const override;
   void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;

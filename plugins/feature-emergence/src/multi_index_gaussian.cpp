@@ -35,6 +35,10 @@ MultiIndexGaussian::MultiIndexGaussian(const Params& params, Context& context)
   U_ = (qr.householderQ() * Eigen::MatrixXd::Identity(d_, r_)).transpose().cast<Scalar>();
 }
 
+double MultiIndexGaussian::dimension(const Params& params) {
+  return double(params.integer("dim"));
+}
+
 DataSpec MultiIndexGaussian::spec() const {
   DataSpec s;
   s.dim = d_;

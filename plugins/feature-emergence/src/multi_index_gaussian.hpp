@@ -31,6 +31,7 @@ class MultiIndexGaussian : public featurelab::Distribution {
       "Regression x ~ N(0, I_d), target g*(x) = Σ_{i<=r} He_2(⟨x, u_i⟩)/√(2r) in T (E g*² = 1), optionally "
       "residualised y = g* − ρ − β·x per sample set (Shi 2024 App. B.5.7, Alg. 7; Damian et al. 2022).";
   static featurelab::Schema schema();
+  static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
   MultiIndexGaussian(const featurelab::Params& params, featurelab::Context& context);
   featurelab::DataSpec spec() const override;
   void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;

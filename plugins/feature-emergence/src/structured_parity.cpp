@@ -97,6 +97,10 @@ StructuredParity::StructuredParity(const Params& params, Context& context)
   std::sort(off_.begin(), off_.end());
 }
 
+double StructuredParity::dimension(const Params& params) {
+  return double(params.integer("dim"));
+}
+
 DataSpec StructuredParity::spec() const {
   DataSpec s;
   s.dim = d_;

@@ -46,6 +46,7 @@ class StructuredParity : public featurelab::Distribution {
       "(1 − 2r p_A)·uniform + Σ_j p_A (block j all +1 / all −1), background ±1 w.p. p_o each (Shi 2024 §3.4.2, "
       "B.5.4); presets daniely-malach and uniform (B.5.5).";
   static featurelab::Schema schema();
+  static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
   StructuredParity(const featurelab::Params& params, featurelab::Context& context);
   featurelab::DataSpec spec() const override;
   void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;

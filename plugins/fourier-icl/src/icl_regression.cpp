@@ -1,6 +1,7 @@
 // Prompts drawn as Gaussian vectors mapped by QD^{1/2}, token by token into the prompt rows.
 #include "icl_regression.hpp"
 
+#include <algorithm>
 #include <featurelab/error.hpp>
 
 #include <Eigen/QR>
@@ -52,6 +53,12 @@ IclLinearRegression::IclLinearRegression(const Params& params, Context& context)
   root_ = Q_ * lambda_.cwiseSqrt().asDiagonal();
   w_test_ = Q_ * task_;
   slots_ = std::max(context_, shots_);
+}
+
+double IclLinearRegression::dimension(const Params& params) {
+  // (slots + 1) × (d + 1), slots = max(context, shots), d = the number of eigenvalues.
+  const double slots = double(std::max(params.integer("context"), params.integer("shots")));
+  return (slots + 1) * (double(params.reals("eigenvalues").size()) + 1);
 }
 
 DataSpec IclLinearRegression::spec() const {

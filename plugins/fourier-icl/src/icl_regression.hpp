@@ -19,6 +19,7 @@ class IclLinearRegression : public featurelab::Distribution {
       "In-context linear regression prompts (Shi 2024 ch. 5): x ~ N(0, QDQᵀ); pretraining prompts with w ~ N(0, I) and N "
       "clean examples (train), evaluation prompts with a fixed task w = Qc and M noisy shots (test); target ⟨w, x_q⟩.";
   static featurelab::Schema schema();
+  static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
   IclLinearRegression(const featurelab::Params& params, featurelab::Context& context);
   featurelab::DataSpec spec() const override;
   void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;

@@ -1,6 +1,7 @@
 // Tasks and examples drawn per prompt; tokens written into the prompt row as icl-linear-regression does.
 #include "icl_sparse_parity.hpp"
 
+#include <algorithm>
 #include <featurelab/error.hpp>
 
 #include <Eigen/QR>
@@ -52,6 +53,12 @@ IclSparseParity::IclSparseParity(const Params& params, Context& context)
     G_ = qr.householderQ();
   }
   slots_ = std::max<Index>(std::max<Index>(context_, 1), shots_);
+}
+
+double IclSparseParity::dimension(const Params& params) {
+  // (slots + 1) × (d + 1), slots = max(context, 1, shots).
+  const double slots = double(std::max({params.integer("context"), std::int64_t(1), params.integer("shots")}));
+  return (slots + 1) * (double(params.integer("d")) + 1);
 }
 
 DataSpec IclSparseParity::spec() const {

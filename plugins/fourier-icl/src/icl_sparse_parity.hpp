@@ -22,6 +22,7 @@ class IclSparseParity : public featurelab::Distribution {
       "important pairs S_1 (or S_2 w.p. p_T); population or N-example contexts (train), M-shot prompts with flipped "
       "context labels (test).";
   static featurelab::Schema schema();
+  static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
   IclSparseParity(const featurelab::Params& params, featurelab::Context& context);
   featurelab::DataSpec spec() const override;
   void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;

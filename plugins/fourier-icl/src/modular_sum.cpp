@@ -68,6 +68,11 @@ ModularSum::ModularSum(const Params& params, Context& context)
 
 Index ModularSum::width() const { return tokens_ ? 2 * k_ : static_cast<Index>(k_) * p_; }
 
+double ModularSum::dimension(const Params& params) {
+  const double k = double(params.integer("k"));
+  return params.str("encoding") == "tokens" ? 2 * k : k * double(params.integer("p"));  // as width()
+}
+
 DataSpec ModularSum::spec() const {
   DataSpec s;
   s.dim = width();

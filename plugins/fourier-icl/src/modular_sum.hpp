@@ -21,6 +21,7 @@ class ModularSum : public featurelab::Distribution {
       "k-input modular addition y = (a_1 + … + a_k) mod p over all p^k tuples, one-hot inputs (kp), split once at "
       "random into train and test (Shi 2024 ch. 4); finite splits (data.train = \"all\").";
   static featurelab::Schema schema();
+  static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
   ModularSum(const featurelab::Params& params, featurelab::Context& context);
   featurelab::DataSpec spec() const override;
   void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;

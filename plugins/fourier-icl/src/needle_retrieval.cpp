@@ -37,6 +37,10 @@ NeedleRetrieval::NeedleRetrieval(const Params& params, Context&)
   }
 }
 
+double NeedleRetrieval::dimension(const Params& params) {
+  return double(params.integer("length"));
+}
+
 DataSpec NeedleRetrieval::spec() const {
   DataSpec s;
   s.dim = length_;

@@ -20,6 +20,7 @@ class NeedleRetrieval : public featurelab::Distribution {
       "Needle-in-a-haystack retrieval: random value tokens, key–value needles, a final query key; the label is the "
       "queried needle's value (the GemFilter chapter's synthetic stand-in).";
   static featurelab::Schema schema();
+  static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
   NeedleRetrieval(const featurelab::Params& params, featurelab::Context& context);
   featurelab::DataSpec spec() const override;
   void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;

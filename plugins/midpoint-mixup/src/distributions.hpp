@@ -12,6 +12,7 @@ class SimpleMultiview : public featurelab::Distribution {
       "Simple multi-view data (Def. 3.1): x = β v_{y,1} + (1−β) v_{y,2} with β ~ U[0.1, 0.9]; features "
       "\"views\" (2k×d), \"view1\", \"view2\"; metadata beta.";
   static featurelab::Schema schema();
+  static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
   SimpleMultiview(const featurelab::Params& params, featurelab::Context& context);
   featurelab::DataSpec spec() const override;
   void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;
@@ -33,6 +34,7 @@ class MultiviewPatches : public featurelab::Distribution {
       "(β v_{y,1}, (δ2−β) v_{y,2}), feature-noise patches mixing Q other classes' features with coefficients "
       "in [δ3, δ4]; shape P×d; features views/view1/view2; metadata beta.";
   static featurelab::Schema schema();
+  static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
   MultiviewPatches(const featurelab::Params& params, featurelab::Context& context);
   featurelab::DataSpec spec() const override;
   void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;

@@ -54,6 +54,10 @@ FashionMnist::FashionMnist(const Params& params, Context&) {
   load_split(params.str("dir"), "t10k", params.boolean("normalize"), test_x_, test_y_);
 }
 
+double FashionMnist::dimension(const Params&) {  // 28 × 28 images
+  return 784;
+}
+
 DataSpec FashionMnist::spec() const {
   DataSpec s;
   s.dim = 784;

@@ -13,6 +13,7 @@ class FashionMnist : public featurelab::Distribution {
       "Fashion-MNIST (60000 train / 10000 test 28×28 images, 10 classes) from the Debian package "
       "dataset-fashion-mnist; shape 1×28×28; a split's samples are a random subset (train) or the first n (test).";
   static featurelab::Schema schema();
+  static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
   FashionMnist(const featurelab::Params& params, featurelab::Context& context);
   featurelab::DataSpec spec() const override;
   void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;

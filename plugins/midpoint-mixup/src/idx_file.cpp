@@ -47,10 +47,11 @@ IdxArray read_idx(const std::filesystem::path& file) {
     if (total > (std::uint64_t(1) << 34)) throw Error(file.string() + ": IDX sizes claim more than 16 GiB of data");
   }
   // Grown as the data arrives, never sized from the header alone: a corrupt header that claims
-  // gigabytes must end in "truncated", not in an allocation the machine cannot make.
-  constexpr std::uint64_t kChunk = std::uint64_t(1) << 24;
-  for (std::uint64_t have = 0; have < total;) {
-    const std::uint64_t next = std::min(total, have + kChunk);
+  // gigabytes must end in "truncated", not in an allocation the machine cannot make. Chunks double
+  // from 64 KiB to 16 MiB, so a short file with a lying header costs little either.
+  std::uint64_t chunk = std::uint64_t(1) << 16;
+  for (std::uint64_t have = 0; have < total; chunk = std::min(2 * chunk, std::uint64_t(1) << 24)) {
+    const std::uint64_t next = std::min(total, have + chunk);
     array.data.resize(static_cast<std::size_t>(next));
     read_exact(array.data.data() + have, static_cast<std::size_t>(next - have), "data", have, total);
     have = next;

@@ -56,6 +56,11 @@ MultiviewPatches::MultiviewPatches(const Params& params, Context& context)
   views_ = make_feature_basis(params.str("features"), classes_, dim_, context.rng);
 }
 
+double MultiviewPatches::dimension(const Params& params) {
+  const double patch_dim = params.integer("patch_dim") > 0 ? double(params.integer("patch_dim")) : 2.0 * double(params.integer("classes"));
+  return double(params.integer("patches")) * patch_dim;
+}
+
 DataSpec MultiviewPatches::spec() const {
   DataSpec s;
   s.dim = patches_ * dim_;

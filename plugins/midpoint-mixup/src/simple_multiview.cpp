@@ -27,6 +27,10 @@ SimpleMultiview::SimpleMultiview(const Params& params, Context& context)
   views_ = make_feature_basis(params.str("features"), classes_, dim, context.rng);
 }
 
+double SimpleMultiview::dimension(const Params& params) {
+  return params.integer("dim") > 0 ? double(params.integer("dim")) : 2.0 * double(params.integer("classes"));
+}
+
 DataSpec SimpleMultiview::spec() const {
   DataSpec s;
   s.dim = views_.cols();

@@ -49,6 +49,10 @@ DgTheoryModel::DgTheoryModel(const Params& params, Context& context)
   draw(params.integer("ood"), -gamma_, context.rng, ood_);
 }
 
+double DgTheoryModel::dimension(const Params& params) {
+  return double(params.integer("d"));
+}
+
 DataSpec DgTheoryModel::spec() const {
   DataSpec s;
   s.dim = d_;
@@ -93,6 +97,10 @@ Schema DgToy2d::schema() {
 DgToy2d::DgToy2d(const Params& params, Context& context)
     : p_id_(params.real("p_agree")), p_ood_(params.real("p_agree_ood")), x2_scale_(params.real("x2_scale")) {
   draw(params.integer("ood"), p_ood_, context.rng, ood_);
+}
+
+double DgToy2d::dimension(const Params&) {  // the plane
+  return 2;
 }
 
 DataSpec DgToy2d::spec() const {

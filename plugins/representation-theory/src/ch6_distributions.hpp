@@ -26,6 +26,7 @@ class DgTheoryModel : public featurelab::Distribution {
       "Shi 2024 Sec. 6.4: r invariant U[0,1] features and d − r environmental ones with label correlation γ "
       "in-domain and −γ out-of-domain; the OOD test set is exposed as features ood_inputs / ood_labels.";
   static featurelab::Schema schema();
+  static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
   DgTheoryModel(const featurelab::Params& params, featurelab::Context& context);
 
   featurelab::DataSpec spec() const override;
@@ -48,6 +49,7 @@ class DgToy2d : public featurelab::Distribution {
       "Shi 2024 Sec. 6.3.1: x1 = y·U[0,1] (invariant), x2 agrees in sign with y w.p. 0.7 in-domain and 0.3 "
       "out-of-domain; the OOD test set is exposed as features ood_inputs / ood_labels.";
   static featurelab::Schema schema();
+  static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
   DgToy2d(const featurelab::Params& params, featurelab::Context& context);
 
   featurelab::DataSpec spec() const override;

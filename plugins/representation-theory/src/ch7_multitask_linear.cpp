@@ -124,6 +124,12 @@ MultitaskLinear::MultitaskLinear(const Params& params, Context& context)
   }
 }
 
+double MultitaskLinear::dimension(const Params& params) {
+  // s shared + T·(r − s) private + the spurious coordinates, as the constructor lays them out.
+  const double s = double(params.integer("s")), r = double(params.integer("r"));
+  return s + double(params.integer("T")) * (r - s) + double(params.integer("spurious"));
+}
+
 DataSpec MultitaskLinear::spec() const {
   DataSpec s;
   s.dim = d_;

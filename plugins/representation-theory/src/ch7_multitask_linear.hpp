@@ -32,6 +32,7 @@ class MultitaskLinear : public featurelab::Distribution {
       "7.6, F.35–F.37): z_S, z_Pt, z_U Gaussian, other tasks' P zero, x = Mz (M orthonormal), y = u_t*ᵀ z_{R_t}; "
       "tasks drawn from a mixture (all tasks or a subset). Features dictionary, groups, scales, labels, mixture.";
   static featurelab::Schema schema();
+  static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
   MultitaskLinear(const featurelab::Params& params, featurelab::Context& context);
   featurelab::DataSpec spec() const override;
   void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;

@@ -28,6 +28,10 @@ LoopedIclPrompts::LoopedIclPrompts(const Params& params, Context&)
   for (Index j = 0; j < d_; ++j) meta_.push_back(task_column(j));
 }
 
+double LoopedIclPrompts::dimension(const Params& params) {
+  return (double(params.integer("n")) + 1) * (double(params.integer("d")) + 1);
+}
+
 DataSpec LoopedIclPrompts::spec() const {
   DataSpec s;
   s.dim = (n_ + 1) * (d_ + 1);

@@ -22,6 +22,7 @@ class LoopedIclPrompts : public featurelab::Distribution {
       "Shi 2024 ch. 8 prompts Z = [[X, y], [0, α]]: X ~ N(0, 1)^{n×d}, θ* uniform on the unit sphere, y = Xθ*, "
       "query α; exact doubles of y, α and θ* in meta columns; target αθ*.";
   static featurelab::Schema schema();
+  static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
   LoopedIclPrompts(const featurelab::Params& params, featurelab::Context& context);
   featurelab::DataSpec spec() const override;
   void sample(featurelab::Index count, featurelab::Split split, featurelab::Rng& rng,

@@ -14,6 +14,7 @@ class GaussianMixture : public Distribution {
       "norm; or r clusters N(μ_j, σ_j² I) with weights p_j and a class per cluster (Shi 2024 §3.4.1, B.5.2), "
       "preset xor4 (B.5.3); exposes \"means\" (= \"centres\"), \"directions\", \"cluster_labels\".";
   static Schema schema();
+  static double dimension(const Params& params);  // D, for the memory estimate at validation
   GaussianMixture(const Params& params, Context& context);
   DataSpec spec() const override;
   void sample(Index n, Split split, Rng& rng, Dataset& out) override;
@@ -41,6 +42,7 @@ class XorClusters : public Distribution {
       "XOR mixture of Frei, Chatterji & Bartlett (2022) §2.1: clusters ±μ1 (label +1) and ±μ2 (label −1), "
       "μ1 = e1, μ2 = e2, noise of covariance σ²I, optional label flips; metadata cluster, y_clean, is_noisy.";
   static Schema schema();
+  static double dimension(const Params& params);  // D, for the memory estimate at validation
   XorClusters(const Params& params, Context& context);
   DataSpec spec() const override;
   void sample(Index n, Split split, Rng& rng, Dataset& out) override;

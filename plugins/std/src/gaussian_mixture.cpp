@@ -183,6 +183,10 @@ void GaussianMixture::build_clusters(const Params& params, Context& context) {
   }
 }
 
+double GaussianMixture::dimension(const Params& params) {
+  return double(params.integer("dim"));
+}
+
 DataSpec GaussianMixture::spec() const {
   DataSpec s;
   s.dim = dim_;

@@ -27,6 +27,10 @@ XorClusters::XorClusters(const Params& params, Context&)
       noise_mode_(params.str("noise_mode")),
       noisy_test_(params.boolean("noisy_test")) {}
 
+double XorClusters::dimension(const Params& params) {
+  return double(params.integer("dim"));
+}
+
 DataSpec XorClusters::spec() const {
   DataSpec s;
   s.dim = dim_;

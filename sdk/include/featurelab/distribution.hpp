@@ -7,6 +7,12 @@ namespace featurelab {
 
 enum class Split { Train, Test };
 
+// Optional, and worth declaring: a distribution class may have
+//   static double dimension(const featurelab::Params& params);
+// returning the sample dimension D its (validated) parameters imply, computed without building
+// anything, as a real so that absurd parameters overflow nothing. `featurelab validate` and `run`
+// multiply it by data.train + data.test and refuse a pipeline whose samples cannot fit in memory
+// before any job starts; without it the check happens when each job starts.
 class Distribution : public Component {
  public:
   static constexpr Kind kind_id = Kind::Distribution;

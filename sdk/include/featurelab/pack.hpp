@@ -27,11 +27,14 @@
 #include <memory>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace featurelab {
 
 using ComponentFactory = std::function<std::unique_ptr<Component>(const Params&, Context&)>;
+// A distribution's sample dimension from its parameters alone (see distribution.hpp).
+using DimensionEstimate = double (*)(const Params&);
 
 struct ComponentInfo {
   Kind kind = Kind::Model;
@@ -39,7 +42,16 @@ struct ComponentInfo {
   std::string doc;
   Schema schema;
   ComponentFactory create;
+  DimensionEstimate dimension = nullptr;  // distributions that declare static dimension(params)
 };
+
+namespace detail {
+template <class T, class = void>
+struct declares_dimension : std::false_type {};
+template <class T>
+struct declares_dimension<T, std::void_t<decltype(double(T::dimension(std::declval<const Params&>())))>>
+    : std::true_type {};
+}  // namespace detail
 
 class PackBuilder {
  public:
@@ -57,6 +69,9 @@ class PackBuilder {
     info.create = [](const Params& params, Context& context) -> std::unique_ptr<Component> {
       return std::make_unique<T>(params, context);
     };
+    if constexpr (detail::declares_dimension<T>::value) {
+      info.dimension = [](const Params& params) { return double(T::dimension(params)); };
+    }
     components_.push_back(std::move(info));
   }
 

@@ -14,7 +14,7 @@
 
 #include <string>
 
-#define FEATURELAB_ABI_VERSION 5u
+#define FEATURELAB_ABI_VERSION 6u
 #define FEATURELAB_SDK_VERSION "0.1.0"
 
 namespace featurelab {

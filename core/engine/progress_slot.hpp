@@ -15,6 +15,9 @@ struct ProgressSlot {
   // Written by the parent: the threads this job may use (its share of --jobs cores once the queue
   // is empty); the job adopts it at its next step.
   std::atomic<int> threads{1};
+  // Written by the worker's signal handler (crash_site.hpp): the plugin file it was executing when
+  // it crashed or was told it is about to be killed; read by the parent once the worker is gone.
+  char crash_site[512] = {};
 };
 
 }  // namespace featurelab

@@ -16,6 +16,7 @@
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -142,6 +143,27 @@ int finish(const fs::path& out, const std::vector<SweepAxis>& axes, const std::v
   return failed > 0 || !held ? kExitRunFailed : kExitOk;
 }
 
+// " in model 'crash-model' (/abs/libfixture.so)": the job's components that come from the pack
+// library a worker was executing when it crashed or was killed.
+std::string crash_site_text(const Pipeline& p, const std::string& library) {
+  if (library.empty()) return "";
+  std::vector<std::string> names;
+  auto add = [&](const ComponentConfig& c) {
+    if (!c.ref.pack || !c.ref.component) return;
+    std::error_code ec;
+    if (fs::absolute(c.ref.pack->manifest.library_file, ec).lexically_normal() != fs::path(library)) return;
+    const std::string name = std::string(to_string(c.kind)) + " '" + c.ref.component->name + "'";
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  };
+  for (const ComponentConfig* c : {&p.data, &p.model, &p.loss, &p.optimizer, &p.trainer}) add(*c);
+  for (const auto* list : {&p.transforms, &p.augments, &p.regularizers, &p.probes, &p.attacks}) {
+    for (const auto& c : *list) add(c);
+  }
+  std::string joined;
+  for (const auto& n : names) joined += (joined.empty() ? "" : ", ") + n;
+  return " in " + (joined.empty() ? "" : joined + " ") + "(" + library + ")";
+}
+
 }  // namespace
 
 int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options) {
@@ -230,7 +252,7 @@ int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options
           const JobRecord r = load_job(dir, spec);
           if (r.status == "missing" || r.status == "ok") {
             status = "failed";
-            error = exit.reason;
+            error = exit.reason + crash_site_text(plan.pipeline_of(spec), exit.site);
             json summary{{"pipeline", plan.pipeline_of(spec).name}, {"seed", spec.seed}, {"status", "failed"},
                          {"error", error}, {"seconds", exit.seconds}, {"final", json::object()}};
             write_file_atomically(dir / "summary.json", summary.dump(2) + "\n");

@@ -1,6 +1,8 @@
 // fork() per job; progress through shared memory; waitpid() tells crashes from failures.
 #include "engine/workers.hpp"
 
+#include "engine/crash_site.hpp"
+
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
@@ -58,6 +60,14 @@ std::string describe_status(int status) {
     return fmt::format("crashed: {} (signal {})", strsignal(sig), sig);
   }
   return "ended abnormally";
+}
+
+// A job over its time or memory limit is first asked where it is (its handler writes the plugin
+// file it is executing into its slot), then killed.
+void kill_noting_site(pid_t pid) {
+  ::kill(pid, kWhereAreYouSignal);
+  std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ::kill(pid, SIGKILL);
 }
 
 }  // namespace
@@ -134,6 +144,7 @@ void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std:
       const pid_t pid = ::fork();
       if (pid < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
       if (pid == 0) {
+        install_crash_site_handlers(slots[slot].crash_site, sizeof(slots[slot].crash_site));
         if (options.job_memory_mb > 0 && !kAddressSanitizer) {
           const rlim_t bytes = static_cast<rlim_t>(options.job_memory_mb) << 20;
           const rlimit limit{bytes, bytes};
@@ -164,6 +175,7 @@ void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std:
       if (timed_out.erase(pid)) exit.reason = fmt::format("timed out after {:g} s (experiment.timeout or --job-timeout)", options.job_timeout);
       if (over_memory.erase(pid)) exit.reason = fmt::format("out of memory: over the {} MiB of --job-memory", options.job_memory_mb);
       exit.seconds = std::chrono::duration<double>(Clock::now() - r.started).count();
+      if (!exit.ok) exit.site = std::string(slots[r.slot].crash_site, ::strnlen(slots[r.slot].crash_site, sizeof(slots[r.slot].crash_site)));
       (exit.ok ? done : failed)++;
       share_cores();
       erase_lines();
@@ -183,7 +195,7 @@ void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std:
       for (const auto& [child_pid, r] : running) {
         if (std::chrono::duration<double>(now - r.started).count() > options.job_timeout &&
             timed_out.insert(child_pid).second) {
-          ::kill(child_pid, SIGKILL);
+          kill_noting_site(child_pid);
         }
       }
     }
@@ -193,7 +205,7 @@ void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std:
       // AddressSanitizer, whose shadow memory needs terabytes of address space).
       for (const auto& [child_pid, r] : running) {
         if (resident_mib(child_pid) > double(options.job_memory_mb) && over_memory.insert(child_pid).second) {
-          ::kill(child_pid, SIGKILL);
+          kill_noting_site(child_pid);
         }
       }
     }

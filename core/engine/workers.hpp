@@ -29,6 +29,7 @@ struct WorkerExit {
   bool ok = false;          // the child exited with status 0
   std::string reason;       // why not: "exit status 1", "crashed: Segmentation fault (signal 11)"
   double seconds = 0;
+  std::string site;         // the plugin file it was executing when it crashed or was killed, if known
 };
 
 // Runs child(job, slot) in a forked process for each job of `todo`; the child's return value is

@@ -1,6 +1,8 @@
 // Boost.DLL loading with the checks listed in pack_loader.hpp.
 #include "loader/pack_loader.hpp"
 
+#include "engine/crash_site.hpp"
+
 #include <featurelab/version.hpp>
 
 #include <map>
@@ -143,6 +145,7 @@ LoadResult load_pack(const std::filesystem::path& file) {
     return refuse(file, LoadFailure::RegistrationFailed,
                   "pack '" + pack->name + "': registering its components threw a non-standard exception");
   }
+  note_pack_library(header, file.string());  // so a crash inside it is reported with its file
   LoadResult result;
   result.pack = std::move(pack);
   return result;

@@ -96,11 +96,13 @@ export FEATURELAB_PLUGIN_PATH=$FIXTURE_DIR/fixture
 expect 1 "" -- $fl run "$SOURCE_DIR/tests/data/crash.toml" --out "$work/crash" --jobs 2 --job-memory 768
 reason() { grep -h '"error"' "$work"/crash/jobs/"$1"-*/summary.json; }
 check "the well-behaved job finished" grep -q '"status": "ok"' "$work"/crash/jobs/0000-*/summary.json
-check "segfault: crashed with signal 11" bash -c "grep -q 'Segmentation fault (signal 11)' '$work'/crash/jobs/0001-*/summary.json"
-check "abort: crashed with signal 6" bash -c "grep -q 'signal 6' '$work'/crash/jobs/0002-*/summary.json"
+# Each names the plugin file and the component it was executing (the worker's signal handler).
+site="in model 'crash-model' \\(/[^)]*/libfixture\\.so\\)"
+check "segfault: crashed with signal 11, in the plugin" grep -qE "Segmentation fault \\(signal 11\\) $site" "$work"/crash/jobs/0001-*/summary.json
+check "abort: crashed with signal 6, in the plugin" grep -qE "\\(signal 6\\) $site" "$work"/crash/jobs/0002-*/summary.json
 check "throw: the exception's message" bash -c "grep -q 'crash-model was told to throw' '$work'/crash/jobs/0003-*/summary.json"
-check "nan: divergence with the step" bash -c "grep -qi 'nan' '$work'/crash/jobs/0004-*/summary.json"
-check "loop: timed out" bash -c "grep -q 'timed out after 5 s' '$work'/crash/jobs/0005-*/summary.json"
+check "nan: divergence with the step and the component" grep -qE "diverged at step 0: .*came from the model \\(its outputs" "$work"/crash/jobs/0004-*/summary.json
+check "loop: timed out, in the plugin" grep -qE "timed out after 5 s .*$site" "$work"/crash/jobs/0005-*/summary.json
 check "leak: out of memory" bash -c "grep -qiE 'out of memory|signal' '$work'/crash/jobs/0006-*/summary.json"
 unset FEATURELAB_PLUGIN_PATH
 

@@ -8,6 +8,22 @@
 
 namespace featurelab::std_pack {
 
+namespace {
+
+// Which component produced the first non-finite value: run only once training has diverged.
+std::string divergence_source(Model& model, const Batch& b, Scalar loss, Scalar penalty) {
+  if (!model.parameters().allFinite()) return "the model's parameters (the optimizer's previous step)";
+  if (!b.X().allFinite()) return "the data (a non-finite input)";
+  Mat out(b.n, model.outputs());
+  model.forward(b.X(), out);
+  if (!out.allFinite()) return "the model (its outputs are not finite on finite parameters and inputs)";
+  if (!std::isfinite(loss)) return "the loss (not finite on finite model outputs)";
+  if (!std::isfinite(penalty)) return "a [[regularizer]] (its penalty)";
+  return "the gradient (the model's backward pass or the loss's derivative, on finite outputs and loss)";
+}
+
+}  // namespace
+
 Schema StandardTrainer::schema() {
   Schema s;
   s.integer("steps", 1000, "training steps").min(0);
@@ -84,8 +100,8 @@ void StandardTrainer::train(TrainerHost& host, Rng& rng) {
     if (!std::isfinite(loss) || !std::isfinite(penalty) || !grad_.allFinite()) {
       throw Error("training diverged at step " + std::to_string(t) + ": the loss is " + std::to_string(loss) +
                   (std::isfinite(penalty) ? "" : ", the [[regularizer]] penalty " + std::to_string(penalty)) +
-                  (grad_.allFinite() ? "" : " and the gradient is not finite") +
-                  " (from the model, loss or regularizers); lower optimizer.lr or check the data");
+                  (grad_.allFinite() ? "" : " and the gradient is not finite") + "; it came from " +
+                  divergence_source(model, b, loss, penalty) + "; lower optimizer.lr or check the data");
     }
     host.optimizer().step(model.parameters().head(p), grad_, t);
     host.progress(t + 1, steps_, loss);

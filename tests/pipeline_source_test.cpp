@@ -43,6 +43,10 @@ TEST_CASE("bad overrides and bad TOML are located") {
   const auto file = dir.write("p.toml", "[model]\nuse = \"two-layer\"\n");
   CHECK_THROWS_WITH(load_pipeline(file, {"augment.2.alpha=1"}), Catch::Contains("--set augment.2.alpha"));
   CHECK_THROWS_WITH(load_pipeline(file, {"model.width"}), Catch::Contains("expected KEY=VALUE"));
+  // An index no array can have is a located error, not std::out_of_range (found by fuzz-set-override).
+  CHECK_THROWS_AS(load_pipeline(file, {"augment.111111111111111111111111111110.alpha=1"}), ConfigError);
+  CHECK_THROWS_WITH(load_pipeline(file, {"augment.111111111111111111111111111110.alpha=1"}),
+                    Catch::Contains("--set augment.111111111111111111111111111110.alpha"));
   const auto bad = dir.write("bad.toml", "[model]\nuse = \"two-layer\nwidth = 3\n");
   CHECK_THROWS_WITH(load_pipeline(bad, {}), Catch::Contains("bad.toml:2") && Catch::Contains("TOML syntax error"));
   CHECK_THROWS_WITH(load_pipeline(dir.path() / "absent.toml", {}), Catch::Contains("no such pipeline file"));

@@ -98,7 +98,9 @@ toml::node* descend(toml::node* node, const std::string& part) {
   if (!node) return nullptr;
   if (auto* table = node->as_table()) return table->get(part);
   if (auto* array = node->as_array()) {
-    if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos) return nullptr;
+    // Digits only, and no more of them than an index of this array can have: std::stoul would
+    // throw std::out_of_range on "assert.1111…" (found by fuzz-set-override).
+    if (part.empty() || part.size() > 9 || part.find_first_not_of("0123456789") != std::string::npos) return nullptr;
     const auto index = std::stoul(part);
     return index < array->size() ? array->get(index) : nullptr;
   }

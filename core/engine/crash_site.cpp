@@ -1,6 +1,7 @@
 #include "engine/crash_site.hpp"
 
 #include <atomic>
+#include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <filesystem>

@@ -7,8 +7,8 @@ namespace midpoint_mixup {
 
 // Def. 4.5 by ablation: feature v_{y,ℓ} is learned if class-y test points with every instance of
 // the other feature v_{y,3−ℓ} removed are still classified as y (accuracy ≥ tau). Also the
-// feature response R_{y,ℓ}(c) = g^y(one patch c·v_{y,ℓ}, zeros elsewhere) ≥ log k (the
-// extraction's robust criterion), and whether the feature with the larger initial correlation
+// feature response R_{y,ℓ}(c) = g^y(one patch c·v_{y,ℓ}, zeros elsewhere) ≥ log k (a sum over
+// the filters like App. B's C_{y,ℓ}, robust where the max Λ is not), and whether the feature with the larger initial correlation
 // Λ^{(0)}_{y,ℓ} = max_r ⟨w_{y,r}, v_{y,ℓ}⟩ is the one that won (Claim B.10).
 class FeatureLearnedProbe : public featurelab::Probe {
  public:

@@ -19,7 +19,7 @@ Schema MultiviewPatches::schema() {
   s.integer("signal_pairs", 1, "C_P: signal patch pairs per point").min(1);
   s.real("delta1", 0.1, "δ1: β ~ U[δ1, δ2 − δ1]").min(0);
   s.real("delta2", 1.0, "δ2: the mirrored pair sums to δ2").above(0);
-  s.real("delta3", 0.0, "δ3: lower noise coefficient; 0 = 0.25·k^-1.5 (calibrated CPU preset)").min(0);
+  s.real("delta3", 0.0, "δ3: lower noise coefficient; 0 = 0.25·k^-1.5 (our CPU calibration)").min(0);
   s.real("delta4", 0.0, "δ4: upper noise coefficient; 0 = 0.5·k^-1.5").min(0);
   s.integer("noise_classes", 1, "Q: distinct other classes whose features make the noise patches").min(0);
   s.boolean("same_noise", true, "all noise patches of a point are equal (Def. 4.1 read literally: γ has no patch "

@@ -29,8 +29,8 @@ Schema PatchTwoLayer::schema() {
   s.real("alpha", 8.0, "α: power of the smoothed ReLU's polynomial piece").min(2);
   s.real("rho", 0.0, "ρ: where the smoothed ReLU turns linear; 0 = 1/k").min(0);
   s.real("init_std", 0.0, "std of the filters; 0 = 1/sqrt(d) (Xavier as stated: N(0, I/d))").min(0);
-  s.real("warm_start", 0.0, "A_total: set <w_{y,r}, v_{y,l}> = A_total/m for every class and filter (the "
-                            "extraction's C2 warm start); 0 = a plain random init").min(0);
+  s.real("warm_start", 0.0, "A_total: set <w_{y,r}, v_{y,l}> = A_total/m for every class and filter (one "
+                            "feature learned, the situation of Claims B.22-B.24); 0 = a plain random init").min(0);
   s.integer("warm_feature", 1, "l: the feature the warm start puts in").range(1, 2);
   return s;
 }

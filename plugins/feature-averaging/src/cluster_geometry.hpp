@@ -1,7 +1,7 @@
 // What the probes and attacks of this pack read: the distribution's centres and partition, and a
 // two-layer model's neurons with the side or class each one serves.
-//   one output (Li et al. M1): neuron r serves the side sign(a_r): its matched centres are J_{sign a_r};
-//   k outputs (M2, h neurons per class): neuron r serves the class argmax_c a_{c,r}: one matched centre.
+//   one output (Li et al. 2024, Sec. 3.2): neuron r serves the side sign(a_r): its matched centres are J_{sign a_r};
+//   k outputs (Sec. 4.2, h neurons per class): neuron r serves the class argmax_c a_{c,r}: one matched centre.
 #pragma once
 
 #include <featurelab/model.hpp>

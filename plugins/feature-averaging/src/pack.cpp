@@ -1,7 +1,7 @@
-// Pack feature-averaging: Li, Pan, Lyu, Li, "Feature Averaging: An Implicit Bias of Gradient Descent
+// Pack feature-averaging: Li, Pan, Lyu, Li 2024, "Feature Averaging: An Implicit Bias of Gradient Descent
 // Leading to Non-Robustness in Neural Networks" — clusters, MNIST, analytic attacks, probes and the
-// hand-built networks. The trained networks are std two-layer (M1: balanced ±1/m readout with bias;
-// M2: per-class readout), read as binary classifiers by the SDK's partition readout.
+// hand-built networks. The trained networks are std two-layer (Sec. 3.2: balanced ±1/m readout
+// with bias; Sec. 4.2: per-class readout), read as binary classifiers by the SDK's partition readout.
 #include "attacks.hpp"
 #include "feature_construction.hpp"
 #include "mnist_digits.hpp"

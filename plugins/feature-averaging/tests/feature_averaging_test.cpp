@@ -1,5 +1,5 @@
 // The feature-averaging pack on its own: the cluster distribution, Theorems D.1–D.3 and Prop. 4.8's
-// constructions under the analytic attacks and PGD (T1, extraction A11), the partition readout, and
+// constructions (App. D) under the analytic attacks and PGD, the partition readout, and
 // the MNIST loader on files written here.
 #include <featurelab/readout.hpp>
 #include <featurelab/testing.hpp>

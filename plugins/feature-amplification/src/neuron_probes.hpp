@@ -1,12 +1,12 @@
 // Probes of the first layer, following the proof of Frei et al. Theorem 3.1 (§4, App. A):
-//   neuron-feature-correlation  P3: corr_j = |⟨ŵ_j, own mean⟩| (positive neurons: μ1, negative: μ2)
+//   neuron-feature-correlation  Lemmas 4.2, 4.10: corr_j = |⟨ŵ_j, own mean⟩| (positive neurons: μ1, negative: μ2)
 //                               and the cross correlation with the other mean; min/p10/median/max
-//   candidate-sets              P4–P6, fixed at the first measurement (t = 0): J_{±μ1}, J_{±μ2} by the
+//   candidate-sets              Lemmas 4.1, 4.2, 4.4, fixed at the first measurement (t = 0): J_{±μ1}, J_{±μ2} by the
 //                               threshold 1/(3C0√d) or by sign, their sizes against m(1−1/C0)²/4, the
 //                               init norms ‖w_j‖/(ω√d), the init correlation scale, the activation edge
-//   neuron-alignment            P7: fraction of J neurons satisfying Condition 4.7 at t
-//   almost-orthogonality        P8: Condition 4.8, |⟨w_j, other⟩| ≤ factor·α|a_j| for j ∈ J
-//   feature-map-change          P12 (Prop. 3.2): min_i ‖φ(Wx_i) − φ(W0x_i)‖/‖φ(W0x_i)‖, also × ‖W0‖_F
+//   neuron-alignment            fraction of J neurons satisfying Condition 4.7 at t
+//   almost-orthogonality        Condition 4.8, |⟨w_j, other⟩| ≤ factor·α|a_j| for j ∈ J
+//   feature-map-change          Prop. 3.2: min_i ‖φ(Wx_i) − φ(W0x_i)‖/‖φ(W0x_i)‖, also × ‖W0‖_F
 #pragma once
 
 #include <featurelab/probe.hpp>

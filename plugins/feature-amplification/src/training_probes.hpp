@@ -1,10 +1,10 @@
 // Probes of what the network does on data (Frei, Chatterji, Bartlett 2022):
-//   split-accuracy        P1/P2/P16: train clean accuracy, train noisy misclassification, test error
+//   split-accuracy        Thm. 3.1, Lemma 4.3: train clean accuracy, train noisy misclassification, test error
 //                         against noisy and clean labels, realised noise rates, per-cluster clean error
-//   margins               P11: min clean and max noisy training margin, f at ±μ1, ±μ2
-//   loss-stats            P17: L̂ and min_i −ℓ′(y_i f(x_i)) (eq. 17: ≥ ½e^{−2} while t ≤ T − 1)
-//   reference-agreement   P15: P(sgn f = sgn(|⟨μ1,x⟩| − |⟨μ2,x⟩|)) on the test set
-//   decision-grid         P14: sgn f on a grid of the first two coordinates (table → heatmap)
+//   margins               Lemma 4.9, eqs. (20), (45): min clean and max noisy training margin, f at ±μ1, ±μ2
+//   loss-stats            L̂ and min_i −ℓ′(y_i f(x_i)) (eq. 17: ≥ ½e^{−2} while t ≤ T − 1)
+//   reference-agreement   §3 after Thm. 3.1: P(sgn f = sgn(|⟨μ1,x⟩| − |⟨μ2,x⟩|)) on the test set
+//   decision-grid         Figure 1: sgn f on a grid of the first two coordinates (table → heatmap)
 // A binary model with one output predicts class 1 (y = +1) iff f > 0.
 #pragma once
 

@@ -5,7 +5,8 @@ source "$(dirname "$0")/lib.sh"
 fl=$FEATURELAB
 pipeline=$SOURCE_DIR/plugins/std/pipelines/xor-figure1.toml
 out=$work/run
-# Reduced: n = 1000 and m = 100 reach the theorem's state by t = 30 (extraction 003, §9.2).
+# Reduced: n = 1000 and m = 100 reach the theorem's state by t = 30 (our own reference simulation, seed 0:
+# every clean training point right, every noisy one wrong, clean test error 0 from t = 30 on).
 expect 0 "assert PASS" -- $fl run "$pipeline" --out "$out" --set data.train=1000 --set model.width=100 \
   --set train.steps=300 --set train.eval_every=100
 job=$(ls -d "$out"/jobs/0000-* 2>/dev/null)

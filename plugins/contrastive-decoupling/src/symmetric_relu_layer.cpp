@@ -12,9 +12,9 @@ using namespace featurelab;
 
 Schema SymmetricReluLayer::schema() {
   Schema s;
-  s.integer("width", 128, "m: neurons (the representation's dimension; the theory has m = d^1.01, the extraction 4d)").min(1);
+  s.integer("width", 128, "m: neurons (the representation's dimension; the theory has m = d^1.01, our default 4d)").min(1);
   s.real("init_norm", 1.0 / 32, "‖w_i⁽⁰⁾‖ ≈ init_norm: w_i ~ N(0, init_norm²/d1 I) (the paper's σ_0² = Θ(1/(d1 poly d)); "
-                                "1/d is the extraction's choice)").above(0);
+                                "1/d is our choice)").above(0);
   s.boolean("train_bias", false, "b is trained by the loss's gradient (footnote 4's experiment); otherwise the trainer "
                                  "sets it (contrastive-sgd's schedule) and optimizers never touch it");
   return s;

@@ -5,7 +5,7 @@
 // linear; b_i < 0 (reachable only with trained biases) gives 2a on |a| < |b|, a − b·sign(a) outside. The two-ReLU
 // formula is implemented as written, for every sign of b.
 //   ∂h_i/∂w_i = (1[a > b] + 1[−a > b])·x,   ∂h_i/∂b_i = −1[a > b] + 1[−a > b].
-// Init: w_i ~ N(0, σ_0² I) with σ_0 = init_norm/√d1 (so ‖w_i⁽⁰⁾‖ ≈ init_norm; the extraction's σ_0 = 1/(d√d1) is
+// Init: w_i ~ N(0, σ_0² I) with σ_0 = init_norm/√d1 (so ‖w_i⁽⁰⁾‖ ≈ init_norm; our default σ_0 = 1/(d√d1) is
 // init_norm = 1/d), b = 0. Blocks W (m×d1, trainable) and b (1×m, trainable only with train_bias = true: the
 // paper sets it by a schedule, which the contrastive-sgd trainer runs).
 #pragma once

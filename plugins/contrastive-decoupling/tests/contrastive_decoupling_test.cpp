@@ -1,7 +1,7 @@
-// The contrastive-decoupling pack on its own (the extraction's §10 A1–A4 and the probes on hand-built
-// weights): the sparse-coding dictionary and codes, the random-mask second moments that make the
-// decoupling, the symmetric ReLU, the stop-gradient semi-gradient against finite differences with the
-// target branch frozen (and that it is not the gradient), the full gradient, the loss at init.
+// The contrastive-decoupling pack on its own: the sparse-coding dictionary and codes, the random-mask second
+// moments that make the decoupling (A1), the symmetric ReLU (A2), the stop-gradient semi-gradient against finite
+// differences with the target branch frozen, and that it is not the gradient (A3), the full gradient, the loss at
+// init (A4; the tags A1–A4 in the test names mark these exact checks), and the probes on hand-built weights.
 #include <featurelab/augment.hpp>
 #include <featurelab/error.hpp>
 #include <featurelab/gradient_check.hpp>
@@ -125,7 +125,7 @@ TEST_CASE("random-mask: complementary masks decouple the dense noise, independen
   const Mat& M = f.at("dictionary");
   const Mat& perp = f.at("completion");
   const double p = std::log(std::log(32.0)) / 32, s2 = std::sqrt(std::log(32.0)) / 32;
-  // The exact values (the extraction's A1): with Σ_x = p MMᵀ + σ² I, E[x⁺⁺x⁺ᵀ] = Σ_x − diag(Σ_x).
+  // The exact values (our derivation, consistent with Lemma C.2): with Σ_x = p MMᵀ + σ² I, E[x⁺⁺x⁺ᵀ] = Σ_x − diag(Σ_x).
   const VecD diag = (M.transpose() * M).diagonal().cast<double>();  // (MMᵀ)_rr
   const double sparse_exact = p * (1 - (M.cast<double>().array().square().rowwise() * diag.transpose().array()).sum() / 32);
   const double dense_exact = -p * (perp.cast<double>().array().square().rowwise() * diag.transpose().array()).sum() / 480;

@@ -1,7 +1,7 @@
 // Distribution `linear-separable` (Shi 2024 ch. 3, App. B.5.1, D_linear). The paper states only
 // assumptions, no generator: equiprobable labels; a unit w* with y⟨w*, x⟩ > 0 on every sample, with
 // margin β = min y⟨w*, x⟩ > 0 and signal ρ = E[y⟨w*, x⟩]; and E[y P_⊥ x] = 0 (the part of x orthogonal to
-// w* is independent of the label). The generator here is OUR choice (the extraction's suggestion):
+// w* is independent of the label). The generator here is OUR choice, not the dissertation's:
 //   x = y (β + |u|) w* + P_⊥ z,   u ~ N(0, 1),   z ~ N(0, noise² I_d),   P_⊥ = I − w* w*ᵀ,
 // with y = ±1 equiprobable and w* a random unit vector. Every assumption holds by construction:
 // y⟨w*, x⟩ = β + |u| >= β (the margin is exactly β, approached but not attained), P_⊥ x = P_⊥ z is

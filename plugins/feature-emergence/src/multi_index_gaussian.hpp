@@ -1,8 +1,8 @@
 // Distribution `multi-index-gaussian` (Shi 2024 ch. 3, App. B.5.7, after Damian et al. 2022): a
 // regression problem whose target depends on x only through r directions,
 //   x ~ N(0, I_d),   g*(x) = g(⟨x, u_1⟩, …, ⟨x, u_r⟩),   E g*(x)² = 1,
-// with H = E ∇²g*(x) of rank r (Assumption B.66). The paper fixes no g; ours (the extraction's
-// suggestion) is the degree-2 sum of Hermite polynomials over r orthonormal random u_i:
+// with H = E ∇²g*(x) of rank r (Assumption B.66). The paper fixes no g; ours (our choice, not the
+// dissertation's) is the degree-2 sum of Hermite polynomials over r orthonormal random u_i:
 //   g*(x) = Σ_{i<=r} He_2(⟨x, u_i⟩)/√(2r),   He_2(z) = z² − 1,
 // so E g* = 0, E g*² = Σ_i E He_2²/(2r) = 1 (E He_2(z)² = 2), E g*(x) x = 0 (odd moments vanish), and
 // H = √(2/r) Σ_i u_i u_iᵀ has rank r with κ = ‖H^†‖/√r = 1/√2 (Def. B.67).

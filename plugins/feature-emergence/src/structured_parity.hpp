@@ -7,7 +7,7 @@
 //   X_U      φ_A uniform on {±1}^{rk}
 //   X_{j,±}  φ_{A_j} = ±(1, …, 1) and the other blocks of A all 0
 // while, under every component, φ_l for l ∉ A is iid +1 or −1 with probability p_o each, else 0.
-// Why r and k odd (gotcha 14): under X_U the sum of r odd ±1 block parities is never 0, and under
+// Why r and k odd (§3.4.2, Assumption 3.19): under X_U the sum of r odd ±1 block parities is never 0, and under
 // X_{j,±} only block j is non-zero and its parity is ±1 = the sign of the block only for odd k, so
 // the label is never sign(0). The law is symmetric, P(φ) = P(−φ) and y(−φ) = −y(φ), so labels are
 // balanced. Remark B.45 also states E[yx] = 0, which holds only for p_A = 0: yx is even under the

@@ -136,7 +136,7 @@ void NormalizedMargin::measure(const ProbeInput& in, Measurements& out) {
   // The largest ratio at any evaluation so far: Thm. 4.9 bounds every checkpoint, not only the last.
   ratio_max_ = std::max(ratio_max_, t.normalized() / star);
   out.scalar("ratio_max", ratio_max_);
-  // The same minimum over the training split only (what the extraction's reference runs report; it can exceed
+  // The same minimum over the training split only (what our reference runs measured; it can exceed
   // the table's, and even γ*).
   if (in.train.size() > 0) {
     double min_margin = std::numeric_limits<double>::infinity();

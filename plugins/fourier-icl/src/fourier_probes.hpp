@@ -11,7 +11,7 @@
 //   normalized-margin   min over the FULL table D_p of f[y] − max_{c≠y} f[c], over ‖θ‖_{2,k+1}^{k+1} (margin), γ*(k, p)
 //     (gamma_star), their ratio (ratio: <= 1 for every network, Thm. 4.9), the class-weighted mean margin
 //     (weighted) and the accuracy over D_p (accuracy_table); ratio_max, the largest ratio at any evaluation so far;
-//     ratio_train, the same minimum over the training split only (the extraction's reference runs report that one).
+//     ratio_train, the same minimum over the training split only (what our reference runs measured).
 #pragma once
 
 #include <featurelab/probe.hpp>

@@ -43,7 +43,8 @@ std::vector<int> gemfilter_select(const Scalar* scores, Index T, Index k, Pool p
     return sa > sb || (sa == sb && a < b);
   });
   order.resize(static_cast<std::size_t>(keep));
-  std::sort(order.begin(), order.end());  // the token indices in prompt order (D-G1: the values, not the permutation)
+  // The token indices in prompt order: the values (App. G.4.1's printed code returns the permutation).
+  std::sort(order.begin(), order.end());
   return order;
 }
 
@@ -55,7 +56,7 @@ Complexity gemfilter_complexity(double n, double m, double h, double d, double k
   c.generation_time[0] = m * h * (n * t + t * t) * d;
   c.generation_time[1] = m * h * (k * t + t * t) * d;
   c.generation_time[2] = m * h * (k * k + t * t) * d;
-  c.prompt_memory[0] = m * w + 2 * m * h * d;  // as printed in Thm 9.3 (D-G4)
+  c.prompt_memory[0] = m * w + 2 * m * h * d;  // as printed in Thm 9.3 (no n)
   c.prompt_memory[1] = m * w + 2 * h * n * d + 2 * m * h * k * d;
   c.prompt_memory[2] = r * w + 2 * h * n * d;
   c.generation_memory[0] = m * w + 2 * m * h * (n + t) * d;
@@ -211,7 +212,7 @@ void GemfilterSelection::measure(const ProbeInput& in, Measurements& out) {
     tf->run_tokens(selected, fresh, n, k, -1, logits);
     out.scalar("accuracy_random", accuracy(logits, data.y, n));
   }
-  // D9.1: with k = n the selection is the whole prompt and the rerun is the full model, exactly.
+  // Alg. 2 with k = n: the selection is the whole prompt and the rerun is the full model, exactly.
   {
     std::vector<int> all;
     for (Index i = 0; i < n; ++i) {

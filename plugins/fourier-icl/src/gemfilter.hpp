@@ -1,15 +1,15 @@
-// GemFilter (Shi 2024 ch. 9, Alg. 2; extraction part D) on the pack's transformer.
+// GemFilter (Shi 2024 ch. 9, Alg. 2, App. G.4.1) on the pack's transformer.
 //   select(r, k): run blocks 1 … r on the prompt; score every token by the LAST query row of block r, raw and summed
-//     over heads, s = Σ_h Q_h[n] K_hᵀ (no 1/√a, no softmax: D-G3); pool s with a 1-D window (the code's avg_pool1d,
-//     kernel 5, padding 2, count_include_pad; "max" and "none" are the text's and the raw variants: D-G2); keep the
-//     top-k indices, ties to the earlier token, and sort them ascending (the printed code returns the sort's
-//     permutation instead: D-G1).
+//     over heads, s = Σ_h Q_h[n] K_hᵀ (no 1/√a, no softmax, as Alg. 2); pool s with a 1-D window (the code's avg_pool1d,
+//     kernel 5, padding 2, count_include_pad; "max" and "none" are App. G.4.1's text and the raw variants); keep the
+//     top-k indices, ties to the earlier token, and sort them ascending (App. G.4.1's printed code returns the sort's
+//     permutation instead).
 //   rerun: the full model on the k selected tokens at fresh positions 0 … k−1 (GemFilter), or at their original
-//     positions (the "One-Run" ablation, D-G6).
+//     positions (the "One-Run" ablation, App. G.4.5).
 // Thm 9.3's complexity (n prompt tokens, m layers, h heads, d head width, k selected, t generated, w weights per layer):
 //   prompt time      standard m h n² d    SnapKV m h n² d            GemFilter r h n² d
 //   generation time  standard m h (n t + t²) d, SnapKV m h (k t + t²) d, GemFilter m h (k² + t²) d
-//   prompt memory    standard m w + 2 m h d (as printed, no n: D-G4), SnapKV m w + 2 h n d + 2 m h k d, GemFilter r w + 2 h n d
+//   prompt memory    standard m w + 2 m h d (as printed, no n), SnapKV m w + 2 h n d + 2 m h k d, GemFilter r w + 2 h n d
 //   generation mem.  standard m w + 2 m h (n + t) d, SnapKV and GemFilter m w + 2 m h (k + t) d
 #pragma once
 
@@ -40,7 +40,7 @@ Complexity gemfilter_complexity(double n, double m, double h, double d, double k
 // distance from the needle's value to the nearest kept token (Fig. 9.5's curve), and the accuracy of the rerun with
 // fresh and with original positions, and with the query token forced into the selection (accuracy_keep_query); at
 // the filter layer (given, or the first block whose coverage reaches
-// `coverage_threshold`, D9.3) the headline scalars, a random-selection baseline, the D9.1 mechanics and Thm 9.3's
+// `coverage_threshold`) the headline scalars, a random-selection baseline, Alg. 2's mechanics and Thm 9.3's
 // counters beside the FLOPs this implementation performs.
 class GemfilterSelection : public featurelab::Probe {
  public:

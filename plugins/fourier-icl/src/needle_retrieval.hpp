@@ -1,5 +1,5 @@
-// Distribution `needle-retrieval`: the synthetic needle-in-a-haystack task the GemFilter chapter's extraction
-// proposes as a CPU stand-in for its LLM benchmarks (Shi 2024 ch. 9, D2): a prompt of `length` tokens
+// Distribution `needle-retrieval`: a synthetic needle-in-a-haystack task, our CPU stand-in for the
+// GemFilter chapter's LLM benchmarks (Shi 2024 ch. 9, §9.4.1): a prompt of `length` tokens
 //     h_0 h_1 … [key_j value_j] … h_{length−2} key_q
 // whose haystack tokens h are uniform over the `values` value tokens, with `pairs` key–value needles (distinct keys
 // drawn from `keys` key tokens, values uniform, at random non-overlapping places) and a final query key equal to one

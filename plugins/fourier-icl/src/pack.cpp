@@ -1,5 +1,5 @@
-// Pack fourier-icl: Shi 2024 dissertation chapters 4, 5 and 9 (seed 002) — Fourier circuits for k-input
-// modular addition (this file's first components), in-context learning and GemFilter.
+// Pack fourier-icl: Shi 2024 dissertation (University of Wisconsin–Madison) chapters 4, 5 and 9 — Fourier
+// circuits for k-input modular addition (this file's first components), in-context learning and GemFilter.
 #include "fourier_probes.hpp"
 #include "gemfilter.hpp"
 #include "needle_retrieval.hpp"

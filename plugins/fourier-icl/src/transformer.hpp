@@ -1,6 +1,6 @@
 // Model `transformer` (Shi 2024 ch. 4, §4.5 and Figs. 4.3–4.4; the architecture of the grokking code base the
-// chapter builds on, as the extraction's M2 infers it): a decoder over token sequences, read out at the last
-// position.
+// chapter builds on, github.com/Sea-Snell/grokking, as we read it: the chapter states only heads, width and
+// layers): a decoder over token sequences, read out at the last position.
 //   x⁰_t = √D·E[token_t] + P_t                                  (token and learned positional embeddings)
 //   per layer:  x ← x + MHA(LN(x)),   x ← x + W_2 GELU(W_1 LN(x) + b_1) + b_2      (pre-norm blocks)
 //     MHA(u) = concat_h(softmax(Q_h K_hᵀ/√a + causal mask) V_h) W_o + b_o,  Q = uW_q + b_q, K, V likewise (H heads

@@ -3,9 +3,9 @@
 //     A_h = E_num W_q^h W_k^hᵀ E_numᵀ (p×p; E_num = the embedding rows of the numbers 0 … p−1, token ids 2 … p+1;
 //     positions and LayerNorm left out, as the chapter's figures), centred, and its 2-D DFT power |Â_h(j1, j2)|²:
 //     the fraction of the power in its 4 largest bins (a product of two cosines has 4 symmetric peaks). Over the
-//     heads with ‖A_h‖ >= 0.1·max_h ‖A_h‖: top4_mean, top4_min, sparse_heads (the fraction with top4 >= 0.5, the
-//     extraction's A4.10); table `heads`: per head [norm, top4, dominant j1, dominant j2]; at the first and the
-//     last step, tables `power.head<h>`: the max-normalised 2-D power spectrum (p×p, frequencies j1 × j2).
+//     heads with ‖A_h‖ >= 0.1·max_h ‖A_h‖: top4_mean, top4_min, sparse_heads (the fraction with top4 >= 0.5, our
+//     threshold for Fig. 4.3's pictures); table `heads`: per head [norm, top4, dominant j1, dominant j2]; at the
+//     first and the last step, tables `power.head<h>`: the max-normalised 2-D power spectrum (p×p, frequencies j1 × j2).
 //   grokking-timing   the first evaluated step at which the train accuracy reaches `threshold` (t_train) and the
 //     test accuracy (t_test), −1 until it happens, and their gap t_test − t_train (Fig. 4.4's delayed
 //     generalisation); any classifier.

@@ -1,7 +1,8 @@
 // The fourier-icl pack's chapter-4 components on their own: the modular-sum table and its split, the
 // maximum-margin construction hitting γ* exactly (A4.1) and γ* bounding every network over the full table
 // (A4.2), the single-neuron class-weighted margin γ*·cos(Σθ_j − θ_w) (A4.3), the network's gradients, and the
-// probes on networks whose spectra are known.
+// probes on networks whose spectra are known. The tags A4.x, A5.x and D9.x in the test names label our checks
+// (described beside each); the dissertation's results are cited by their own numbers.
 #include "fourier_construction.hpp"
 #include "gemfilter.hpp"
 #include "icl_theory.hpp"
@@ -231,7 +232,7 @@ TEST_CASE("ICL regression closed forms: the rank-r optimum, the loss table, the 
   s.context = 1000;
   VecD c = VecD::Zero(8);
   c(0) = c(1) = 1;
-  // The extraction's table (N = 1000, M = 16, w = Q(1, 1, 0, …)).
+  // Thm. 5.4.2's loss by rank, as our reference computation tabulated it (N = 1000, M = 16, w = Q(1, 1, 0, …)).
   const double table[3][8] = {{1.8412, 0.6509, 0.8669, 1.0806, 1.2771, 1.4737, 1.6702, 1.8667},
                               {1.9033, 0.7749, 1.0526, 1.3273, 1.5800, 1.8327, 2.0854, 2.3381},
                               {2.0894, 1.1468, 1.6096, 2.0675, 2.4886, 2.9098, 3.3309, 3.7521}};
@@ -261,7 +262,8 @@ TEST_CASE("ICL regression closed forms: the rank-r optimum, the loss table, the 
     }
   }
   CHECK(optimal_evaluation_loss(s, 8, c, 16, 1) - optimal_evaluation_loss(s, 2, c, 16, 1) == Approx(1.5632).margin(1e-4));
-  // A5.4: with a tail in the task, more shots favour larger models: r_opt = 2, 2, 4, 4, 8, 8 for M = 4 … 4096.
+  // Thm. 5.4.2's trade-off (A5.4): with a tail in the task, more shots favour larger models:
+  // r_opt = 2, 2, 4, 4, 8, 8 for M = 4 … 4096.
   VecD tail(8);
   tail << 1, 1, .5, .5, .3, .3, .3, .3;
   const int expected[6] = {2, 2, 4, 4, 8, 8};

@@ -7,8 +7,8 @@
 //     ±1; the sample is (z̃ = z·y, y). R is a random subset (the job's seed) so that no method can
 //     profit from the coordinates' order.
 //   dg-toy-2d         Sec. 6.3.1: x1 | y ~ y·U[0,1] (invariant), sign(x2) = y with probability
-//     p_agree (0.7 in-domain, 0.3 out-of-domain) and −y otherwise, |x2| ~ U[0,1] (the reading of the
-//     unspecified y = −1 case consistent with Sec. 6.4, extraction A2.2), P(y = 1) = ½.
+//     p_agree (0.7 in-domain, 0.3 out-of-domain) and −y otherwise, |x2| ~ U[0,1] (our reading of the
+//     unspecified y = −1 case, consistent with Sec. 6.4), P(y = 1) = ½.
 //
 // Both are binary (one model output, class 1 = +1). Train and test splits are in-domain; the
 // out-of-domain test set is drawn once from the job's seed and exposed as the features

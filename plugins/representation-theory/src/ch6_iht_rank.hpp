@@ -2,7 +2,7 @@
 // thresholding: a gradient step, then every trainable parameter but the `budget` largest in
 // magnitude is set to 0. In the diagonal model of Sec. 6.4 the rank of Φ(X) = X·diag(w) is the
 // support size, so this is the rank bound of the chapter. The infimum of the loss is approached
-// as ‖w‖ → ∞ (extraction A-G4): a step budget, not convergence, ends a run.
+// as ‖w‖ → ∞ (Lemma 6.2's optimum is an infimum): a step budget, not convergence, ends a run.
 #pragma once
 
 #include <featurelab/optimizer.hpp>

@@ -67,7 +67,7 @@ Schema LinearFeatures::schema() {
   Schema s;
   s.integer("width", 0, "k: the feature width; 0 = the input dimension").min(0);
   s.integer("outputs", 0, "head outputs; 0 = one per class").min(0);
-  s.real("init_std", 0.5, "A ~ N(0, init_std²) (the extraction's runs: 0.5)").above(0);
+  s.real("init_std", 0.5, "A ~ N(0, init_std²) (our choice; the chapter gives none)").above(0);
   s.real("head_bound", 0.0, "head and bias ~ U(−b, b); 0 = 1/√k (PyTorch's nn.Linear)").min(0);
   return s;
 }

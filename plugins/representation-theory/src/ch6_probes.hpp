@@ -1,11 +1,11 @@
 // Chapter 6's probes.
 //   ood-accuracy     accuracy on the test split (in-domain) and on the distribution's out-of-domain set
-//     (features ood_inputs / ood_labels), and err_ood / err_id (A6.4: 7/3 for any bias-free linear
+//     (features ood_inputs / ood_labels), and err_ood / err_id (7/3 for any bias-free linear
 //     classifier on dg-toy-2d with both weights positive).
 //   stable-rank      singular values of a hook point's feature matrix on a split (train, test or ood), or of a
 //     parameter block (`block`):
 //     stable rank ‖F‖_F²/‖F‖_2² (the standard one; `printed` = ‖F‖_F²/‖F‖_2 as Sec. 6.3.3 prints it,
-//     extraction A-G5), ‖F‖_*/N, σ2/σ1; table `singular_values`.
+//     not scale-invariant), ‖F‖_*/N, σ2/σ1; table `singular_values`.
 //   feature-support  weights of a 1×d block on the invariant coordinates R vs the environmental U
 //     (feature "invariant"): α̂ = mean_R w, β̂ = mean_U w, α̂/β̂, nonzero counts, whether the support
 //     lies in R (Lemma 6.2 / Prop. 6.3), Lemma 6.1's bounds 3/(4γ) and 1/√r beside them.

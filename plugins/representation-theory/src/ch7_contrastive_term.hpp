@@ -8,7 +8,7 @@
 // and ℓ logistic, log(1 + e^{−t}) (the chapter's choice), or linear, −t (Thm 7.1's PCA identity; unbounded below).
 // Gradient with respect to every row of F (all three branches; the negatives only for batch-mean / single):
 //   dL/dφ(x_k) = ℓ′(t_k)(φ(x⁺_k) − n_k)/K,   dL/dφ(x⁺_k) = ℓ′(t_k) φ(x_k)/K,   dL/dn_k = −ℓ′(t_k) φ(x_k)/K.
-// For linear φ and the expected negative this is ∂/∂W = (1/K) Σ ℓ′(t) W(x x⁺ᵀ + x⁺ xᵀ) (the extraction's B4).
+// For linear φ and the expected negative this is ∂/∂W = (1/K) Σ ℓ′(t) W(x x⁺ᵀ + x⁺ xᵀ) (eq. F.38's loss).
 #pragma once
 
 #include <featurelab/dataset.hpp>

@@ -1,4 +1,4 @@
-// Probe `feature-weights` (ch. 7; the extraction's B7): how strongly the representation encodes each hidden
+// Probe `feature-weights` (ch. 7, §7.2.2): how strongly the representation encodes each hidden
 // feature, D_j = ‖φ(M e_j)‖² = [(WM)ᵀ(WM)]_jj, and its means over the groups S, P_0 … P_{T−1}, U.
 // The chapter's predictions (σ = 1, r = 2s): pretrained on the even mixture, S → α = 1, every P_t → β = 1/T,
 // U → 0 (Prop. 7.3 / F.8, Thm 7.2(1)); on task t alone, S and P_t → 1, the rest → 0 (Prop. 7.4); fine-tuned on t

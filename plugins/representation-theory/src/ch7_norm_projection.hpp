@@ -3,8 +3,8 @@
 //   Φ_γ = Φ ∩ {W : ‖W − W₀‖_F ≤ γ}                            (F.105: the fine-tuning ball around W₀ = W*)
 // Both norms of Φ are unitarily invariant, so its projection keeps the singular vectors and projects the singular
 // values σ onto {σ′_i ≤ c, Σσ′_i² ≤ F²}: the KKT conditions give σ′_i = min(c, σ_i/τ) with the smallest τ ≥ 1 that
-// meets the Frobenius bound (found by bisection to machine precision). This is the exact projection — the
-// extraction's gotcha B-G4: without it the logistic loss runs to infinite norm, so the projection defines the answer.
+// meets the Frobenius bound (found by bisection to machine precision). This is the exact projection, and it
+// matters: without it the logistic loss runs to infinite norm, so the projection defines the answer.
 // The singular vectors come from the eigen-decomposition of the smaller Gram matrix (WWᵀ or WᵀW), and the projection
 // is W′ = U diag(σ′/σ) Uᵀ W. The intersection Φ_γ is projected onto by Dykstra's alternating projections, which
 // converge to the exact projection onto an intersection of convex sets (plain alternation only finds some point of it).

@@ -30,8 +30,8 @@ VecD ridge(const MatD& Phi, const VecD& y, Index m, double lambda) {
 
 Schema RidgeProbe::schema() {
   Schema s;
-  s.real("lambda", 1.0, "λ of the ridge penalty λ‖u‖² on the sum of squares (the extraction's 1); 0 = minimum-norm "
-                        "least squares (hides the trade-off: B-G1)").min(0);
+  s.real("lambda", 1.0, "λ of the ridge penalty λ‖u‖² on the sum of squares (our default 1); 0 = minimum-norm "
+                        "least squares (hides the trade-off: it ignores how features are weighted)").min(0);
   s.integers("labels", {5, 10, 20, 40, 100, 400}, "the numbers m of labelled samples").min(1).non_empty();
   s.integer("trials", 40, "draws per (task, m)").min(1);
   s.integer("target_task", 0, "the downstream target task t (0-based): ideal-specific is its representation, ratios "

@@ -1,9 +1,9 @@
-// Probe `ridge-probe` (ch. 7 §7.2.2, Prop. 7.3 / 7.4 / F.8; the extraction's B7.4–B7.5): linear probing with m
+// Probe `ridge-probe` (ch. 7 §7.2.2, Prop. 7.3 / 7.4 / F.8): linear probing with m
 // labels on the frozen representation, for each task of multitask-linear, m ∈ `labels`, `trials` draws each.
 // A trial draws m samples of task i (z of the task's law, y = u_i*ᵀ z), fits the ridge predictor
 //     û = argmin_u Σ_{l≤m} (uᵀφ(x_l) − y_l)² + λ‖u‖²       (λ = 0: the minimum-norm least-squares fit)
 // and scores it by its exact population error on task i, E_i[(ûᵀφ(x) − y)²] = Σ_j s_ij² ((WM)ᵀû − u_i*)_j² (s_i the
-// task's scales). The regularisation matters (the extraction's B-G1): unregularised least squares is invariant to
+// task's scales). The regularisation matters: unregularised least squares is invariant to
 // how strongly each feature is weighted, so with m ≥ r both representations recover u* exactly and the trade-off
 // disappears; the ridge penalty (equivalently the norm bound B_{φ,t} of eq. 7.8) makes down-weighted features cost
 // labels, which is the chapter's mechanism: the mixture's representation needs ‖u‖² = v1/α + v2/β instead of ‖u*‖².

@@ -1,7 +1,7 @@
-// Probe `gd-equivalence` (Shi 2024 ch. 8, Lemma 8.13, Thm. 8.14; the extraction's C8.1): the looped transformer's
+// Probe `gd-equivalence` (Shi 2024 ch. 8, Lemma 8.13, Thm. 8.14): the looped transformer's
 // output after every loop t against t steps of plain gradient descent on the prompt's least squares, computed
 // independently (ch8_least_squares.hpp) with the same η from θ^(0) = −q^(0)/α. Over the test prompts:
-//   max_diff, max_rel_diff   max_{prompt, t ≤ T, j} |TF_t − αθ^(t)|_j, and the same divided by |α| (C8.1: ≤ 1e-9)
+//   max_diff, max_rel_diff   max_{prompt, t ≤ T, j} |TF_t − αθ^(t)|_j, and the same divided by |α| (in double: ≤ 1e-9)
 //   rows_changed             entries of rows 1..n of Z^(T) that differ from Z^(0) in any bit (the mask: 0)
 //   alpha_changed            prompts whose α cell Z^(T)[n+1, d+1] is not α bit for bit (P's zero column: 0)
 //   lemma_diff               max |Attn(Z) − [[0, 0], [qᵀXᵀX + αyᵀX, 0]]| over Z = Z^(0) and Z^(T), relative to the

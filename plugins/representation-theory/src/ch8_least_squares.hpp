@@ -4,7 +4,7 @@
 //   GD:       θ^(t) = θ^(t−1) − η (Xᵀ(Xθ^(t−1) − y)),  θ^(0) given (the looped transformer starts at −q^(0)/α = 0)
 //   Thm 8.25: ‖θ^(t) − θ*‖² ≤ e^{−t/κ} ‖θ^(0) − θ*‖²                    (η = 1/λ_max, via (1 − 1/κ)^t ≤ e^{−t/κ})
 //   exact:    ‖θ^(t) − θ*‖² ≤ (1 − 1/κ)^{2t} ‖θ^(0) − θ*‖²              (the GD map on a quadratic contracts by
-//             ‖I − ηXᵀX‖ = 1 − 1/κ per step: the bound Thm 8.25 loosens by a factor 2 in the exponent, C8.3)
+//             ‖I − ηXᵀX‖ = 1 − 1/κ per step: the bound Thm 8.25 loosens by a factor 2 in the exponent)
 //   Thm 8.16: |⟨TF, θ*⟩ − α| ≤ |α| e^{−t/(2κ)}
 #pragma once
 
@@ -28,6 +28,6 @@ featurelab::MatD gd_trajectory(const featurelab::MatD& X, const featurelab::VecD
 
 // The bounds on the normalised squared error ‖θ^(t) − θ*‖² / ‖θ^(0) − θ*‖², as natural logs, at loop t.
 double log_theory_bound(double t, double kappa);    // −t/κ (Thm 8.25)
-double log_exact_gd_bound(double t, double kappa);  // 2t·ln(1 − 1/κ) (C8.3; −∞ at κ = 1, where one step is exact)
+double log_exact_gd_bound(double t, double kappa);  // 2t·ln(1 − 1/κ) (exact GD; −∞ at κ = 1, where one step is exact)
 
 }  // namespace representation_theory

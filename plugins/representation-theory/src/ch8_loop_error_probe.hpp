@@ -1,10 +1,10 @@
-// Probe `loop-error-decay` (Shi 2024 ch. 8, Thms. 8.16 and 8.25, Fig. 8.1; the extraction's C8.2, C8.3, C8.5): how
+// Probe `loop-error-decay` (Shi 2024 ch. 8, Thms. 8.16 and 8.25, Fig. 8.1): how
 // fast the looped transformer's implicit iterate θ^(t) = −q^(t)/α (TF_t = αθ^(t), Thm. 8.14) reaches the hidden task θ*,
 // loop by loop, against the chapter's bound and the exact rate of gradient descent on a quadratic. Per test prompt,
 // with e_t = ‖θ^(t) − θ*‖² / ‖θ^(0) − θ*‖² (natural logs, as Fig. 8.1) and κ its condition number:
-//   Thm. 8.25   ln e_t ≤ −t/κ;      exact GD (C8.3)   ln e_t ≤ 2t·ln(1 − 1/κ);
+//   Thm. 8.25   ln e_t ≤ −t/κ;      exact GD         ln e_t ≤ 2t·ln(1 − 1/κ);
 //   Thm. 8.16   |⟨TF_t, θ*⟩ − α| ≤ |α| e^{−t/(2κ)}.
-// Below `floor` (a normalised squared error) float64 rounding, not gradient descent, sets the error (C8.5: it
+// Below `floor` (a normalised squared error) float64 rounding, not gradient descent, sets the error (it
 // saturates near 1e-31; we see 1e-32 … 1e-35, and exact hits of θ*, logged at one ulp of θ*'s smallest coordinate),
 // so each bound is checked as max(bound, ln floor) (and ½ ln floor for the prediction error).
 // Scalars (means over the prompts unless said):

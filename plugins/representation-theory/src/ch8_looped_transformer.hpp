@@ -5,7 +5,7 @@
 //   Z^(t) = Z^(t−1) − η Attn(Z^(t−1); Q, P),  t = 1 … T;    TF(Z^(0)) = −Z^(T)_{n+1, 1:d}
 // Q, P ∈ R^{(d+1)×(d+1)} are the construction Q = I, P = diag(I_d, 0) (optionally perturbed, to watch the equivalence
 // break); nothing is trained. The step η is 1/λ_max(XᵀX) of each prompt, as the chapter's experiment (so the "weights"
-// read the prompt's spectrum: gotcha C-G3), or a constant. Every loop is computed literally on the (n+1)×(d+1) matrix
+// read the prompt's spectrum), or a constant. Every loop is computed literally on the (n+1)×(d+1) matrix
 // in double whatever featurelab::Scalar is (`precision = "float32"` runs the same loops in float, to show that floor).
 #pragma once
 

@@ -1,6 +1,7 @@
 // Chapter 6's components on their own: the distributions' moments and the 2-D toy's population identity
-// err_OOD = (7/3)·err_ID (extraction A6.4), the models' gradients and hook backpropagation against finite
-// differences, hard thresholding, and the probes on constructed weights.
+// err_OOD = (7/3)·err_ID (our derivation from Sec. 6.3.1's specification; tagged A6.4 in its test name), the
+// models' gradients and hook backpropagation against finite differences, hard thresholding, and the probes on
+// constructed weights.
 #include <featurelab/distribution.hpp>
 #include <featurelab/error.hpp>
 #include <featurelab/gradient_check.hpp>
@@ -90,7 +91,7 @@ TEST_CASE("dg-toy-2d: err_ood = 7/3 err_id for bias-free classifiers with positi
     const double ratio = error(f.at("ood_inputs"), ood_y, w1, w2) / error(id.X, id.y, w1, w2);
     CHECK(ratio == Approx(7.0 / 3.0).margin(0.1));
   }
-  CHECK(error(id.X, id.y, 1.0, 0.0) == 0);  // x1 alone separates the classes (extraction A-G1)
+  CHECK(error(id.X, id.y, 1.0, 0.0) == 0);  // x1 alone separates the classes (Sec. 6.3.1)
 }
 
 TEST_CASE("feature-weights and linear-features: gradients and hook backpropagation against finite differences") {

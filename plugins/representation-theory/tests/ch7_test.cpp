@@ -1,8 +1,9 @@
 // Chapter 7's components on their own: the multi-task data's groups and moments, the transformation, the
 // contrastive losses against finite differences and against the closed-form gradient, Thm 7.1's PCA identity by
-// Monte Carlo (B7.6), the exact projection onto {‖W‖₂ ≤ 1, ‖W‖_F ≤ √r} (and Dykstra's onto its intersection with a
+// Monte Carlo, the exact projection onto {‖W‖₂ ≤ 1, ‖W‖_F ≤ √r} (and Dykstra's onto its intersection with a
 // ball), the ideal representations of Prop. 7.3 / 7.4 through the feature-weights probe, the ridge probe's trade-off
-// (and its absence without regularisation, B-G1), App. F.1.1's XOR counterexample, and refusals.
+// (and its absence without regularisation), App. F.1.1's XOR counterexample, and refusals. Tags in test names (B7.4,
+// B7.6, B-G1) label these checks of ours.
 #include "../src/ch7_norm_projection.hpp"
 
 #include <featurelab/augment.hpp>

@@ -2,7 +2,7 @@
 // doubles, Lemma 8.13's attention algebra, Thm. 8.14's equivalence with gradient descent to 1e-9 in double with the
 // example rows and the α cell unchanged bit for bit, κ on matrices whose spectrum is known, the bounds (including the
 // exact GD rate, attained along the λ_min eigenvector), the probes on reduced prompts (and that they fail a perturbed
-// construction and float32 loops), and the refusals of bad parameters.
+// construction and float32 loops; tagged C8.1 in its test name), and the refusals of bad parameters.
 #include "../src/ch8_least_squares.hpp"
 #include "../src/ch8_looped_transformer.hpp"
 #include "../src/ch8_prompt_layout.hpp"
@@ -182,7 +182,7 @@ TEST_CASE("looped-linear-transformer: TF after t loops is alpha theta^(t) of gra
     // Rows 1..n and the α cell are the prompt's, bit for bit.
     CHECK(std::memcmp(trace.Z.data(), z.Z.data(), sizeof(double) * static_cast<std::size_t>(n * (d + 1))) == 0);
     CHECK(std::memcmp(&trace.Z(n, d), &z.Z(n, d), sizeof(double)) == 0);
-    // After 200 loops gradient descent has reached θ*: the transformer outputs αθ* (the sign convention of C-G4).
+    // After 200 loops gradient descent has reached θ*: the transformer outputs αθ* (the sign convention TF = −last row of Z).
     CHECK((-trace.Z.row(n).head(d).transpose() - alpha * z.theta_star).norm() <= 1e-6);
   }
   // forward() is the same computation through the Scalar interface: TF for every prompt at once.
@@ -297,11 +297,11 @@ TEST_CASE("loop-error-decay: the bounds hold at every loop and the error reaches
   CHECK(metric(m, "theory_slack") <= 1e-9);
   CHECK(metric(m, "exact_gd_slack") <= 1e-9);
   CHECK(metric(m, "pred_slack") <= 1e-9);
-  // Steeper than the theory line, and at least as steep as twice it (C8.3).
+  // Steeper than the theory line, and at least as steep as twice it (exact GD contracts by 1 − 1/κ a step).
   CHECK(metric(m, "log_err.t=10") < metric(m, "theory.t=10"));
   CHECK(metric(m, "rate") <= 2 * metric(m, "theory_rate"));
   CHECK(metric(m, "rate") <= metric(m, "exact_gd_rate") + 1e-9);
-  // C8.5: by loop 120 every prompt is at the float64 floor, and not below what float64 can resolve.
+  // The floor: by loop 120 every prompt is at the float64 floor, and not below what float64 can resolve.
   CHECK(metric(m, "at_floor") == 1);
   CHECK(metric(m, "floor_level") < std::log(1e-28));
   CHECK(metric(m, "floor_level") > std::log(1e-36));
@@ -312,7 +312,7 @@ TEST_CASE("loop-error-decay: the bounds hold at every loop and the error reaches
   CHECK((curve.values.col(2).array() == 0).count() == 121);
   CHECK((curve.values.col(1).array() < std::log(1e-28) && curve.values.col(2).array() > 0).count() == 0);
 
-  // The same loops in float32 stop near its own floor (C8.5: about 1e-14).
+  // The same loops in float32 stop near its own floor (about 1e-14).
   auto single = looped(p.spec, {{"loops", std::int64_t(120)}, {"precision", std::string("float32")}});
   const Measurements coarse = probe("loop-error-decay", *single, p.data, {{"at", std::vector<std::int64_t>{120}}});
   CHECK(metric(coarse, "floor_level") > std::log(1e-18));

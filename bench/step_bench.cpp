@@ -2,7 +2,7 @@
 // next to a hand-written Eigen step of the same math (two GEMMs, unfused elementwise passes) and a
 // plain GEMM of the forward pass's shape. Workloads of issue 11:
 //   figure1         Frei et al. Figure 1: n = 5000, D = 2, m = 500, full-batch GD, fixed balanced a
-//   fa_n1000        feature averaging E1: n = 1000, D = 3072, m = 10, bias, full-batch GD
+//   fa_n1000        feature averaging, Fig. 2a's setting: n = 1000, D = 3072, m = 10, bias, full-batch GD
 //   fa_n10000       the same at n = 10000: X is 123 MB (float), memory-bound
 //   parity          dissertation ch. 2: minibatches of 1000 consecutive rows (a view, no copy) of
 //                   n = 50000, D = 500, m = 600, trainable a, SGD with momentum 0.9

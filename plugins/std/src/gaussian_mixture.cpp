@@ -7,7 +7,7 @@
 // Chapter 3 of Shi 2024 (Sec. 3.4.1, App. B.5.2, after Refinetti et al. 2021) generalises it to r
 // clusters, each with a class: q(x, y) = q(y) Σ_{j∈S(y)} p_j N(x; μ_j, σ_j² I). Here p_j is the
 // probability of cluster j (`weights`, normalised to sum 1), so q(y) = Σ_{j∈S(y)} p_j; σ_j is the
-// per-coordinate standard deviation (gotcha 13: the paper writes Σ_j = σ_j I, but its proofs compare σ_j
+// per-coordinate standard deviation (the dissertation writes Σ_j = σ_j I, but its proofs compare σ_j
 // with the per-coordinate mean size ‖μ_j‖/√d and sample N(μ_j, σ_j² I), Eq. B.280). The theorem's
 // assumptions (Assumption 3.15: equiprobable labels, p_j >= 1/(2d), well-separated D_j = μ_j/‖μ_j‖) are
 // conditions of the guarantee, not of the sampler, and are not enforced. With `balanced` the cluster

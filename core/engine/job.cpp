@@ -2,6 +2,8 @@
 // TrainerHost, runs the probes at evaluation steps and records everything.
 #include "engine/job.hpp"
 
+#include "engine/augment_check.hpp"
+#include "engine/job_components.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/metrics_writer.hpp"
 #include "io/atomic_file.hpp"
@@ -44,12 +46,13 @@ class JobRunner final : public TrainerHost {
     try {
       build();
       sample();
-      model_->init(init_rng_);
+      c_.model->init(init_rng_);
       progress.emplace(options_.label.empty() ? p_.name + " seed " + std::to_string(options_.seed) : options_.label,
                        options_.log, options_.live_progress, options_.slot);
       progress_ = &*progress;
       Rng train_rng(derive_seed(seed(), "train.loop"));
-      trainer_->train(*this, train_rng);
+      c_.trainer->train(*this, train_rng);
+      finish();
       result.ok = true;
       result.interrupted = stop_requested();
     } catch (const std::bad_alloc&) {
@@ -67,21 +70,22 @@ class JobRunner final : public TrainerHost {
   }
 
   // TrainerHost
-  Model& model() override { return *model_; }
-  Loss& loss() override { return *loss_; }
-  Optimizer& optimizer() override { return *optimizer_; }
+  Model& model() override { return *c_.model; }
+  Loss& loss() override { return *c_.loss; }
+  Optimizer& optimizer() override { return *c_.optimizer; }
   Dataset& train_data() override { return train_; }
   const Dataset& test_data() const override { return test_; }
-  Distribution& distribution() override { return *distribution_; }
+  Distribution& distribution() override { return *c_.distribution; }
 
   void transform_fresh(Dataset& fresh, Rng& rng) override {
-    for (auto& t : transforms_) t->apply(fresh, empty_, rng);
+    for (auto& t : c_.transforms) t->apply(fresh, empty_, rng);
   }
 
   Batch augment(const Batch& in, Rng& rng) override {
     Batch current = in;
-    for (std::size_t i = 0; i < augments_.size(); ++i) {
-      augments_[i]->apply(current, augment_buffers_[i], rng);
+    for (std::size_t i = 0; i < c_.augments.size(); ++i) {
+      c_.augments[i]->apply(current, augment_buffers_[i], rng);
+      check_augment_output(p_.augments[i], current, augment_buffers_[i], c_.spec);  // a forgotten resize
       current = Batch::of(augment_buffers_[i]);
     }
     return current;
@@ -89,9 +93,9 @@ class JobRunner final : public TrainerHost {
 
   Scalar regularize(const Batch& batch, Index step, VecRef grad) override {
     Scalar total = 0;
-    for (std::size_t i = 0; i < regularizers_.size(); ++i) {
+    for (std::size_t i = 0; i < c_.regularizers.size(); ++i) {
       try {
-        total += regularizers_[i]->add_penalty(*model_, batch, step, grad);
+        total += c_.regularizers[i]->add_penalty(*c_.model, batch, step, grad);
       } catch (const std::exception& e) {
         throw Error(p_.regularizers[i].path + " (" + p_.regularizers[i].ref.qualified() + ") at step " +
                     std::to_string(step) + ": " + e.what());
@@ -101,13 +105,22 @@ class JobRunner final : public TrainerHost {
     return total;
   }
 
-  void evaluate(Index step) override {
+  void record(Index step, const std::string& metric, double value) override {
+    metrics_.scalar(step, metric, value);
+    // The penalty beside the loss it was added to, so a plot shows both terms of the objective.
+    if (metric == "train.loss" && !c_.regularizers.empty()) metrics_.scalar(step, "train.penalty", last_penalty_);
+  }
+
+ protected:
+  Trainer& trainer() override { return *c_.trainer; }
+
+  void run_probes(Index step) override {
     last_step_ = step;
-    for (std::size_t i = 0; i < probes_.size(); ++i) {
+    for (std::size_t i = 0; i < c_.probes.size(); ++i) {
       Measurements out;
-      ProbeInput input{*model_, *loss_, train_, test_, features_, named_attacks_, step};
+      ProbeInput input{*c_.model, *c_.loss, train_, test_, c_.features, c_.named_attacks, step};
       try {
-        probes_[i]->measure(input, out);
+        c_.probes[i]->measure(input, out);
       } catch (const std::exception& e) {
         throw Error(p_.probes[i].path + " (" + p_.probes[i].ref.qualified() + ") at step " + std::to_string(step) +
                     ": " + e.what());
@@ -118,15 +131,9 @@ class JobRunner final : public TrainerHost {
     }
   }
 
-  void record(Index step, const std::string& metric, double value) override {
-    metrics_.scalar(step, metric, value);
-    // The penalty beside the loss it was added to, so a plot shows both terms of the objective.
-    if (metric == "train.loss" && !regularizers_.empty()) metrics_.scalar(step, "train.penalty", last_penalty_);
-  }
-
-  void progress(Index step, Index total, double loss_value) override {
-    last_step_ = step;
-    if (progress_) progress_->update(step, total, loss_value);
+  void show_progress(Index done, Index total, double loss_value) override {
+    last_step_ = done;
+    if (progress_) progress_->update(done, total, loss_value);
   }
 
   bool stop_requested() const override { return options_.stop && options_.stop->load(); }
@@ -134,60 +141,9 @@ class JobRunner final : public TrainerHost {
  private:
   std::uint64_t seed() const { return static_cast<std::uint64_t>(options_.seed); }
 
-  Context context_for(const ComponentConfig& c, const DataSpec& spec) {
-    Context ctx;
-    ctx.log = options_.log;
-    ctx.rng = Rng(derive_seed(seed(), c.path));
-    ctx.path = c.path;
-    ctx.data = spec;
-    ctx.total_steps = total_steps_;
-    ctx.features = &features_;
-    return ctx;
-  }
-
-  template <class T>
-  std::shared_ptr<T> make(const ComponentConfig& c, const DataSpec& spec) {
-    Context ctx = context_for(c, spec);
-    return catalog_.make<T>(c.ref, c.params, ctx);
-  }
-
   void build() {
-    distribution_ = make<Distribution>(p_.data, {});
-    spec_ = distribution_->spec();
-    features_ = distribution_->features();
-    for (const auto& t : p_.transforms) {
-      transforms_.push_back(make<Transform>(t, spec_));
-      spec_ = transforms_.back()->output_spec(spec_);
-    }
-    trainer_ = make<Trainer>(p_.trainer, spec_);
-    total_steps_ = trainer_->total_steps();
-    model_ = make<Model>(p_.model, spec_);
-    loss_ = make<Loss>(p_.loss, spec_);
-    try {
-      loss_->check_model(*model_, spec_);
-    } catch (const std::exception& e) {
-      throw Error("loss '" + p_.loss.use + "' cannot train model '" + p_.model.use + "': " + e.what());
-    }
-    for (const auto& r : p_.regularizers) {
-      regularizers_.push_back(make<Regularizer>(r, spec_));
-      try {
-        regularizers_.back()->bind(*model_);
-      } catch (const std::exception& e) {
-        throw Error(r.path + " (" + r.ref.qualified() + ") cannot regularize model '" + p_.model.use + "': " + e.what());
-      }
-    }
-    if (!regularizers_.empty() && !trainer_->applies_regularizers()) {
-      throw Error("train: trainer '" + p_.trainer.use + "' does not apply [[regularizer]] penalties; use train.use = "
-                  "\"standard\" or remove the [[regularizer]] tables");
-    }
-    optimizer_ = make<Optimizer>(p_.optimizer, spec_);
-    for (const auto& a : p_.augments) augments_.push_back(make<Augment>(a, spec_));
-    augment_buffers_.resize(augments_.size());
-    for (const auto& a : p_.attacks) {
-      attacks_.push_back(make<Attack>(a, spec_));
-      named_attacks_.push_back({a.name, attacks_.back().get()});
-    }
-    for (const auto& probe : p_.probes) probes_.push_back(make<Probe>(probe, spec_));
+    build_components(p_, catalog_, seed(), options_.log, c_);
+    augment_buffers_.resize(c_.augments.size());
     init_rng_ = Rng(derive_seed(seed(), "model.init"));
   }
 
@@ -196,7 +152,7 @@ class JobRunner final : public TrainerHost {
     Index sizes[2] = {p_.train_size, p_.test_size};
     for (auto [split, size, label] : {std::tuple{Split::Train, &sizes[0], "train"}, std::tuple{Split::Test, &sizes[1], "test"}}) {
       if (*size != kAllSamples) continue;
-      *size = distribution_->available(split);
+      *size = c_.distribution->available(split);
       if (*size < 0) {
         throw Error("data." + std::string(label) + " = \"all\" but '" + p_.data.use +
                     "' generates samples without end; give a number of samples");
@@ -204,29 +160,29 @@ class JobRunner final : public TrainerHost {
     }
     // Refuse a dataset that cannot fit, with the estimate, instead of meeting the OOM killer (plan_run
     // already did for distributions that declare their dimension; this covers the others and "all").
-    if (auto problem = dataset_memory_problem(double(sizes[0]), double(sizes[1]), double(spec_.dim)); !problem.empty()) {
+    if (auto problem = dataset_memory_problem(double(sizes[0]), double(sizes[1]), double(c_.spec.dim)); !problem.empty()) {
       throw Error(problem);
     }
     for (auto [split, n, data, label] : {std::tuple{Split::Train, sizes[0], &train_, "train"},
                                          std::tuple{Split::Test, sizes[1], &test_, "test"}}) {
-      const Index available = distribution_->available(split);
+      const Index available = c_.distribution->available(split);
       if (available >= 0 && n > available) {
         throw Error("data." + std::string(label) + " = " + std::to_string(n) + " but '" + p_.data.use +
                     "' has only " + std::to_string(available) + " " + label + " samples; set data." + label +
                     " <= " + std::to_string(available));
       }
       Rng rng(derive_seed(seed(), std::string("data.") + label));
-      if (n > 0) distribution_->sample(n, split, rng, *data);
+      if (n > 0) c_.distribution->sample(n, split, rng, *data);
     }
     Rng rng(derive_seed(seed(), "transform"));
-    for (auto& t : transforms_) t->apply(train_, test_, rng);
-    if (train_.X.cols() != spec_.dim) {
+    for (auto& t : c_.transforms) t->apply(train_, test_, rng);
+    if (train_.X.cols() != c_.spec.dim) {
       throw Error("data: '" + p_.data.use + "' produced samples of dimension " + std::to_string(train_.X.cols()) +
-                  " but declared " + std::to_string(spec_.dim) + " (a plugin bug)");
+                  " but declared " + std::to_string(c_.spec.dim) + " (a plugin bug)");
     }
     if (options_.log) {
       options_.log->info("data: {} train and {} test samples of dimension {}, {} classes", train_.size(),
-                         test_.size(), spec_.dim, spec_.classes);
+                         test_.size(), c_.spec.dim, c_.spec.classes);
     }
   }
 
@@ -236,24 +192,11 @@ class JobRunner final : public TrainerHost {
   MetricsWriter metrics_;
   Progress* progress_ = nullptr;
 
-  std::shared_ptr<Distribution> distribution_;
-  std::vector<std::shared_ptr<Transform>> transforms_;
-  std::shared_ptr<Trainer> trainer_;
-  std::shared_ptr<Model> model_;
-  std::shared_ptr<Loss> loss_;
-  std::shared_ptr<Optimizer> optimizer_;
-  std::vector<std::shared_ptr<Regularizer>> regularizers_;
+  JobComponents c_;
   Scalar last_penalty_ = 0;
-  std::vector<std::shared_ptr<Augment>> augments_;
   std::vector<Dataset> augment_buffers_;
-  std::vector<std::shared_ptr<Attack>> attacks_;
-  std::vector<NamedAttack> named_attacks_;
-  std::vector<std::shared_ptr<Probe>> probes_;
-  FeatureSet features_;
-  DataSpec spec_;
   Dataset train_, test_, empty_;
   Rng init_rng_;
-  Index total_steps_ = 0;
   Index last_step_ = 0;
 };
 

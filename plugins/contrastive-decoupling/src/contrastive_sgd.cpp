@@ -5,8 +5,6 @@
 #include <featurelab/error.hpp>
 
 #include <algorithm>
-#include <cmath>
-#include <numeric>
 
 namespace contrastive_decoupling {
 
@@ -26,28 +24,20 @@ Schema ContrastiveSgd::schema() {
   s.real("bias_start", 0.465, "schedule: b_i = bias_start·‖w_i‖ at T1 (√(2 ln d/d))").min(0);
   s.real("bias_floor", 0.001, "schedule: after T1, b grows at least by this factor each step").min(0);
   s.real("bias_cap", 0.55, "schedule: b_i <= bias_cap·‖w_i‖ (the theory's polylog(d)/√d)").min(0);
-  s.integer("loss_window", 100, "train.loss is the mean over this many last steps").min(1);
-  s.integer("eval_every", 100, "run the probes every this many steps; 0 = start and end only").min(0);
-  s.integers("eval_at", {}, "also run the probes after these steps").min(0);
+  s.merge(eval_schedule_schema(100, 100));
   return s;
 }
 
 ContrastiveSgd::ContrastiveSgd(const Params& params, Context&)
     : steps_(params.integer("steps")),
       batch_(params.integer("batch")),
-      eval_every_(params.integer("eval_every")),
-      loss_window_(params.integer("loss_window")),
       weight_decay_(params.real("weight_decay")),
       bias_(params.str("bias")),
       growth_(params.real("growth")),
       bias_start_(params.real("bias_start")),
       bias_floor_(params.real("bias_floor")),
       bias_cap_(params.real("bias_cap")) {
-  for (auto s : params.integers("eval_at")) eval_at_.insert(s);
-}
-
-bool ContrastiveSgd::due(Index step) const {
-  return step == steps_ || (eval_every_ > 0 && step % eval_every_ == 0) || eval_at_.count(step) > 0;
+  schedule_ = EvalSchedule(params);
 }
 
 void ContrastiveSgd::train(TrainerHost& host, Rng& rng) {
@@ -72,16 +62,13 @@ void ContrastiveSgd::train(TrainerHost& host, Rng& rng) {
   init_norms2_ = model.block("W").rowwise().squaredNorm().cast<double>();
   if ((init_norms2_.array() <= 0).any()) throw Error("a neuron starts at w = 0: the schedule's growth is undefined; use init_w > 0");
   t1_ = -1;
-  window_.clear();
-  host.evaluate(0);
+  host.start();
   for (Index t = 0; t < steps_; ++t) {
     host.distribution().sample(batch_, Split::Train, rng, buffer_);
     host.transform_fresh(buffer_, rng);
     const Batch b = host.augment(Batch::of(buffer_), rng);
     const Scalar loss = host.loss().evaluate_with_gradient(model, b, grad_);
-    if (!std::isfinite(loss) || !grad_.allFinite()) {
-      throw Error("training diverged at step " + std::to_string(t) + ": the loss is " + std::to_string(loss) + "; lower lr");
-    }
+    host.check_step(t, b, loss, 0, grad_);
     if (bias_ == "schedule") norms_ = model.block("W").rowwise().norm().cast<double>();
     if (weight_decay_ > 0) {
       grad_.segment(wb->offset, wb->size()) += static_cast<Scalar>(weight_decay_) * model.parameters().segment(wb->offset, wb->size());
@@ -90,20 +77,16 @@ void ContrastiveSgd::train(TrainerHost& host, Rng& rng) {
     const Index step = t + 1;
     // The schedule's switch-on step T1 is evaluated too: the probes see the end of Stage I (Thm C.1).
     const bool t1_now = bias_ == "schedule" && schedule_biases(model, step, host);
-    window_.push_back(static_cast<double>(loss));
-    if (static_cast<Index>(window_.size()) > loss_window_) window_.erase(window_.begin());
-    host.progress(step, steps_, loss);
-    if (due(step) || t1_now || host.stop_requested()) {
-      host.record(step, "train.loss", std::accumulate(window_.begin(), window_.end(), 0.0) / static_cast<double>(window_.size()));
-      if (bb) {
-        const VecD ratio = model.block("b").row(0).transpose().cast<double>().cwiseQuotient(
-            model.block("W").rowwise().norm().cast<double>().cwiseMax(1e-30));
-        host.record(step, "train.bias_ratio", ratio.mean());
-      }
-      host.evaluate(step);
-    }
-    if (host.stop_requested()) return;
+    if (!host.end_step(step, loss, {t1_now})) return;
   }
+}
+
+void ContrastiveSgd::record_evaluation(TrainerHost& host, Index step) {
+  Model& model = host.model();
+  if (!model.find_block("b")) return;
+  const VecD ratio = model.block("b").row(0).transpose().cast<double>().cwiseQuotient(
+      model.block("W").rowwise().norm().cast<double>().cwiseMax(1e-30));
+  host.record(step, "train.bias_ratio", ratio.mean());
 }
 
 bool ContrastiveSgd::schedule_biases(Model& model, Index step, TrainerHost& host) {

@@ -9,7 +9,7 @@
 // Biases (block b of the model), one of:
 //   schedule  Stage I: b = 0 until T1, the first step with min_i ‖w_i‖²/‖w_i⁽⁰⁾‖² ≥ growth (Thm C.1's
 //             "all neurons have grown"); at T1, b_i = bias_start·‖w_i‖ (√(2 ln d/d) = 0.465 at d = 32);
-//             after it b_i ← min(b_i·max(1 + bias_floor, ‖w_i⁺‖/‖w_i‖), bias_cap·‖w_i⁺‖) — the extraction's
+//             after it b_i ← min(b_i·max(1 + bias_floor, ‖w_i⁺‖/‖w_i‖), bias_cap·‖w_i⁺‖) — our
 //             reading of the schedule (the paper's floor η/d is too fast at d = 32; its cap polylog(d)/√d
 //             is relative to ‖w_i‖, Thm D.5(b)).
 //   zero      b = 0 throughout (the network is linear).
@@ -21,8 +21,7 @@
 
 #include <featurelab/trainer.hpp>
 
-#include <set>
-#include <vector>
+#include <string>
 
 namespace contrastive_decoupling {
 
@@ -35,23 +34,22 @@ class ContrastiveSgd : public featurelab::Trainer {
   ContrastiveSgd(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Index total_steps() const override { return steps_; }
   void train(featurelab::TrainerHost& host, featurelab::Rng& rng) override;
+  // train.bias_ratio, the mean b_i/‖w_i‖, beside train.loss.
+  void record_evaluation(featurelab::TrainerHost& host, featurelab::Index step) override;
 
  private:
-  bool due(featurelab::Index step) const;
   // The schedule's update after a weight step (norms_ holds ‖w_i‖ before it); true at T1.
   bool schedule_biases(featurelab::Model& model, featurelab::Index step, featurelab::TrainerHost& host);
 
-  featurelab::Index steps_, batch_, eval_every_, loss_window_;
+  featurelab::Index steps_, batch_;
   double weight_decay_;
   std::string bias_;
   double growth_, bias_start_, bias_floor_, bias_cap_;
-  std::set<featurelab::Index> eval_at_;
 
   featurelab::Dataset buffer_;
   featurelab::Vec grad_;
   featurelab::VecD init_norms2_, norms_, next_norms_;
   featurelab::Index t1_ = -1;
-  std::vector<double> window_;
 };
 
 }  // namespace contrastive_decoupling

@@ -7,7 +7,6 @@
 #include <featurelab/tunable.hpp>
 
 #include <algorithm>
-#include <cmath>
 #include <sstream>
 
 namespace feature_emergence {
@@ -41,8 +40,7 @@ void PhasedGd::declare_phase_lists(Schema& s) {
   s.boolean("fresh", false, "draw every step's batch fresh from the distribution (ch. 3's Algorithm 1, online GD); "
                            "phase_batch 0 then means data.train samples");
   s.choice("l2", "sum", {"sum", "half"}, "L2 convention: λ‖θ‖² (ch. 2) or (λ/2)‖θ‖² (ch. 3)");
-  s.integer("eval_every", 0, "run the probes every this many steps; 0 = start and end only").min(0);
-  s.integers("eval_at", {}, "also run the probes after these steps").min(0);
+  s.merge(eval_schedule_schema());
 }
 
 void PhasedGd::append_readout(Index steps, double smoothing) {
@@ -55,7 +53,8 @@ void PhasedGd::append_readout(Index steps, double smoothing) {
   phases_.push_back(std::move(ph));
 }
 
-PhasedGd::PhasedGd(const Params& params, Context&) : eval_every_(params.integer("eval_every")) {
+PhasedGd::PhasedGd(const Params& params, Context&) {
+  schedule_ = EvalSchedule(params);
   const auto steps = params.integers("phase_steps");
   const auto lr = params.reals("phase_lr");
   const auto batch = params.integers("phase_batch");
@@ -138,14 +137,13 @@ PhasedGd::PhasedGd(const Params& params, Context&) : eval_every_(params.integer(
     total_ += ph.steps;
     phases_.push_back(std::move(ph));
   }
-  for (auto s : params.integers("eval_at")) eval_at_.insert(s);
   readout_lambda_ = params.real("readout_lambda");
   fresh_ = params.boolean("fresh");
   l2_factor_ = params.str("l2") == "sum" ? 2.0 : 1.0;
 }
 
-bool PhasedGd::due(Index step) const {
-  return step == total_ || (eval_every_ > 0 && step % eval_every_ == 0) || eval_at_.count(step) > 0;
+std::string PhasedGd::divergence_hint() const {
+  return "lower this phase's phase_lr (optimizer.lr in phase_optimizer = pipeline phases)";
 }
 
 void PhasedGd::train(TrainerHost& host, Rng& rng) {
@@ -178,9 +176,8 @@ void PhasedGd::train(TrainerHost& host, Rng& rng) {
     }
     if (!fresh_ && ph.batch > n) throw Error("phase_batch " + std::to_string(ph.batch) + " exceeds the " + std::to_string(n) + " training samples");
   }
-  std::vector<Index> order;
-  Index cursor = n, step = 0;
-  host.evaluate(0);
+  Index step = 0;
+  host.start();
   for (const auto& ph : phases_) {
     // (A readout phase's smoothing applies only to models that have one.)
     if (ph.smoothing >= 0 && dynamic_cast<Tunable*>(&model)) dynamic_cast<Tunable&>(model).tune("smoothing", ph.smoothing);
@@ -194,35 +191,9 @@ void PhasedGd::train(TrainerHost& host, Rng& rng) {
       continue;
     }
     for (Index t = 0; t < ph.steps; ++t) {
-      Batch b;
-      if (fresh_) {
-        host.distribution().sample(ph.batch == 0 ? n : ph.batch, Split::Train, rng, buffer_);
-        host.transform_fresh(buffer_, rng);
-        b = Batch::of(buffer_);
-      } else if (ph.batch == 0 || ph.batch == n) {
-        b = Batch::of(data);
-      } else {
-        if (cursor + ph.batch > n) {
-          order = rng.permutation(n);
-          cursor = 0;
-        }
-        buffer_.resize(ph.batch, data.dim(), data.T.cols());
-        buffer_.classes = data.classes;
-        for (Index i = 0; i < ph.batch; ++i) {
-          const Index src = order[static_cast<std::size_t>(cursor + i)];
-          buffer_.X.row(i) = data.X.row(src);
-          buffer_.y(i) = data.y(src);
-          if (data.T.size() > 0) buffer_.T.row(i) = data.T.row(src);
-        }
-        cursor += ph.batch;
-        b = Batch::of(buffer_);
-      }
-      b = host.augment(b, rng);
+      const Batch b = host.augment(batches_.next(host, ph.batch, fresh_, true, rng), rng);
       const Scalar loss = host.loss().evaluate_with_gradient(model, b, grad_);
-      if (!std::isfinite(loss) || !grad_.allFinite()) {
-        throw Error("training diverged at step " + std::to_string(step) + ": the loss is " + std::to_string(loss) +
-                    "; lower this phase's phase_lr");
-      }
+      host.check_step(step, b, loss, 0, grad_);
       if (ph.pipeline_optimizer) {
         // Frozen blocks get a zero gradient (the restarted optimizer then leaves them), L2 is added.
         for (const auto& blk : model.blocks()) {
@@ -236,36 +207,27 @@ void PhasedGd::train(TrainerHost& host, Rng& rng) {
           if (lambda > 0) g += static_cast<Scalar>(l2_factor_ * lambda) * model.parameters().segment(blk.offset, blk.size());
         }
         host.optimizer().step(model.parameters().head(p), grad_, t);
-        ++step;
-        host.progress(step, total_, loss);
-        if (due(step)) host.record(step, "train.loss", loss);
-        if (due(step) || host.stop_requested()) host.evaluate(step);
-        if (host.stop_requested()) return;
-        continue;
-      }
-      // θ ← (1 − c)θ − η∇L with c = (2 or 1)·λ·η: written this way a reset (c = 1, e.g. λ_w = 1/(2η))
-      // sets θ = −η∇L exactly instead of cancelling θ − θ in floating point.
-      Vec& theta = model.parameters();
-      for (const auto& blk : model.blocks()) {
-        if (!blk.trainable) continue;
-        if (!ph.train.empty() && !ph.train.count(blk.name)) continue;  // frozen in this phase
-        const double lambda = blk.name == "W" ? ph.lambda_w : blk.name == "a" ? ph.lambda_a : blk.name == "b" ? ph.lambda_b : 0.0;
-        const double keep = 1.0 - l2_factor_ * lambda * ph.lr;
-        auto theta_block = theta.segment(blk.offset, blk.size());
-        const auto g = grad_.segment(blk.offset, blk.size());
-        if (ph.reset.count(blk.name)) {
-          theta_block = -static_cast<Scalar>(ph.lr) * g;
-        } else if (keep == 1.0) {
-          theta_block -= static_cast<Scalar>(ph.lr) * g;
-        } else {
-          theta_block = static_cast<Scalar>(keep) * theta_block - static_cast<Scalar>(ph.lr) * g;
+      } else {
+        // θ ← (1 − c)θ − η∇L with c = (2 or 1)·λ·η: written this way a reset (c = 1, e.g. λ_w = 1/(2η))
+        // sets θ = −η∇L exactly instead of cancelling θ − θ in floating point.
+        Vec& theta = model.parameters();
+        for (const auto& blk : model.blocks()) {
+          if (!blk.trainable) continue;
+          if (!ph.train.empty() && !ph.train.count(blk.name)) continue;  // frozen in this phase
+          const double lambda = blk.name == "W" ? ph.lambda_w : blk.name == "a" ? ph.lambda_a : blk.name == "b" ? ph.lambda_b : 0.0;
+          const double keep = 1.0 - l2_factor_ * lambda * ph.lr;
+          auto theta_block = theta.segment(blk.offset, blk.size());
+          const auto g = grad_.segment(blk.offset, blk.size());
+          if (ph.reset.count(blk.name)) {
+            theta_block = -static_cast<Scalar>(ph.lr) * g;
+          } else if (keep == 1.0) {
+            theta_block -= static_cast<Scalar>(ph.lr) * g;
+          } else {
+            theta_block = static_cast<Scalar>(keep) * theta_block - static_cast<Scalar>(ph.lr) * g;
+          }
         }
       }
-      ++step;
-      host.progress(step, total_, loss);
-      if (due(step)) host.record(step, "train.loss", loss);
-      if (due(step) || host.stop_requested()) host.evaluate(step);
-      if (host.stop_requested()) return;
+      if (!host.end_step(++step, loss)) return;
     }
   }
 }
@@ -295,11 +257,7 @@ bool PhasedGd::train_readout(TrainerHost& host, const Phase& ph, Rng& rng, Index
     solver.epoch(rng);
     model.block("a").row(0) = solver.weights().cast<Scalar>().transpose();
     ++step;
-    const double objective = solver.primal();
-    host.progress(step, total_, objective);
-    if (due(step)) host.record(step, "train.loss", objective);
-    if (due(step) || host.stop_requested()) host.evaluate(step);
-    if (host.stop_requested()) return false;
+    if (!host.end_step(step, solver.primal())) return false;
   }
   return true;
 }

@@ -12,6 +12,7 @@
 // an ill-conditioned readout far better than plain GD.
 #pragma once
 
+#include <featurelab/batch_sampler.hpp>
 #include <featurelab/trainer.hpp>
 
 #include <set>
@@ -29,6 +30,7 @@ class PhasedGd : public featurelab::Trainer {
   PhasedGd(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Index total_steps() const override { return total_; }
   void train(featurelab::TrainerHost& host, featurelab::Rng& rng) override;
+  std::string divergence_hint() const override;
 
  protected:
   // The phase lists and common keys (every key but phase_steps and phase_lr).
@@ -50,18 +52,16 @@ class PhasedGd : public featurelab::Trainer {
     bool readout = false;             // solve block a exactly on the frozen hidden layer
     std::vector<Tuning> tunings;      // applied at the phase's start
   };
-  bool due(featurelab::Index step) const;
   // A readout phase; false when the user asked to stop.
   bool train_readout(featurelab::TrainerHost& host, const Phase& ph, featurelab::Rng& rng, featurelab::Index& step);
 
   std::vector<Phase> phases_;
-  featurelab::Index total_ = 0, eval_every_ = 0;
-  std::set<featurelab::Index> eval_at_;
+  featurelab::Index total_ = 0;
   double l2_factor_ = 2;
   double readout_lambda_ = 1e-5;
   bool fresh_ = false;
   featurelab::Mat hidden_;
-  featurelab::Dataset buffer_;
+  featurelab::BatchSampler batches_;
   featurelab::Vec grad_;
 };
 

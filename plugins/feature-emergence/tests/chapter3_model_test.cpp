@@ -3,6 +3,7 @@
 // through the real phased-gd trainer and checked against the gradient-features probe, the
 // ground-truth networks fitting data generated here with the margins their lemmas state, the
 // gradient-feature cone rates with a random-label control, and the neuron map.
+#include <featurelab/fake_trainer_host.hpp>
 #include <featurelab/error.hpp>
 #include <featurelab/gradient_check.hpp>
 #include <featurelab/testing.hpp>
@@ -105,7 +106,7 @@ Dataset structured_parity(Index n, Index d, int r, int k, double pA, double po, 
   return labelled(X, y);
 }
 
-// A minimal TrainerHost: one fixed training set, no augments, probes through a callback.
+// The trainer's distribution: never sampled (the training set is fixed).
 class StubDistribution : public Distribution {
  public:
   explicit StubDistribution(DataSpec spec) : spec_(std::move(spec)) {}
@@ -114,35 +115,6 @@ class StubDistribution : public Distribution {
 
  private:
   DataSpec spec_;
-};
-
-class StepHost : public TrainerHost {
- public:
-  StepHost(Model& model, Loss& loss, Optimizer& optimizer, Dataset& train, Distribution& dist, std::function<void(Index)> on_eval)
-      : model_(model), loss_(loss), optimizer_(optimizer), train_(train), dist_(dist), on_eval_(std::move(on_eval)) {}
-  Model& model() override { return model_; }
-  Loss& loss() override { return loss_; }
-  Optimizer& optimizer() override { return optimizer_; }
-  Dataset& train_data() override { return train_; }
-  const Dataset& test_data() const override { return train_; }
-  Distribution& distribution() override { return dist_; }
-  void transform_fresh(Dataset&, Rng&) override {}
-  Batch augment(const Batch& in, Rng&) override { return in; }
-  Scalar regularize(const Batch&, Index, VecRef) override { return 0; }
-  void evaluate(Index step) override {
-    if (on_eval_) on_eval_(step);
-  }
-  void record(Index, const std::string&, double) override {}
-  void progress(Index, Index, double) override {}
-  bool stop_requested() const override { return false; }
-
- private:
-  Model& model_;
-  Loss& loss_;
-  Optimizer& optimizer_;
-  Dataset& train_;
-  Distribution& dist_;
-  std::function<void(Index)> on_eval_;
 };
 
 double scalar(const Measurements& m, const std::string& name) {
@@ -241,13 +213,14 @@ TEST_CASE("step 1 with λ1 = 1/η1 through phased-gd: w_i = −η1 ℓ′(0) a_i
   Measurements at_init;
   std::vector<NamedAttack> attacks;
   StubDistribution dist(spec);
-  StepHost host(*model, *hinge, *gd, data, dist, [&](Index step) {
+  testing::FakeTrainerHost host(*trainer, *model, *hinge, *gd, dist, data);
+  host.on_probes = [&](Index step) {
     if (step != 0) return;
     ProbeInput in{*model, *hinge, data, data, features, attacks, step};
     probe->measure(in, at_init);
-  });
+  };
   Rng train_rng(1);
-  trainer->train(host, train_rng);
+  host.run(train_rng);
   const Mat W1 = model->block("W"), a1 = model->block("a");
   CHECK((model->block("b") - b0).cwiseAbs().maxCoeff() == 0);  // b never trains
 

@@ -4,8 +4,8 @@
 
 #include <featurelab/error.hpp>
 
+#include <algorithm>
 #include <cmath>
-#include <numeric>
 
 namespace representation_theory::ch7 {
 
@@ -24,10 +24,8 @@ Schema ProjectedSgd::schema() {
   s.integer("projection_rounds", 200, "fine-tuning: at most this many Dykstra rounds per projection onto the "
                                       "intersection of the norm bounds and the ball").min(1);
   s.real("projection_tolerance", 1e-10, "Dykstra stops when its iterates move less than this (relative to ‖W‖_F)").above(0);
-  s.integer("eval_every", 100, "run the probes every this many steps; 0 = start and end only (and the start of "
-                               "fine-tuning)").min(0);
-  s.integers("eval_at", {}, "also run the probes after these steps").min(0);
-  s.integer("loss_window", 50, "train.loss is the mean over this many last steps").min(1);
+  // The probes also run when fine-tuning starts.
+  s.merge(eval_schedule_schema(100, 50));
   return s;
 }
 
@@ -36,15 +34,13 @@ ProjectedSgd::ProjectedSgd(const Params& params, Context& context)
       batch_(params.integer("batch")),
       finetune_steps_(params.integer("finetune_steps")),
       finetune_task_(params.integer("finetune_task")),
-      eval_every_(params.integer("eval_every")),
-      loss_window_(params.integer("loss_window")),
       spectral_(params.real("spectral")),
       frobenius_(params.real("frobenius")),
       finetune_radius_(params.real("finetune_radius")),
       finetune_frobenius_(params.real("finetune_frobenius")),
       rounds_(static_cast<int>(params.integer("projection_rounds"))),
       tolerance_(params.real("projection_tolerance")) {
-  for (auto s : params.integers("eval_at")) eval_at_.insert(s);
+  schedule_ = EvalSchedule(params);
   for (double* bound : {&frobenius_, &finetune_frobenius_}) {
     if (*bound < 0 && *bound != -1) {
       throw Error("projected-sgd: a Frobenius bound is > 0 (a value), 0 (none) or −1 (√r of the data); got " +
@@ -57,10 +53,6 @@ ProjectedSgd::ProjectedSgd(const Params& params, Context& context)
     if (frobenius_ == -1) frobenius_ = root_r;
     if (finetune_frobenius_ == -1) finetune_frobenius_ = root_r;
   }
-}
-
-bool ProjectedSgd::due(Index step) const {
-  return step == total_steps() || (eval_every_ > 0 && step % eval_every_ == 0) || eval_at_.count(step) > 0;
 }
 
 void ProjectedSgd::train(TrainerHost& host, Rng& rng) {
@@ -81,33 +73,30 @@ void ProjectedSgd::train(TrainerHost& host, Rng& rng) {
   const Index p = model.trainable_size();
   grad_.resize(p);
   host.optimizer().reset(p);
-  window_.clear();
   // The initial W is projected too: the run starts inside the class it optimises over.
   NormProjection pretrain(spectral_, frobenius_);
   W_ = model.block("W").cast<double>();
   pretrain.project(W_);
   model.block("W") = W_.cast<Scalar>();
-  host.evaluate(0);
-  stage(host, rng, 0, steps_, -1, pretrain);
-  if (finetune_steps_ == 0 || host.stop_requested()) return;
+  host.start();
+  if (!stage(host, rng, 0, steps_, -1, pretrain) || finetune_steps_ == 0) return;
 
   anchor_ = model.block("W").cast<double>();
   NormProjection finetune(spectral_, finetune_frobenius_);
   finetune.set_ball(anchor_, finetune_radius_);
   finetune.set_dykstra(rounds_, tolerance_);
   host.record(steps_, "train.finetune_start", static_cast<double>(steps_));
-  if (!due(steps_)) host.evaluate(steps_);
-  window_.clear();
   host.optimizer().reset(p);
   stage(host, rng, steps_, steps_ + finetune_steps_, finetune_task_, finetune);
 }
 
-void ProjectedSgd::stage(TrainerHost& host, Rng& rng, Index first, Index last, Index task, NormProjection& projection) {
+bool ProjectedSgd::stage(TrainerHost& host, Rng& rng, Index first, Index last, Index task, NormProjection& projection) {
   Model& model = host.model();
   const Index p = model.trainable_size();
   auto* multitask = dynamic_cast<MultitaskLinear*>(&host.distribution());
   rounds_sum_ = 0;
   rounds_count_ = 0;
+  finetuning_ = task >= 0;
   for (Index t = first; t < last; ++t) {
     if (task >= 0) {
       multitask->sample_task(batch_, task, rng, buffer_);
@@ -117,36 +106,30 @@ void ProjectedSgd::stage(TrainerHost& host, Rng& rng, Index first, Index last, I
     host.transform_fresh(buffer_, rng);
     const Batch b = host.augment(Batch::of(buffer_), rng);
     // The pipeline's [[regularizer]] penalties (none in chapter 7's pipelines) join the loss before the projection.
-    const Scalar loss = host.loss().evaluate_with_gradient(model, b, grad_) + host.regularize(b, t, grad_);
-    if (!std::isfinite(loss) || !grad_.allFinite()) {
-      throw Error("training diverged at step " + std::to_string(t) + ": the loss is " + std::to_string(loss) +
-                  "; lower optimizer.lr");
-    }
+    const Scalar loss = host.loss().evaluate_with_gradient(model, b, grad_);
+    const Scalar penalty = host.regularize(b, t, grad_);
+    host.check_step(t, b, loss, penalty, grad_);
     host.optimizer().step(model.parameters().head(p), grad_, t - first);
     W_ = model.block("W").cast<double>();
     rounds_sum_ += projection.project(W_);
     ++rounds_count_;
     model.block("W") = W_.cast<Scalar>();
 
-    const Index step = t + 1;
-    window_.push_back(static_cast<double>(loss));
-    if (static_cast<Index>(window_.size()) > loss_window_) window_.erase(window_.begin());
-    host.progress(step, total_steps(), loss);
-    if (due(step) || host.stop_requested()) {
-      record(host, step, task >= 0);
-      host.evaluate(step);
-    }
-    if (host.stop_requested()) return;
+    // Pretraining's last step is evaluated when fine-tuning follows; train.loss restarts its window with fine-tuning.
+    StepEnd how;
+    how.evaluate = task < 0 && t + 1 == last && finetune_steps_ > 0;
+    how.restart_loss_window = t == first && task >= 0;
+    if (!host.end_step(t + 1, loss + penalty, how)) return false;
   }
+  return true;
 }
 
-void ProjectedSgd::record(TrainerHost& host, Index step, bool finetune) {
+void ProjectedSgd::record_evaluation(TrainerHost& host, Index step) {
   const MatD W = host.model().block("W").cast<double>();
-  host.record(step, "train.loss", std::accumulate(window_.begin(), window_.end(), 0.0) / static_cast<double>(window_.size()));
   host.record(step, "train.fro2", W.squaredNorm());
   const MatD gram = W.rows() <= W.cols() ? MatD(W * W.transpose()) : MatD(W.transpose() * W);
   host.record(step, "train.spectral", std::sqrt(std::max(0.0, Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(gram).eigenvalues().maxCoeff())));
-  if (finetune) {
+  if (finetuning_) {
     host.record(step, "train.anchor_distance", (W - anchor_).norm());
     host.record(step, "train.projection_rounds", rounds_count_ > 0 ? rounds_sum_ / static_cast<double>(rounds_count_) : 0.0);
   }

@@ -1,4 +1,4 @@
-// Trainer `projected-sgd` (ch. 7 §7.2.2, App. F.2.4; the extraction's B5): online SGD on fresh batches with the
+// Trainer `projected-sgd` (ch. 7 §7.2.2, App. F.2.4): online SGD on fresh batches with the
 // exact projection of W onto the representation class after every step, in up to two stages in one job.
 //   pretraining   `steps` steps on the data's task mixture, W projected onto Φ = {‖W‖₂ ≤ spectral, ‖W‖_F ≤
 //                 frobenius} (§7.2.2: 1 and √r). The mixture of all tasks gives Prop. 7.3's representation, one task
@@ -21,9 +21,6 @@
 
 #include <featurelab/trainer.hpp>
 
-#include <memory>
-#include <set>
-#include <vector>
 
 namespace representation_theory::ch7 {
 
@@ -37,26 +34,25 @@ class ProjectedSgd : public featurelab::Trainer {
   featurelab::Index total_steps() const override { return steps_ + finetune_steps_; }
   bool applies_regularizers() const override { return true; }
   void train(featurelab::TrainerHost& host, featurelab::Rng& rng) override;
+  // train.fro2, train.spectral, and while fine-tuning train.anchor_distance and train.projection_rounds.
+  void record_evaluation(featurelab::TrainerHost& host, featurelab::Index step) override;
 
  private:
-  bool due(featurelab::Index step) const;
-  // One stage: steps [first, last); task < 0 draws from the data's mixture.
-  void stage(featurelab::TrainerHost& host, featurelab::Rng& rng, featurelab::Index first, featurelab::Index last,
+  // One stage: steps [first, last); task < 0 draws from the data's mixture. False: the user asked to stop.
+  bool stage(featurelab::TrainerHost& host, featurelab::Rng& rng, featurelab::Index first, featurelab::Index last,
              featurelab::Index task, NormProjection& projection);
-  void record(featurelab::TrainerHost& host, featurelab::Index step, bool finetune);
 
-  featurelab::Index steps_, batch_, finetune_steps_, finetune_task_, eval_every_, loss_window_;
+  featurelab::Index steps_, batch_, finetune_steps_, finetune_task_;
   double spectral_, frobenius_, finetune_radius_, finetune_frobenius_;
   int rounds_;
   double tolerance_;
-  std::set<featurelab::Index> eval_at_;
 
   featurelab::Dataset buffer_;
   featurelab::Vec grad_;
   featurelab::MatD W_, anchor_;
-  std::vector<double> window_;
   double rounds_sum_ = 0;
   featurelab::Index rounds_count_ = 0;
+  bool finetuning_ = false;
 };
 
 }  // namespace representation_theory::ch7

@@ -1,10 +1,9 @@
 // Trainer `standard`: full-batch GD, minibatches (shuffled per epoch, or consecutive row blocks
-// read in place), or a fresh sample every step; probes at eval points.
+// read in place), or a fresh sample every step; the host's schedule runs the probes.
 #pragma once
 
+#include <featurelab/batch_sampler.hpp>
 #include <featurelab/trainer.hpp>
-
-#include <set>
 
 namespace featurelab::std_pack {
 
@@ -21,16 +20,11 @@ class StandardTrainer : public Trainer {
   void train(TrainerHost& host, Rng& rng) override;
 
  private:
-  bool due(Index step) const;  // evaluate after `step` steps?
-
   Index steps_;
   Index batch_;
   bool fresh_;
   bool shuffle_;
-  Index eval_every_;
-  std::set<Index> eval_at_;
-  Index log_every_;
-  Dataset buffer_;           // gathered minibatch rows or fresh samples, reused every step
+  BatchSampler batches_;
   Vec grad_;
 };
 

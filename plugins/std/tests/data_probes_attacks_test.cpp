@@ -1,6 +1,7 @@
 // std distributions, the standard trainer (through a minimal host), probes and attacks.
 #include "std_harness.hpp"
 
+#include <featurelab/fake_trainer_host.hpp>
 #include <featurelab/testing.hpp>
 
 #include <catch2/catch.hpp>
@@ -86,64 +87,32 @@ TEST_CASE("gaussian-mixture: orthogonal and random means, balance") {
 
 namespace {
 
-// The smallest host: full data in memory, no augments, probes record nothing but the steps.
-class TestHost : public TrainerHost {
- public:
-  TestHost(std::shared_ptr<Model> m, std::shared_ptr<Loss> l, std::shared_ptr<Optimizer> o,
-           std::shared_ptr<Distribution> d, Dataset train)
-      : model_(std::move(m)), loss_(std::move(l)), opt_(std::move(o)), dist_(std::move(d)), train_(std::move(train)) {}
-  Model& model() override { return *model_; }
-  Loss& loss() override { return *loss_; }
-  Optimizer& optimizer() override { return *opt_; }
-  Dataset& train_data() override { return train_; }
-  const Dataset& test_data() const override { return train_; }
-  Distribution& distribution() override { return *dist_; }
-  void transform_fresh(Dataset&, Rng&) override {}
-  Batch augment(const Batch& in, Rng&) override {
-    first_rows.push_back(in.x);
-    return in;
-  }
-  Scalar regularize(const Batch&, Index, VecRef) override { return 0; }
-  void evaluate(Index step) override { evaluated.push_back(step); }
-  void record(Index, const std::string&, double value) override { losses.push_back(value); }
-  void progress(Index step, Index, double) override { last = step; }
-  bool stop_requested() const override { return stop_after > 0 && last >= stop_after; }
-
-  std::vector<Index> evaluated;
-  std::vector<double> losses;
-  std::vector<const Scalar*> first_rows;
-  Index last = 0;
-  Index stop_after = 0;
-
- private:
-  std::shared_ptr<Model> model_;
-  std::shared_ptr<Loss> loss_;
-  std::shared_ptr<Optimizer> opt_;
-  std::shared_ptr<Distribution> dist_;
-  Dataset train_;
-};
-
 struct Setup {
-  std::shared_ptr<TestHost> host;
-  std::unique_ptr<Trainer> trainer;
+  std::shared_ptr<Model> model;
+  std::shared_ptr<Loss> loss;
+  std::shared_ptr<Optimizer> optimizer;
+  std::shared_ptr<Distribution> distribution;
+  std::shared_ptr<Trainer> trainer;
+  std::unique_ptr<testing::FakeTrainerHost> host;
 };
 
 Setup setup(const Overrides& trainer_params, double lr = 0.1, const std::string& loss = "logistic") {
   DataSpec s;
   s.dim = 2;
   s.classes = 2;
-  std::shared_ptr<Distribution> dist = harness().make<Distribution>("xor-clusters", {}, {});
+  Setup out;
+  out.distribution = harness().make<Distribution>("xor-clusters", {}, {});
   Dataset train;
   Rng rng(4);
-  dist->sample(200, Split::Train, rng, train);
-  std::shared_ptr<Model> model = harness().make<Model>("two-layer", {{"width", std::int64_t(40)}}, s);
+  out.distribution->sample(200, Split::Train, rng, train);
+  out.model = harness().make<Model>("two-layer", {{"width", std::int64_t(40)}}, s);
   Rng init(5);
-  model->init(init);
-  Context ctx;
-  Setup out;
+  out.model->init(init);
+  out.loss = harness().make<Loss>(loss, {}, s);
+  out.optimizer = harness().make<Optimizer>("gd", {{"lr", lr}}, s);
   out.trainer = harness().make<Trainer>("standard", trainer_params, s);
-  out.host = std::make_shared<TestHost>(model, harness().make<Loss>(loss, {}, s),
-                                        harness().make<Optimizer>("gd", {{"lr", lr}}, s), dist, std::move(train));
+  out.host = std::make_unique<testing::FakeTrainerHost>(*out.trainer, *out.model, *out.loss, *out.optimizer,
+                                                        *out.distribution, std::move(train));
   return out;
 }
 
@@ -153,26 +122,27 @@ TEST_CASE("standard trainer: evaluation steps, loss decrease, minibatches in pla
   auto s = setup({{"steps", std::int64_t(50)}, {"eval_every", std::int64_t(20)}, {"eval_at", std::vector<std::int64_t>{5, 20}},
                   {"log_every", std::int64_t(1)}});
   Rng rng(1);
-  s.trainer->train(*s.host, rng);
+  s.host->run(rng);
   CHECK(s.host->evaluated == std::vector<Index>{0, 5, 20, 40, 50});
-  REQUIRE(s.host->losses.size() == 50);
-  CHECK(s.host->losses.back() < s.host->losses.front());
+  const std::vector<double> losses = s.host->values("train.loss");
+  REQUIRE(losses.size() == 50);
+  CHECK(losses.back() < losses.front());
 
   auto m = setup({{"steps", std::int64_t(4)}, {"batch", std::int64_t(50)}, {"shuffle", false}});
-  m.trainer->train(*m.host, rng);
+  m.host->run(rng);
   const Scalar* base = m.host->train_data().X.data();
-  REQUIRE(m.host->first_rows.size() == 4);
-  for (int i = 0; i < 4; ++i) CHECK(m.host->first_rows[static_cast<std::size_t>(i)] == base + i * 50 * 2);
+  REQUIRE(m.host->batches.size() == 4);
+  for (int i = 0; i < 4; ++i) CHECK(m.host->batches[static_cast<std::size_t>(i)] == base + i * 50 * 2);
 }
 
 TEST_CASE("standard trainer: divergence names the step, a stop request ends early") {
   auto d = setup({{"steps", std::int64_t(2000)}}, 100.0, "squared");  // |1 − lr·λ| > 1: blows up
   Rng rng(1);
-  CHECK_THROWS_WITH(d.trainer->train(*d.host, rng), Catch::Contains("training diverged at step"));
+  CHECK_THROWS_WITH(d.host->run(rng), Catch::Contains("training diverged at step"));
   auto s = setup({{"steps", std::int64_t(100)}});
   s.host->stop_after = 7;
-  s.trainer->train(*s.host, rng);
-  CHECK(s.host->last == 7);
+  s.host->run(rng);
+  CHECK(s.host->done == 7);
   CHECK(s.host->evaluated.back() == 7);
 }
 

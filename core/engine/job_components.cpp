@@ -1,0 +1,97 @@
+#include "engine/job_components.hpp"
+
+#include "registry/catalog.hpp"
+
+#include <new>
+
+namespace featurelab {
+
+namespace {
+
+class Builder {
+ public:
+  Builder(const Pipeline& p, Catalog& catalog, std::uint64_t seed, spdlog::logger* log, JobComponents& out)
+      : p_(p), catalog_(catalog), seed_(seed), log_(log), c_(out) {}
+
+  void build() {
+    c_.distribution = make<Distribution>(p_.data, {});
+    c_.spec = c_.distribution->spec();
+    c_.features = c_.distribution->features();
+    for (const auto& t : p_.transforms) {
+      c_.transforms.push_back(make<Transform>(t, c_.spec));
+      c_.spec = located(t, [&] { return c_.transforms.back()->output_spec(c_.spec); });
+    }
+    c_.trainer = make<Trainer>(p_.trainer, c_.spec);
+    c_.total_steps = c_.trainer->total_steps();
+    c_.model = make<Model>(p_.model, c_.spec);
+    c_.loss = make<Loss>(p_.loss, c_.spec);
+    try {
+      c_.loss->check_model(*c_.model, c_.spec);
+    } catch (const std::exception& e) {
+      throw ComponentError(p_.loss.where, "loss '" + p_.loss.use + "' cannot train model '" + p_.model.use + "': " + e.what());
+    }
+    for (const auto& r : p_.regularizers) {
+      c_.regularizers.push_back(make<Regularizer>(r, c_.spec));
+      try {
+        c_.regularizers.back()->bind(*c_.model);
+      } catch (const std::exception& e) {
+        throw ComponentError(r.where, r.path + " (" + r.ref.qualified() + ") cannot regularize model '" + p_.model.use +
+                                          "': " + e.what());
+      }
+    }
+    if (!c_.regularizers.empty() && !c_.trainer->applies_regularizers()) {
+      throw ComponentError(p_.trainer.where, "train: trainer '" + p_.trainer.use +
+                                                 "' does not apply [[regularizer]] penalties; use train.use = "
+                                                 "\"standard\" or remove the [[regularizer]] tables");
+    }
+    c_.optimizer = make<Optimizer>(p_.optimizer, c_.spec);
+    for (const auto& a : p_.augments) c_.augments.push_back(make<Augment>(a, c_.spec));
+    for (const auto& a : p_.attacks) {
+      c_.attacks.push_back(make<Attack>(a, c_.spec));
+      c_.named_attacks.push_back({a.name, c_.attacks.back().get()});
+    }
+    for (const auto& probe : p_.probes) c_.probes.push_back(make<Probe>(probe, c_.spec));
+  }
+
+ private:
+  // Runs f, turning what it throws into a ComponentError located at c's section; the message
+  // names the component unless it does already (the catalog's construction errors).
+  template <class F>
+  auto located(const ComponentConfig& c, F&& f, bool named = false) -> decltype(f()) {
+    try {
+      return f();
+    } catch (const ComponentError&) {
+      throw;
+    } catch (const std::bad_alloc&) {
+      throw;  // the job reports it as out of memory
+    } catch (const std::exception& e) {
+      throw ComponentError(c.where, (named ? "" : c.path + " (" + c.ref.qualified() + "): ") + e.what());
+    }
+  }
+
+  template <class T>
+  std::shared_ptr<T> make(const ComponentConfig& c, const DataSpec& spec) {
+    Context ctx;
+    ctx.log = log_;
+    ctx.rng = Rng(derive_seed(seed_, c.path));
+    ctx.path = c.path;
+    ctx.data = spec;
+    ctx.total_steps = c_.total_steps;
+    ctx.features = &c_.features;
+    return located(c, [&] { return catalog_.make<T>(c.ref, c.params, ctx); }, true);
+  }
+
+  const Pipeline& p_;
+  Catalog& catalog_;
+  std::uint64_t seed_;
+  spdlog::logger* log_;
+  JobComponents& c_;
+};
+
+}  // namespace
+
+void build_components(const Pipeline& p, Catalog& catalog, std::uint64_t seed, spdlog::logger* log, JobComponents& out) {
+  Builder(p, catalog, seed, log, out).build();
+}
+
+}  // namespace featurelab

@@ -60,3 +60,67 @@ TEST_CASE("selectors name the sweep point a metric is read from") {
   CHECK_THROWS_WITH(Assertion::parse("a.b[x=1 > 1"), Catch::Contains("expected ']'"));
   CHECK_THROWS_WITH(Assertion::parse("a.b[x=] > 1"), Catch::Contains("expected a value"));
 }
+
+// The terminal's FAIL line carries the evidence: the values compared, and at which seed and point.
+#include "engine/run_assertions.hpp"
+
+#include <spdlog/sinks/ostream_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <sstream>
+
+namespace {
+
+featurelab::JobRecord finished_job(std::size_t point, const std::string& width, std::int64_t seed, double accuracy) {
+  featurelab::JobRecord job;
+  job.spec.point = point;
+  job.spec.seed = seed;
+  if (!width.empty()) job.spec.assignments = {{"model.width", width}};
+  job.status = "ok";
+  job.history["accuracy.test"] = {{100, accuracy}};
+  return job;
+}
+
+std::string fail_lines(const featurelab::AssertSpec& spec, const std::vector<featurelab::JobRecord>& jobs) {
+  std::ostringstream text;
+  auto log = std::make_shared<spdlog::logger>("test", std::make_shared<spdlog::sinks::ostream_sink_st>(text));
+  log->set_pattern("%v");
+  featurelab::evaluate_assertions({spec}, jobs, log.get());
+  // The verdict lines only (not the closing count of warnings).
+  std::istringstream lines(text.str());
+  std::string verdicts;
+  for (std::string line; std::getline(lines, line);) {
+    if (line.rfind("assert ", 0) == 0) verdicts += line + "\n";
+  }
+  return verdicts;
+}
+
+featurelab::JobRecord job_with(std::size_t point, const std::string& width, std::int64_t seed,
+                               std::vector<std::pair<featurelab::Index, double>> accuracy) {
+  featurelab::JobRecord job = finished_job(point, width, seed, 0);
+  job.history["accuracy.test"] = std::move(accuracy);
+  return job;
+}
+
+nlohmann::json verdict(const featurelab::AssertSpec& spec, const std::vector<featurelab::JobRecord>& jobs) {
+  return featurelab::evaluate_assertions({spec}, jobs, nullptr).first.at(0);
+}
+
+}  // namespace
+
+TEST_CASE("a failed assertion's line names the values compared, with the seed and the sweep point") {
+  featurelab::AssertSpec spec;
+  spec.expect = "accuracy.test >= 0.9";
+  CHECK_THAT(fail_lines(spec, {finished_job(0, "", 0, 0.95), finished_job(0, "", 1, 0.8125)}),
+             Catch::Contains("assert FAIL  accuracy.test >= 0.9  (final, every-seed): seed 1: 0.8125 >= 0.9 is false\n"));
+  CHECK_THAT(fail_lines(spec, {finished_job(0, "10", 0, 0.5), finished_job(1, "40", 0, 0.95)}),
+             Catch::Contains("assert FAIL  accuracy.test >= 0.9  (final, every-seed): [model.width=10] seed 0: 0.5 >= 0.9 is "
+                             "false\n"));
+  spec.over = "mean";
+  CHECK_THAT(fail_lines(spec, {finished_job(0, "", 0, 0.9), finished_job(0, "", 1, 0.8)}),
+             Catch::Contains("assert FAIL  accuracy.test >= 0.9  (final, mean): mean over 2 seed(s): 0.85 >= 0.9 is false\n"));
+  spec.over = "any";  // one good seed at each point: it holds, and nothing is listed
+  const std::string any = fail_lines(spec, {finished_job(0, "", 0, 0.95), finished_job(0, "", 1, 0.5)});
+  CHECK_THAT(any, Catch::Contains("assert PASS  accuracy.test >= 0.9  (final, any)"));
+  CHECK_THAT(any, !Catch::Contains("FAIL") && !Catch::Contains("is false"));
+}

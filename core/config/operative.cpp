@@ -80,6 +80,12 @@ std::string Pipeline::operative_toml() const {
       t.insert_or_assign("at", a.at);
       t.insert_or_assign("over", a.over);
       if (!a.points.empty()) t.insert_or_assign("where", a.points);
+      if (!a.controls.empty()) {
+        toml::array controls;
+        for (const auto& c : a.controls) controls.push_back(c);
+        t.insert_or_assign("control", controls);
+      }
+      if (a.holds_at_init) t.insert_or_assign("holds_at_init", true);
       arr.push_back(t);
     }
     root.insert_or_assign("assert", arr);

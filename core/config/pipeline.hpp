@@ -30,6 +30,10 @@ struct AssertSpec {
   std::string at = "final";
   std::string over = "every-seed";
   std::string points;    // `where = "key=value ..."`: the sweep points it is checked at (all if empty)
+  // `control = "key=value ..."` (or a list): where the same expectation must NOT hold, each a
+  // selector that changes keys of the assertion's points, or its step (step=0: the untrained network).
+  std::vector<std::string> controls;
+  bool holds_at_init = false;  // declared: about the initial state or an invariant, so holding at step 0 is expected
   std::string where;     // file:line of the block
 };
 

@@ -368,11 +368,21 @@ class Validator {
           }
         } else if (k == "where" && value.is_string()) {
           a.points = value.as_string()->get();
-        } else if (k == "expect" || k == "at" || k == "over" || k == "where") {
+        } else if (k == "control" && value.is_string()) {
+          a.controls.push_back(value.as_string()->get());
+        } else if (k == "control" && value.is_array() && value.as_array()->is_homogeneous(toml::node_type::string)) {
+          for (const auto& c : *value.as_array()) a.controls.push_back(c.as_string()->get());
+        } else if (k == "holds_at_init" && value.is_boolean()) {
+          a.holds_at_init = value.as_boolean()->get();
+        } else if (k == "expect" || k == "at" || k == "over" || k == "where" || k == "control" || k == "holds_at_init") {
           error(value, path + "." + k,
-                k == "at" ? "expected \"final\" or a step number" : "expected a string");
+                k == "at"              ? "expected \"final\" or a step number"
+                : k == "control"       ? "expected a selector \"key=value ...\" (or a list of them), e.g. \"step=0\""
+                : k == "holds_at_init" ? "expected true or false"
+                                       : "expected a string");
         } else {
-          error(value, path + "." + k, "unknown key" + suggestion(k, {"expect", "at", "over", "where"}));
+          error(value, path + "." + k,
+                "unknown key" + suggestion(k, {"expect", "at", "over", "where", "control", "holds_at_init"}));
         }
       }
       if (a.expect.empty()) error_at(a.where, path, "missing expect = \"<probe>.<metric> <op> <number>\"");

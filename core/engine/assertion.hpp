@@ -33,6 +33,8 @@ class Assertion {
   // Names of the metrics the expression reads, and the selector of each reference.
   const std::vector<std::string>& metrics() const { return metrics_; }
   const std::vector<Selector>& selectors() const { return selectors_; }
+  // The comparison: ">=", "<=", ">", "<", "==" or "!=".
+  const std::string& op() const { return op_; }
   // Evaluates with the given metric values; returns lhs, rhs and whether the comparison holds.
   struct Outcome {
     double lhs = 0;

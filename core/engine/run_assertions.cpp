@@ -4,8 +4,10 @@
 #include "engine/assertion.hpp"
 #include "engine/metrics_writer.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -36,41 +38,52 @@ std::vector<std::pair<std::string, std::string>> parse_where(const std::string& 
   return out;
 }
 
-// Evaluates every assertion over the jobs; logs the verdicts; returns (json, all held).
-std::pair<json, bool> evaluate_assertions(const std::vector<AssertSpec>& asserts, const std::vector<JobRecord>& jobs,
-                                          spdlog::logger* log) {
-  // point index -> its assignments (unquoted); seeds in order of appearance.
-  std::map<std::size_t, std::vector<std::pair<std::string, std::string>>> points;
-  std::vector<std::int64_t> seeds;
-  for (const auto& j : jobs) {
-    auto& a = points[j.spec.point];
-    if (a.empty()) {
-      for (const auto& [k, v] : j.spec.assignments) a.emplace_back(k, unquote(v));
-    }
-    if (std::find(seeds.begin(), seeds.end(), j.spec.seed) == seeds.end()) seeds.push_back(j.spec.seed);
-  }
-  auto find_point = [&](const std::vector<std::pair<std::string, std::string>>& want) -> long {
-    for (const auto& [index, assignments] : points) {
-      if (assignments == want) return static_cast<long>(index);
-    }
-    return -1;
-  };
-  auto find_job = [&](std::size_t point, std::int64_t seed) -> const JobRecord* {
+namespace {
+
+using Pairs = std::vector<std::pair<std::string, std::string>>;
+
+// Where an assertion is evaluated: its own points and `at`, the first recorded value of each
+// metric (initialisation), or a control's points or step; `negate` asks that the expectation fail.
+struct Mode {
+  Pairs control;        // keys changed on every checked point; `step` replaces `at`
+  bool init = false;    // each metric at its first recorded step (unless its selector names a step)
+  bool negate = false;  // the expectation must NOT hold (a control)
+};
+
+struct Evaluation {
+  bool holds = true;   // the mode's requirement held at every selected point
+  bool any_checked = false;
+  json checks = json::array();
+  std::vector<std::string> failed;  // each comparison that went the wrong way, with its values
+  std::string missing;
+};
+
+// The finished jobs of a run, indexed by sweep point and seed.
+class JobTable {
+ public:
+  explicit JobTable(const std::vector<JobRecord>& jobs) : jobs_(jobs) {
     for (const auto& j : jobs) {
-      if (j.spec.point == point && j.spec.seed == seed) return &j;
+      auto& a = points_[j.spec.point];
+      if (a.empty()) {
+        for (const auto& [k, v] : j.spec.assignments) a.emplace_back(k, unquote(v));
+      }
+      if (std::find(seeds_.begin(), seeds_.end(), j.spec.seed) == seeds_.end()) seeds_.push_back(j.spec.seed);
     }
-    return nullptr;
-  };
-  json results = json::array();
-  bool all = true;
-  for (const auto& a : asserts) {
-    const Assertion parsed = Assertion::parse(a.expect);
+  }
+
+  Evaluation evaluate(const AssertSpec& a, const Assertion& parsed, const Mode& mode) const {
+    Evaluation e;
     const auto filter = parse_where(a.points);
-    std::string missing;
-    json checks = json::array();
-    bool holds = true;
-    bool any_checked = false;
-    for (const auto& point_entry : points) {
+    auto failure = [&](const std::string& label, const std::string& who, const Assertion::Outcome& o) {
+      return (label.empty() ? "" : "[" + label + "] ") + who + ": " + fmt::format("{:.6g}", o.lhs) + " " + parsed.op() +
+             " " + fmt::format("{:.6g}", o.rhs) + (mode.negate ? " holds" : " is false");
+    };
+    // A missing value fails either way: a control is never passed by an absent metric.
+    auto passes = [&](const Assertion::Outcome& o) {
+      if (std::isnan(o.lhs) || std::isnan(o.rhs)) return false;
+      return o.holds != mode.negate;
+    };
+    for (const auto& point_entry : points_) {
       const auto& assignments = point_entry.second;  // a plain reference: lambdas may not capture bindings (C++17)
       bool selected = true;
       for (const auto& [k, v] : filter) {
@@ -79,9 +92,20 @@ std::pair<json, bool> evaluate_assertions(const std::vector<AssertSpec>& asserts
         selected &= match;
       }
       if (!selected) continue;
+      Pairs base = assignments;
+      std::string base_at = mode.init ? "init" : a.at;
+      for (const auto& [k, v] : mode.control) {
+        if (k == "step") {
+          base_at = v;
+          continue;
+        }
+        for (auto& [pk, pv] : base) {
+          if (pk == k) pv = v;
+        }
+      }
       auto value_for = [&](std::int64_t seed, const std::string& metric, const Selector& sel) {
-        auto target = assignments;
-        std::string at = a.at;  // [step=N] reads another step than the assertion's `at`
+        auto target = base;
+        std::string at = base_at;  // [step=N] reads another step than the assertion's `at`
         for (const auto& [k, v] : sel) {
           if (k == "step") {
             at = v;
@@ -91,61 +115,168 @@ std::pair<json, bool> evaluate_assertions(const std::vector<AssertSpec>& asserts
             if (pk == k) pv = v;
           }
         }
-        const long q = find_point(target);
-        const JobRecord* job = q < 0 ? nullptr : find_job(static_cast<std::size_t>(q), seed);
+        const JobRecord* job = find_job(target, seed);
         if (!job || !job->ok()) {
-          missing = "no finished job for " + metric + " at seed " + std::to_string(seed);
+          e.missing = "no finished job for " + metric + " at seed " + std::to_string(seed);
           return std::nan("");
         }
         auto it = job->history.find(metric);
-        if (it == job->history.end()) {
-          missing = metric + " was not recorded";
+        if (it == job->history.end() || it->second.empty()) {
+          e.missing = metric + " was not recorded";
           return std::nan("");
         }
         if (at == "final") return it->second.back().second;
+        // Initialisation: the first recorded value, if the metric has one before its last.
+        if (at == "init") return it->second.size() > 1 ? it->second.front().second : std::nan("");
         for (const auto& [s, v] : it->second) {
           if (std::to_string(s) == at) return v;
         }
-        missing = metric + " has no value at step " + at;
+        e.missing = metric + " has no value at step " + at;
         return std::nan("");
       };
       std::string label;
-      for (const auto& [k, v] : assignments) label += (label.empty() ? "" : " ") + k + "=" + v;
+      for (const auto& [k, v] : base) label += (label.empty() ? "" : " ") + k + "=" + v;
       if (a.over == "mean") {
         const auto o = parsed.evaluate([&](const std::string& m, const Selector& sel) {
           double sum = 0;
-          for (auto seed : seeds) sum += value_for(seed, m, sel);
-          return sum / static_cast<double>(seeds.size());
+          for (auto seed : seeds_) sum += value_for(seed, m, sel);
+          return sum / static_cast<double>(seeds_.size());
         });
-        checks.push_back({{"point", label}, {"lhs", json_number(o.lhs)}, {"rhs", json_number(o.rhs)}, {"holds", o.holds}});
-        holds &= o.holds;
+        e.checks.push_back({{"point", label}, {"lhs", json_number(o.lhs)}, {"rhs", json_number(o.rhs)}, {"holds", o.holds}});
+        e.holds &= passes(o);
+        if (!passes(o)) e.failed.push_back(failure(label, "mean over " + std::to_string(seeds_.size()) + " seed(s)", o));
       } else {
-        int held = 0;
-        for (auto seed : seeds) {
+        int passed = 0;
+        std::vector<std::string> point_failed;
+        for (auto seed : seeds_) {
           const auto o = parsed.evaluate([&](const std::string& m, const Selector& sel) { return value_for(seed, m, sel); });
-          held += o.holds;
-          checks.push_back({{"point", label}, {"seed", seed}, {"lhs", json_number(o.lhs)}, {"rhs", json_number(o.rhs)},
-                            {"holds", o.holds}});
+          passed += passes(o);
+          e.checks.push_back({{"point", label}, {"seed", seed}, {"lhs", json_number(o.lhs)}, {"rhs", json_number(o.rhs)},
+                              {"holds", o.holds}});
+          if (!passes(o)) point_failed.push_back(failure(label, "seed " + std::to_string(seed), o));
         }
-        holds &= a.over == "any" ? held > 0 : held == static_cast<int>(seeds.size());
+        const bool point_passes = a.over == "any" ? passed > 0 : passed == static_cast<int>(seeds_.size());
+        e.holds &= point_passes;
+        // Under over = "any" a point with one good seed passes: its other seeds are no evidence.
+        if (!point_passes) e.failed.insert(e.failed.end(), point_failed.begin(), point_failed.end());
       }
-      any_checked = true;
+      e.any_checked = true;
     }
-    holds &= any_checked;
-    json entry{{"expect", a.expect}, {"at", a.at}, {"over", a.over}, {"holds", holds}, {"checks", checks}};
+    e.holds &= e.any_checked;
+    return e;
+  }
+
+ private:
+  const JobRecord* find_job(const Pairs& want, std::int64_t seed) const {
+    for (const auto& [index, assignments] : points_) {
+      if (assignments != want) continue;
+      for (const auto& j : jobs_) {
+        if (j.spec.point == index && j.spec.seed == seed) return &j;
+      }
+    }
+    return nullptr;
+  }
+
+  const std::vector<JobRecord>& jobs_;
+  std::map<std::size_t, Pairs> points_;  // point index -> its assignments (unquoted)
+  std::vector<std::int64_t> seeds_;      // in order of appearance
+};
+
+// Whether every metric reference names its own step: then the assertion is about a trend between
+// steps, and evaluating it "at initialisation" would read the same values.
+bool every_reference_names_a_step(const Assertion& parsed) {
+  for (const auto& sel : parsed.selectors()) {
+    bool named = false;
+    for (const auto& [k, v] : sel) named |= k == "step";
+    if (!named) return false;
+  }
+  return true;
+}
+
+std::string evidence_of(const std::vector<std::string>& failed) {
+  constexpr std::size_t kShown = 4;  // the rest are in asserts.json
+  std::string evidence;
+  for (std::size_t i = 0; i < failed.size() && i < kShown; ++i) evidence += (i ? "; " : ": ") + failed[i];
+  if (failed.size() > kShown) evidence += "; and " + std::to_string(failed.size() - kShown) + " more (asserts.json)";
+  return evidence;
+}
+
+}  // namespace
+
+// Evaluates every assertion over the jobs, at initialisation and at its controls; logs the
+// verdicts; returns (json, all held).
+std::pair<json, bool> evaluate_assertions(const std::vector<AssertSpec>& asserts, const std::vector<JobRecord>& jobs,
+                                          spdlog::logger* log) {
+  const JobTable table(jobs);
+  json results = json::array();
+  bool all = true;
+  std::size_t at_init = 0, uncontrolled = 0;
+  for (const auto& a : asserts) {
+    const Assertion parsed = Assertion::parse(a.expect);
+    const Evaluation own = table.evaluate(a, parsed, {});
+    bool holds = own.holds;
+    json entry{{"expect", a.expect}, {"at", a.at}, {"over", a.over}, {"holds", holds}, {"checks", own.checks}};
     if (!a.points.empty()) entry["where"] = a.points;
-    if (!missing.empty()) entry["missing"] = missing;
-    if (!any_checked) entry["missing"] = "no sweep point matches where = \"" + a.points + "\"";
+    if (!own.missing.empty()) entry["missing"] = own.missing;
+    if (!own.any_checked) entry["missing"] = "no sweep point matches where = \"" + a.points + "\"";
+
+    // The controls: the same expectation must fail there.
+    std::vector<std::string> control_failures;
+    json controls = json::array();
+    for (const auto& selector : a.controls) {
+      Mode mode;
+      mode.control = parse_where(selector);
+      mode.negate = true;
+      const Evaluation c = table.evaluate(a, parsed, mode);
+      controls.push_back({{"control", selector}, {"fails_there", c.holds}, {"checks", c.checks}});
+      if (!c.holds) {
+        control_failures.push_back("control " + selector + evidence_of(c.failed) +
+                                   (c.missing.empty() ? "" : "; " + c.missing));
+      }
+      holds &= c.holds;
+    }
+    if (!a.controls.empty()) entry["controls"] = controls;
+
+    // At initialisation: an expectation that already holds there may check nothing.
+    json warnings = json::array();
+    if (!every_reference_names_a_step(parsed)) {
+      Mode mode;
+      mode.init = true;
+      const Evaluation init = table.evaluate(a, parsed, mode);
+      entry["at_init"] = {{"holds", init.holds}, {"declared", a.holds_at_init}, {"checks", init.checks}};
+      if (init.holds && !a.holds_at_init) {
+        warnings.push_back("holds at initialisation");
+        ++at_init;
+      }
+    }
+    if (a.controls.empty()) {
+      warnings.push_back("no control");
+      ++uncontrolled;
+    }
+    entry["warnings"] = warnings;
+    entry["holds"] = holds;
     results.push_back(entry);
     all &= holds;
-    if (log) {
-      if (holds) {
-        log->info("assert PASS  {}  ({}, {})", a.expect, a.at, a.over);
+    if (!log) continue;
+    if (holds) {
+      const bool init_warning = !warnings.empty() && warnings.front() == "holds at initialisation";
+      if (init_warning) {
+        log->warn("assert PASS  {}  ({}, {}) but it holds at initialisation too: it may check nothing (declare "
+                  "holds_at_init = true if that is its point, or give it a control)", a.expect, a.at, a.over);
       } else {
-        log->error("assert FAIL  {}  ({}, {}){}", a.expect, a.at, a.over,
-                   entry.contains("missing") ? "; " + entry["missing"].get<std::string>() : std::string());
+        log->info("assert PASS  {}  ({}, {}){}", a.expect, a.at, a.over,
+                  a.controls.empty() ? "" : ", fails at its control" + std::string(a.controls.size() > 1 ? "s" : ""));
       }
+    } else {
+      std::string why = own.holds ? "" : evidence_of(own.failed);
+      for (const auto& f : control_failures) why += (why.empty() ? ": " : "; ") + f + " (it must not hold there)";
+      log->error("assert FAIL  {}  ({}, {}){}{}", a.expect, a.at, a.over, why,
+                 entry.contains("missing") ? "; " + entry["missing"].get<std::string>() : std::string());
     }
+  }
+  if (log && (at_init > 0 || uncontrolled > 0)) {
+    log->warn("assertions: {} of {} hold at initialisation too, {} have no control (asserts.json: warnings)", at_init,
+              asserts.size(), uncontrolled);
   }
   return {results, all};
 }
@@ -199,6 +330,11 @@ void check_assertions(const RunPlan& plan) {
         check_pairs(parsed.selectors()[m], a.where, path + ".expect", true);
       }
       check_pairs(parse_where(a.points), a.where, path + ".where", false);
+      for (const auto& control : a.controls) {
+        const auto pairs = parse_where(control);
+        if (pairs.empty()) errors.push_back({a.where, path + ".control: an empty selector; write key=value (a sweep key, or step=0)"});
+        check_pairs(pairs, a.where, path + ".control", true);
+      }
     } catch (const Error& e) {
       errors.push_back({a.where, path + ".expect: " + e.what()});
     }

@@ -62,12 +62,19 @@ fs::path write_report(const fs::path& run_dir) {
   if (fs::exists(run_dir / "asserts.json")) {
     const auto asserts = nlohmann::json::parse(read(run_dir / "asserts.json"));
     if (asserts.empty()) html << "<p>None.</p>\n";
-    html << "<table><tr><th>verdict</th><th>expect</th><th>at</th><th>over</th><th>note</th></tr>\n";
+    html << "<table><tr><th>verdict</th><th>expect</th><th>at</th><th>over</th><th>controls</th><th>note</th></tr>\n";
     for (const auto& a : asserts) {
       const bool holds = a.value("holds", false);
+      // Warnings ("holds at initialisation", "no control") beside what is missing.
+      std::string note = a.value("missing", "");
+      for (const auto& w : a.value("warnings", nlohmann::json::array())) note += (note.empty() ? "" : "; ") + w.get<std::string>();
+      std::string controls;
+      for (const auto& c : a.value("controls", nlohmann::json::array())) {
+        controls += (controls.empty() ? "" : "; ") + c.value("control", "") + (c.value("fails_there", false) ? " (fails there)" : " (HOLDS there)");
+      }
       html << "<tr><td class=\"" << (holds ? "pass\">PASS" : "fail\">FAIL") << "</td><td style=\"text-align:left\">"
            << escape(a.value("expect", "")) << "</td><td>" << escape(a.value("at", "")) << "</td><td>"
-           << escape(a.value("over", "")) << "</td><td>" << escape(a.value("missing", "")) << "</td></tr>\n";
+           << escape(a.value("over", "")) << "</td><td>" << escape(controls) << "</td><td>" << escape(note) << "</td></tr>\n";
     }
     html << "</table>\n";
   }

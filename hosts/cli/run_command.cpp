@@ -2,6 +2,7 @@
 #include "session.hpp"
 
 #include "config/validate.hpp"
+#include "engine/component_check.hpp"
 #include "engine/run.hpp"
 #include "errors.hpp"
 
@@ -40,6 +41,7 @@ void add_pipeline_args(CLI::App* sub, PipelineArgs& args) {
 RunPlan load_and_validate(const PipelineArgs& args, Catalog& catalog) {
   RunPlan plan = plan_run(args.file, args.overrides, catalog);
   check_assertions(plan);
+  check_components(plan, catalog);
   return plan;
 }
 

@@ -13,6 +13,9 @@ expect 0 "width" -- $fl describe two-layer
 expect 0 "Parameters" -- $fl describe std:two-layer
 expect 0 "No parameters" -- $fl describe std:logistic
 expect 3 "did you mean 'two-layer'" -- $fl describe two-layr
+# A component found nowhere: the directories searched, in order, and how to add one.
+expect 3 "no component 'my-model'.*searched, in order: /nonexistent/dir \(missing\), .*--plugin-path DIR, or FEATURELAB_PLUGIN_PATH" -- \
+  $fl --plugin-path /nonexistent/dir describe my-model
 for sub in list describe validate run plugins; do expect 0 "Usage|usage" -- $fl $sub --help; done
 expect 2 "" -- $fl frobnicate
 
@@ -32,8 +35,10 @@ check "a refused run starts no job" test ! -e "$work/huge/jobs"
 
 # Broken plugins on the path: refused with the reason, not loaded silently.
 expect 3 "ABI [0-9]+, core expects [0-9]+" -- $fl --plugin-path "$FIXTURE_DIR/wrong-abi" plugins doctor
-expect 3 "fingerprint differs \(simd: plugin fixture-simd" -- \
-  $fl --plugin-path "$FIXTURE_DIR/wrong-fingerprint" plugins doctor
+expect 3 "fingerprint differs \((.*; )?scalar: plugin (double, core float|float, core double)" -- \
+  $fl --plugin-path "$FIXTURE_DIR/other-scalar" plugins doctor
+expect 3 "model 'old-model' implements featurelab.model/0, this featurelab calls featurelab.model/1" -- \
+  $fl --plugin-path "$FIXTURE_DIR/old-interface" plugins doctor
 expect 3 "missing entry point 'featurelab_pack'" -- $fl --plugin-path "$FIXTURE_DIR/no-entry" plugins doctor
 echo garbage > "$work/libgarbage.so"
 expect 3 "not a loadable shared library" -- $fl plugins manifest "$work/libgarbage.so"
@@ -48,7 +53,8 @@ expect 0 "A model whose constructor throws" -- $fl describe throwing-model
 expect 2 "provided by several packs" -- $fl validate "$good" --set loss.use=logistic
 expect 0 "" -- $fl run "$good" --out "$work/run-std" --set loss.use=std:logistic -q
 check "list, describe and a std-only run never load the fixture pack" test ! -e "$mark"
-expect 1 "libfixture.so: model 'throwing-model'.*fixture model refuses to be built" -- \
+# Refused before any job starts: every component of every sweep point is built once at validation.
+expect 2 "xor-small.toml:[0-9]+:[0-9]+: .*libfixture.so: model 'throwing-model'.*fixture model refuses to be built" -- \
   $fl run "$good" --out "$work/run-throw" --set model.use=throwing-model --set loss.use=std:logistic
 check "a pipeline using the fixture pack loads it" test -e "$mark"
 unset FEATURELAB_PLUGIN_PATH
@@ -60,5 +66,13 @@ expect 3 "no component 'throwing-model'" -- $fl describe throwing-model
 check "a pack in the current directory is not listed" bash -c "! $fl list model | grep -q crash-model"
 popd >/dev/null
 check "a pack in the current directory is not loaded" test ! -e "$mark"
+
+# Every component of every sweep point is built at validation: a point whose parts do not fit is
+# refused before any job starts, with the model's section and the point.
+incompatible=$SOURCE_DIR/tests/data/incompatible-point.toml
+expect 2 "incompatible-point.toml:14:1: model \\(std:two-layer\\): .*second_layer = \"balanced\" needs one output.* \\(at sweep point data.classes=10 model.second_layer=balanced\\)" -- \
+  $fl validate "$incompatible"
+expect 2 "incompatible-point.toml:14:1" -- $fl run "$incompatible" --out "$work/run-incompatible"
+check "a refused plan starts no job" test ! -d "$work/run-incompatible/jobs"
 
 finish

@@ -21,7 +21,9 @@ check "manifest names every loaded pack's file by its absolute path" grep -qE '"
 check "summary says ok" grep -q '"status": "ok"' "$job/summary.json"
 check "metrics.jsonl lines are JSON with step, metric, value" \
   bash -c "head -1 '$job/metrics.jsonl' | grep -qE '^\{\"step\":0,\"metric\":\"[a-z.=_0-9-]+\",\"value\":'"
-check "every assertion held" bash -c "! grep -q '\"holds\": false' '$out/asserts.json'"
+# (The verdicts sit at the top level of each entry; at_init and controls nest theirs deeper.)
+check "every assertion held" bash -c "! grep -qE '^    \"holds\": false' '$out/asserts.json'"
+check "each assertion is checked at initialisation too" grep -q '"at_init"' "$out/asserts.json"
 check "the cosine table was written" bash -c "ls '$job'/tables/*.csv >/dev/null"
 # A failing prediction exits 1 and says so.
 expect 1 "assert FAIL" -- $fl run "$pipeline" --out "$work/fail" --set data.train=400 --set model.width=20 \

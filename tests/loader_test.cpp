@@ -25,10 +25,37 @@ TEST_CASE("a pack with another ABI is refused before any call") {
                                         ", core expects " + std::to_string(FEATURELAB_ABI_VERSION)));
 }
 
-TEST_CASE("a pack with another fingerprint is refused, naming the field") {
-  const auto r = load_pack(kFixtures / "wrong-fingerprint/libfixture-wrong-fingerprint.so");
-  CHECK(r.failure == LoadFailure::FingerprintMismatch);
-  CHECK_THAT(r.message, Catch::Contains("simd: plugin fixture-simd, core "));
+// Fingerprints: fingerprint_test.cpp, with plugins really compiled with other flags.
+
+TEST_CASE("a component built against another version of its kind's interface is refused, naming both ids") {
+  const auto r = load_pack(kFixtures / "old-interface/libfixture-old-interface.so");
+  CHECK(r.failure == LoadFailure::InterfaceMismatch);
+  CHECK(r.message == (kFixtures / "old-interface/libfixture-old-interface.so").string() +
+                         ": pack 'old-interface': model 'old-model' implements featurelab.model/0, this featurelab "
+                         "calls featurelab.model/1; rebuild the plugin against this featurelab's SDK");
+}
+
+TEST_CASE("the manifest records each component's interface id, and discovery refuses another one") {
+  const PackManifest fixture = read_manifest(kFixtures / "fixture/libfixture.featurelab.json");
+  for (const auto& c : fixture.components) CHECK(c.interface_id == std::string("featurelab.") + to_string(c.kind) + "/1");
+  // A manifest saying model/0 (as the old-interface pack's would): not used, and said why, without loading it.
+  test::TempDir dir;
+  fs::copy_file(kFixtures / "old-interface/libfixture-old-interface.so", dir.path() / "libfixture-old-interface.so");
+  PackManifest m;
+  m.library_file = dir.path() / "libfixture-old-interface.so";
+  m.library_size = fs::file_size(m.library_file);
+  m.abi = FEATURELAB_ABI_VERSION;
+  m.fingerprint = build_fingerprint();
+  m.name = "old-interface";
+  m.version = "1.0";
+  m.components.push_back({Kind::Model, "old-model", "", Schema{}, "featurelab.model/0"});
+  write_manifest(m, manifest_path_for(m.library_file));
+  Catalog catalog;
+  catalog.discover({dir.path()});
+  CHECK(catalog.packs().empty());
+  REQUIRE(catalog.problems().size() == 1);
+  CHECK_THAT(catalog.problems()[0], Catch::Contains("pack 'old-interface' is not used: model 'old-model' implements "
+                                                    "featurelab.model/0, this featurelab calls featurelab.model/1"));
 }
 
 TEST_CASE("a library without the entry point is refused") {
@@ -115,6 +142,18 @@ TEST_CASE("duplicate names across packs need qualification, lookups suggest") {
   CHECK_THROWS_WITH(catalog.find(Kind::Model, "two-layr"),
                     Catch::Contains("no model 'two-layr'; did you mean 'two-layer' (pack std"));
   CHECK_THROWS_WITH(catalog.find(Kind::Model, "logistic"), Catch::Contains("'logistic' is a loss"));
+}
+
+TEST_CASE("a component found nowhere is reported with the directories searched, in order, and how to add one") {
+  Catalog catalog;
+  catalog.discover({kFixtures / "fixture", kPlugins, "/nonexistent/featurelab-plugins"});
+  CHECK_THROWS_WITH(catalog.find(Kind::Model, "my-model"),
+                    Catch::EndsWith("; searched, in order: " + (kFixtures / "fixture").string() + ", " +
+                                    kPlugins.string() + ", /nonexistent/featurelab-plugins (missing) (add a directory in "
+                                    "front with --plugin-path DIR, or FEATURELAB_PLUGIN_PATH=DIR1:DIR2)"));
+  Catalog empty;
+  empty.discover({});
+  CHECK_THROWS_WITH(empty.find(Kind::Model, "my-model"), Catch::Contains("no plugin directory was searched (add"));
 }
 
 TEST_CASE("stale and missing manifests are reported, not trusted") {

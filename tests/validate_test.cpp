@@ -202,3 +202,29 @@ TEST_CASE("regularizer tables resolve in order, enter the operative config and a
                     Catch::Contains("regularizer.0.lambda") || Catch::Contains("regularizer[0].lambda") ||
                         Catch::Contains("lambda: expected a number >= 0"));
 }
+
+TEST_CASE("a --set of a key the sweep also sets is refused, naming the key, the sweep and the fix") {
+  const std::string swept = std::string(kGood) + "[sweep]\n\"model.width\" = [4, 8]\n";
+  CHECK_THROWS_WITH(validate_text(swept, {"model.width=30"}),
+                    Catch::Matches("--set model\\.width: the \\[sweep\\] \\(.*/p\\.toml:31:17\\) also sets model\\.width, "
+                                   "and each sweep point's value replaces this one; to run other values, set the "
+                                   "sweep's instead: --set 'sweep\\.model\\.width=\\[30\\]', or drop this --set"));
+  // The fix it names: the sweep's own values, from the command line.
+  CHECK(validate_text(swept, {"sweep.model.width=[30]"}).model.params.integer("width") == 30);
+  // A key that a variant sets: the variant is located, and is what to edit.
+  const std::string variants = std::string(kGood) + "[sweep]\nsteps = [{ name = \"short\", \"train.steps\" = 5 }]\n";
+  CHECK_THROWS_WITH(validate_text(variants, {"train.steps=50"}),
+                    Catch::Contains("--set train.steps: the [sweep] (") && Catch::Contains("p.toml:31:44) also sets train.steps") &&
+                        Catch::Contains("edit the [sweep] variant that sets it, or drop this --set"));
+  CHECK_NOTHROW(validate_text(swept, {"model.activation=\"relu\""}));  // keys the sweep leaves alone
+}
+
+TEST_CASE("every sweep value is checked against its component's schema, located at the value") {
+  CHECK_THROWS_WITH(validate_text(std::string(kGood) + "[sweep]\n\"model.width\" = [10, \"x\"]\n"),
+                    Catch::Matches(".*/p\\.toml:31:22 \\(\\[sweep\\] model\\.width\\): model\\.width: expected an integer "
+                                   ">= 1, got \"x\" \\(string\\).*"));
+  CHECK_THROWS_WITH(validate_text(std::string(kGood) + "[sweep]\nmodel.width = [10, 0.5]\n"),
+                    Catch::Contains("p.toml:31:20 ([sweep] model.width): model.width: expected an integer"));
+  CHECK_THROWS_WITH(validate_text(std::string(kGood) + "[sweep]\nfast = [{ name = \"a\", \"optimizer.lr\" = \"quick\" }]\n"),
+                    Catch::Contains("p.toml:31:40 ([sweep] optimizer.lr): optimizer.lr: expected a number > 0, got \"quick\""));
+}

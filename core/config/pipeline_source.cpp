@@ -13,7 +13,10 @@ std::string where(const toml::node& node) {
   const auto& src = node.source();
   if (!src.path) return {};
   std::string out = *src.path;
-  if (out.rfind("--set", 0) == 0 || out.rfind("[sweep]", 0) == 0) return out;
+  // An override's value was parsed from "v = <value>": its own line and column mean nothing.
+  if (out.rfind("--set", 0) == 0 || out.rfind("[sweep]", 0) == 0 || out.find(" ([sweep] ") != std::string::npos) {
+    return out;
+  }
   if (src.begin.line > 0) out += ":" + std::to_string(src.begin.line) + ":" + std::to_string(src.begin.column);
   return out;
 }
@@ -110,7 +113,7 @@ toml::node* descend(toml::node* node, const std::string& part) {
 }  // namespace
 
 void apply_override(toml::table& table, const std::string& assignment, std::vector<Diagnostic>& errors,
-                    const std::string& origin) {
+                    const std::string& origin, const std::string& located_at) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) {
     errors.push_back({origin + " " + assignment, "expected KEY=VALUE, e.g. --set model.width=200"});
@@ -118,6 +121,7 @@ void apply_override(toml::table& table, const std::string& assignment, std::vect
   }
   const std::string key = assignment.substr(0, eq);
   const std::string value_text = assignment.substr(eq + 1);
+  const std::string source = located_at.empty() ? origin + " " + key : located_at + " (" + origin + " " + key + ")";
   std::vector<std::string> parts;
   {
     std::istringstream in(key);
@@ -133,7 +137,7 @@ void apply_override(toml::table& table, const std::string& assignment, std::vect
   // The value: TOML if it parses as one (numbers, booleans, arrays, quoted strings), else text.
   toml::table holder;
   try {
-    holder = toml::parse("v = " + value_text, origin + " " + key);
+    holder = toml::parse("v = " + value_text, source);
   } catch (const toml::parse_error&) {
     holder = toml::table{};
   }
@@ -145,7 +149,7 @@ void apply_override(toml::table& table, const std::string& assignment, std::vect
       quoted += c;
     }
     try {
-      holder = toml::parse("v = " + quoted + "\"", origin + " " + key);
+      holder = toml::parse("v = " + quoted + "\"", source);
     } catch (const toml::parse_error&) {
       holder = toml::table{};
       holder.insert_or_assign("v", value_text);
@@ -153,6 +157,15 @@ void apply_override(toml::table& table, const std::string& assignment, std::vect
   }
   toml::node* parent = &table;
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
+    // The rest of the key written whole in this table ([sweep]'s "model.width" = [...]): set it.
+    if (auto* t = parent->as_table()) {
+      std::string rest = parts[i];
+      for (std::size_t j = i + 1; j < parts.size(); ++j) rest += "." + parts[j];
+      if (t->contains(rest)) {
+        t->insert_or_assign(rest, std::move(*holder.get("v")));
+        return;
+      }
+    }
     toml::node* next = descend(parent, parts[i]);
     const bool index_next = parts[i + 1].find_first_not_of("0123456789") == std::string::npos;
     if (!next && index_next) {
@@ -184,8 +197,37 @@ void apply_override(toml::table& table, const std::string& assignment, std::vect
   }
 }
 
+namespace {
+
+// A --set of a key the sweep also sets would be replaced at every sweep point: refuse it, naming
+// the key, where the sweep sets it and how to run other values.
+void refuse_swept_overrides(const PipelineSource& source, const std::vector<std::string>& sweep_assignments,
+                            const std::vector<std::string>& sweep_locations, std::vector<Diagnostic>& errors) {
+  const toml::table* sweep = source.table["sweep"].as_table();
+  for (std::size_t i = 0; i < sweep_assignments.size(); ++i) {
+    const std::string swept = sweep_assignments[i].substr(0, sweep_assignments[i].find('='));
+    for (const auto& [key, value] : source.overrides) {
+      const bool same = key == swept || swept.rfind(key + ".", 0) == 0 || key.rfind(swept + ".", 0) == 0;
+      if (!same) continue;
+      // A plain axis is the sweep table's key (quoted, or nested tables), located at its list; a
+      // variant's key is located at its value in that variant.
+      const toml::node* axis = !sweep ? nullptr : sweep->contains(swept) ? sweep->get(swept) : sweep->at_path(swept).node();
+      const bool plain_axis = axis != nullptr;
+      const std::string location = plain_axis ? where(*axis) : i < sweep_locations.size() ? sweep_locations[i] : "";
+      const std::string at = location.empty() ? std::string() : " (" + location + ")";
+      errors.push_back({"--set " + key, "the [sweep]" + at + " also sets " + swept + ", and each sweep point's value "
+                        "replaces this one; " + (plain_axis ? "to run other values, set the sweep's instead: --set '"
+                        "sweep." + swept + "=[" + value + "]'" : "edit the [sweep] variant that sets it") +
+                        ", or drop this --set"});
+    }
+  }
+}
+
+}  // namespace
+
 PipelineSource load_pipeline(const fs::path& file, const std::vector<std::string>& overrides,
-                             const std::vector<std::string>& sweep_assignments) {
+                             const std::vector<std::string>& sweep_assignments,
+                             const std::vector<std::string>& sweep_locations) {
   std::vector<Diagnostic> errors;
   PipelineSource source;
   source.file = file;
@@ -196,7 +238,11 @@ PipelineSource load_pipeline(const fs::path& file, const std::vector<std::string
     apply_override(source.table, o, errors);
     if (auto eq = o.find('='); eq != std::string::npos) source.overrides[o.substr(0, eq)] = o.substr(eq + 1);
   }
-  for (const auto& a : sweep_assignments) apply_override(source.table, a, errors, "[sweep]");
+  refuse_swept_overrides(source, sweep_assignments, sweep_locations, errors);
+  for (std::size_t i = 0; i < sweep_assignments.size(); ++i) {
+    apply_override(source.table, sweep_assignments[i], errors, "[sweep]",
+                   i < sweep_locations.size() ? sweep_locations[i] : std::string());
+  }
   if (!errors.empty()) throw ConfigError(errors);
   return source;
 }

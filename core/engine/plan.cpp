@@ -41,16 +41,18 @@ std::string toml_text(const toml::node& node) {
   return out.str();
 }
 
-// A variant's keys as "dotted.key=value" overrides; nested tables (unquoted dotted keys) flatten.
+// A variant's keys as "dotted.key=value" overrides, with where each value is written; nested
+// tables (unquoted dotted keys) flatten.
 void variant_overrides(const toml::table& table, const std::string& prefix, std::vector<std::string>& out,
-                       std::vector<Diagnostic>& errors) {
+                       std::vector<std::string>& locations, std::vector<Diagnostic>& errors) {
   for (auto&& [key, node] : table) {
     const std::string dotted = prefix.empty() ? std::string(key.str()) : prefix + "." + std::string(key.str());
     if (prefix.empty() && key.str() == "name") continue;
     if (const auto* nested = node.as_table()) {
-      variant_overrides(*nested, dotted, out, errors);
+      variant_overrides(*nested, dotted, out, locations, errors);
     } else {
       out.push_back(dotted + "=" + toml_text(node));
+      locations.push_back(where(node));
     }
   }
 }
@@ -78,13 +80,15 @@ SweepAxis variant_axis(const std::string& name, const toml::array& values, std::
       continue;
     }
     std::vector<std::string> overrides;
-    variant_overrides(*table, "", overrides, errors);
+    std::vector<std::string> locations;
+    variant_overrides(*table, "", overrides, locations, errors);
     const std::string text = toml_text(*label);
     for (const auto& prior : axis.values) {
       if (prior == text) errors.push_back({where(v), "sweep." + name + ": two variants are named " + text});
     }
     axis.values.push_back(text);
     axis.overrides.push_back(std::move(overrides));
+    axis.locations.push_back(std::move(locations));
   }
   return axis;
 }
@@ -115,6 +119,7 @@ void flatten(const toml::table& table, const std::string& prefix, std::vector<Sw
       }
       axis.values.push_back(toml_text(v));
       axis.overrides.push_back({dotted + "=" + axis.values.back()});
+      axis.locations.push_back({where(v)});
     }
     axes.push_back(std::move(axis));
   }
@@ -182,9 +187,11 @@ RunPlan plan_run(const std::filesystem::path& file, const std::vector<std::strin
   // Cartesian product, last axis fastest: each point's coordinates and the overrides they apply.
   std::vector<std::vector<std::pair<std::string, std::string>>> points{{}};
   std::vector<std::vector<std::string>> point_overrides{{}};
+  std::vector<std::vector<std::string>> point_locations{{}};
   for (const auto& axis : plan.axes) {
     std::vector<std::vector<std::pair<std::string, std::string>>> next;
     std::vector<std::vector<std::string>> next_overrides;
+    std::vector<std::vector<std::string>> next_locations;
     for (std::size_t p = 0; p < points.size(); ++p) {
       for (std::size_t v = 0; v < axis.values.size(); ++v) {
         auto extended = points[p];
@@ -193,15 +200,21 @@ RunPlan plan_run(const std::filesystem::path& file, const std::vector<std::strin
         auto applied = point_overrides[p];
         applied.insert(applied.end(), axis.overrides[v].begin(), axis.overrides[v].end());
         next_overrides.push_back(std::move(applied));
+        auto located = point_locations[p];
+        located.insert(located.end(), axis.locations[v].begin(), axis.locations[v].end());
+        next_locations.push_back(std::move(located));
       }
     }
     points = std::move(next);
     point_overrides = std::move(next_overrides);
+    point_locations = std::move(next_locations);
   }
   for (std::size_t p = 0; p < points.size(); ++p) {
     const auto& assignments = point_overrides[p];
     try {
-      Pipeline point = validate_pipeline(load_pipeline(file, overrides, assignments), catalog);
+      // Each value is validated against the schema of the component it reaches at this point,
+      // and a problem is located at the value in the [sweep] table.
+      Pipeline point = validate_pipeline(load_pipeline(file, overrides, assignments, point_locations[p]), catalog);
       check_data_memory(point, catalog);
       plan.points.push_back(std::move(point));
     } catch (const ConfigError& e) {

@@ -29,6 +29,9 @@ struct SweepAxis {
   // Per value, the "key=value" overrides it applies: {key=value} for a plain axis, the variant's
   // keys for a variant axis.
   std::vector<std::vector<std::string>> overrides;
+  // file:line:col of each override's value in the [sweep] table, parallel to overrides: a point's
+  // messages point at the value that made it.
+  std::vector<std::vector<std::string>> locations;
 };
 
 struct JobSpec {

@@ -17,7 +17,8 @@ namespace {
 
 using nlohmann::json;
 
-constexpr int kManifestFormat = 1;
+// 2: every component records its interface id.
+constexpr int kManifestFormat = 2;
 
 json value_to_json(const Value& value) {
   return std::visit([](const auto& v) { return json(v); }, value);
@@ -119,6 +120,7 @@ PackManifest read_manifest(const std::filesystem::path& manifest_file) {
       }
       component.name = c.at("name").get<std::string>();
       component.doc = c.value("doc", "");
+      component.interface_id = c.at("interface").get<std::string>();
       for (const auto& p : c.at("params")) component.schema.add(spec_from_json(p));
       m.components.push_back(std::move(component));
     }
@@ -144,7 +146,8 @@ void write_manifest(const PackManifest& m, const std::filesystem::path& manifest
   for (const auto& c : m.components) {
     json params = json::array();
     for (const auto& spec : c.schema.specs()) params.push_back(spec_to_json(spec));
-    j["components"].push_back({{"kind", to_string(c.kind)}, {"name", c.name}, {"doc", c.doc}, {"params", params}});
+    j["components"].push_back({{"kind", to_string(c.kind)}, {"name", c.name}, {"interface", c.interface_id},
+                               {"doc", c.doc}, {"params", params}});
   }
   write_file_atomically(manifest_file, j.dump(2) + "\n");
 }
@@ -157,7 +160,7 @@ PackManifest manifest_of(const LoadedPack& pack) {
   m.fingerprint = pack.fingerprint;
   m.name = pack.name;
   m.version = pack.version;
-  for (const auto& c : pack.components) m.components.push_back({c.kind, c.name, c.doc, c.schema});
+  for (const auto& c : pack.components) m.components.push_back({c.kind, c.name, c.doc, c.schema, c.interface_id});
   return m;
 }
 

@@ -16,6 +16,7 @@ struct ComponentManifest {
   std::string name;
   std::string doc;
   Schema schema;
+  std::string interface_id;  // "featurelab.model/1": checked at discovery, before the library is loaded
 };
 
 struct PackManifest {

@@ -2,10 +2,10 @@
 #include "loader/pack_loader.hpp"
 
 #include "engine/crash_site.hpp"
+#include "loader/interface_ids.hpp"
 
 #include <featurelab/version.hpp>
 
-#include <map>
 #include <sstream>
 #include <sys/stat.h>
 
@@ -21,26 +21,12 @@ const char* to_string(LoadFailure failure) {
     case LoadFailure::WrongAbi: return "wrong ABI";
     case LoadFailure::FingerprintMismatch: return "fingerprint mismatch";
     case LoadFailure::RegistrationFailed: return "registration failed";
+    case LoadFailure::InterfaceMismatch: return "interface mismatch";
   }
   return "?";
 }
 
 namespace {
-
-std::map<std::string, std::string> fingerprint_fields(const std::string& fingerprint) {
-  std::map<std::string, std::string> fields;
-  std::istringstream in(fingerprint);
-  std::string item;
-  while (std::getline(in, item, ';')) {
-    const auto eq = item.find('=');
-    if (eq == std::string::npos) {
-      fields[item] = "";
-    } else {
-      fields[item.substr(0, eq)] = item.substr(eq + 1);
-    }
-  }
-  return fields;
-}
 
 LoadResult refuse(const std::filesystem::path& file, LoadFailure failure, const std::string& what) {
   LoadResult result;
@@ -50,25 +36,6 @@ LoadResult refuse(const std::filesystem::path& file, LoadFailure failure, const 
 }
 
 }  // namespace
-
-std::string fingerprint_difference(const std::string& plugin, const std::string& core) {
-  const auto p = fingerprint_fields(plugin);
-  const auto c = fingerprint_fields(core);
-  std::string out;
-  auto note = [&out](const std::string& key, const std::string& pv, const std::string& cv) {
-    if (!out.empty()) out += "; ";
-    out += key + ": plugin " + (pv.empty() ? "(none)" : pv) + ", core " + (cv.empty() ? "(none)" : cv);
-  };
-  for (const auto& [key, value] : c) {
-    auto it = p.find(key);
-    const std::string pv = it == p.end() ? "" : it->second;
-    if (pv != value) note(key, pv, value);
-  }
-  for (const auto& [key, value] : p) {
-    if (!c.count(key)) note(key, value, "");
-  }
-  return out;
-}
 
 std::string unsafe_permissions(const std::filesystem::path& file) {
   struct stat info {};
@@ -144,6 +111,16 @@ LoadResult load_pack(const std::filesystem::path& file) {
   } catch (...) {
     return refuse(file, LoadFailure::RegistrationFailed,
                   "pack '" + pack->name + "': registering its components threw a non-standard exception");
+  }
+  std::string mismatches;
+  for (const auto& c : pack->components) {
+    if (auto why = interface_mismatch(c.kind, c.name, c.interface_id); !why.empty()) {
+      mismatches += (mismatches.empty() ? "" : "; ") + why;
+    }
+  }
+  if (!mismatches.empty()) {
+    return refuse(file, LoadFailure::InterfaceMismatch,
+                  "pack '" + pack->name + "': " + mismatches + "; rebuild the plugin against this featurelab's SDK");
   }
   note_pack_library(header, file.string());  // so a crash inside it is reported with its file
   LoadResult result;

@@ -3,7 +3,9 @@
 // Checks, in order, each with a precise refusal: the file exists and is not writable by other
 // users (loading a plugin runs its code); it is a loadable shared library; it exports the
 // `featurelab_pack` entry point; its ABI version equals the core's; its build fingerprint equals
-// the core's (the differing field is named); its registration runs without throwing.
+// the core's (the differing field is named); its registration runs without throwing (a name
+// registered twice is refused there); every component implements its kind's interface at the
+// version the core calls (interface_id: both ids are named).
 #pragma once
 
 #include <featurelab/pack.hpp>
@@ -26,6 +28,7 @@ enum class LoadFailure {
   WrongAbi,
   FingerprintMismatch,
   RegistrationFailed,
+  InterfaceMismatch,
 };
 
 const char* to_string(LoadFailure failure);
@@ -49,9 +52,6 @@ struct LoadResult {
 };
 
 LoadResult load_pack(const std::filesystem::path& file);
-
-// "simd: plugin avx2,fma, core avx512f,avx2,fma" for every field that differs; empty if equal.
-std::string fingerprint_difference(const std::string& plugin, const std::string& core);
 
 // Refuses files and directories that other users can write (like ssh with loose key modes).
 std::string unsafe_permissions(const std::filesystem::path& file);

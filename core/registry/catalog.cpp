@@ -1,6 +1,7 @@
 // Discovery from manifests, name resolution with did-you-mean, lazy loading, creation.
 #include "registry/catalog.hpp"
 
+#include "loader/interface_ids.hpp"
 #include "text/suggest.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
@@ -83,6 +84,18 @@ void Catalog::discover(const std::vector<fs::path>& dirs) {
                             path.string());
         continue;
       }
+      // A component built against another version of its kind's interface: refused before loading.
+      std::string mismatches;
+      for (const auto& c : record->manifest.components) {
+        if (auto why = interface_mismatch(c.kind, c.name, c.interface_id); !why.empty()) {
+          mismatches += (mismatches.empty() ? "" : "; ") + why;
+        }
+      }
+      if (!mismatches.empty()) {
+        problems_.push_back(path.string() + ": pack '" + record->manifest.name + "' is not used: " + mismatches +
+                            "; rebuild the plugin against this featurelab's SDK");
+        continue;
+      }
       const auto duplicate = std::find_if(packs_.begin(), packs_.end(), [&](const auto& p) {
         return p->manifest.name == record->manifest.name;
       });
@@ -160,7 +173,17 @@ ComponentRef Catalog::find(Kind kind, const std::string& name) const {
   if (packs_.empty()) {
     msg += "; no plugin packs were found on the search path (see: featurelab plugins doctor)";
   }
-  throw PluginError(msg);
+  throw PluginError(msg + "; " + search_path_note());
+}
+
+std::string Catalog::search_path_note() const {
+  std::string dirs;
+  for (const auto& d : dirs_) {
+    std::error_code ec;
+    dirs += (dirs.empty() ? "" : ", ") + d.string() + (fs::is_directory(d, ec) ? "" : " (missing)");
+  }
+  return (dirs.empty() ? std::string("no plugin directory was searched") : "searched, in order: " + dirs) +
+         " (add a directory in front with --plugin-path DIR, or FEATURELAB_PLUGIN_PATH=DIR1:DIR2)";
 }
 
 std::shared_ptr<LoadedPack> Catalog::load(const PackRecord& record) {

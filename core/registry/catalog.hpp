@@ -40,8 +40,11 @@ class Catalog {
   // Shared libraries found on the path (for `plugins doctor`).
   const std::vector<std::filesystem::path>& libraries() const { return libraries_; }
 
-  // "two-layer" or "std:two-layer". Throws PluginError with a did-you-mean or the ambiguity.
+  // "two-layer" or "std:two-layer". Throws PluginError with a did-you-mean or the ambiguity; a name
+  // found nowhere also names the directories searched (search_path_note()).
   ComponentRef find(Kind kind, const std::string& name) const;
+  // "searched, in order: DIR, DIR (...)" with how to add a directory, for "not found" messages.
+  std::string search_path_note() const;
   // All components of any kind with this (possibly qualified) name.
   std::vector<ComponentRef> find_any(const std::string& name) const;
   std::vector<std::string> names(Kind kind) const;

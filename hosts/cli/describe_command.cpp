@@ -24,7 +24,7 @@ Action add_describe_command(CLI::App& app, const GlobalOptions& global) {
       }
       std::string msg = "no component '" + *name + "'";
       if (auto guess = closest_name(*name, all)) msg += "; did you mean '" + *guess + "'?";
-      throw PluginError(msg + " (see: featurelab list)");
+      throw PluginError(msg + " (see: featurelab list); " + catalog.search_path_note());
     }
     for (const auto& r : refs) {
       const auto& c = *r.component;

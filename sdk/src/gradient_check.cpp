@@ -102,8 +102,12 @@ GradientCheckResult check_input_gradient(Model& model, const Batch& batch, Gradi
   Mat X = batch.X();
   Mat dX(n, batch.dim);
   model.forward(X, out);
+  const double value = static_cast<double>(out.cwiseProduct(weights).sum());
   model.input_gradient(X, weights, dX);
-  const double scale = std::max(1e-3, static_cast<double>(dX.norm()) * 1e-3);
+  // The same floor as check_gradient's: below ε·|objective|/h a finite difference is rounding
+  // noise (a float model with large outputs and a small input gradient is otherwise refused).
+  const double rounding = 64.0 * std::numeric_limits<Scalar>::epsilon() * std::max(1.0, std::abs(value)) / h;
+  const double scale = std::max({1e-3, static_cast<double>(dX.norm()) * 1e-3, rounding});
   auto objective = [&](const Mat& input) {
     model.forward(input, out);
     return static_cast<double>(out.cwiseProduct(weights).sum());
@@ -118,7 +122,7 @@ GradientCheckResult check_input_gradient(Model& model, const Batch& batch, Gradi
     const double analytic = static_cast<double>(dX.cwiseProduct(direction).sum());
     const double err = relative_error(analytic, numeric, scale);
     result.max_relative_error = std::max(result.max_relative_error, err);
-    if (err > tol) {
+    if (err > tol || !std::isfinite(analytic) || !std::isfinite(numeric)) {  // NaN compares false
       result.ok = false;
       std::ostringstream line;
       line << "input direction " << d << ": analytic " << analytic << ", finite difference "

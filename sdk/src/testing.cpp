@@ -1,4 +1,4 @@
-// Test harness: load a built plugin and make its components with validated parameters.
+// Test harness: load built plugins (checked like the core does) and make their components with validated parameters.
 #include <featurelab/error.hpp>
 #include <featurelab/testing.hpp>
 
@@ -33,31 +33,100 @@ Params resolve(const Schema& schema, const std::map<std::string, Value>& overrid
   return params;
 }
 
+// One loaded pack. The builder (its factories are the plugin's code) is declared after the
+// library, so it is destroyed before the library is unloaded.
 struct Harness::Library {
+  std::string file;
+  std::string pack;
   boost::dll::shared_library library;
+  PackBuilder builder;
 };
 
-Harness::Harness(const std::string& library_path) : library_(std::make_unique<Library>()) {
-  library_->library.load(library_path, boost::dll::load_mode::rtld_lazy);
-  if (!library_->library.has("featurelab_pack")) {
-    throw Error(library_path + ": no featurelab_pack entry point");
-  }
-  auto entry = library_->library.get_alias<PackEntry>("featurelab_pack");
-  const PackHeader* header = entry();
-  if (header->abi_version != FEATURELAB_ABI_VERSION) {
-    throw Error(library_path + ": ABI " + std::to_string(header->abi_version) + ", expected " +
-                std::to_string(FEATURELAB_ABI_VERSION));
-  }
-  header->register_components(builder_);
+Harness::Harness(const std::string& library_path) { load(library_path); }
+
+Harness::Harness(std::initializer_list<std::string> library_paths) {
+  for (const auto& path : library_paths) load(path);
 }
 
 Harness::~Harness() = default;
 
-const ComponentInfo& Harness::info(Kind kind, const std::string& name) const {
-  for (const auto& c : builder_.components()) {
-    if (c.kind == kind && c.name == name) return c;
+void Harness::load(const std::string& library_path) {
+  auto lib = std::make_shared<Library>();
+  lib->file = library_path;
+  try {
+    lib->library.load(library_path, boost::dll::load_mode::rtld_lazy | boost::dll::load_mode::rtld_local);
+  } catch (const std::exception& e) {
+    throw Error(library_path + ": not a loadable shared library (" + e.what() + ")");
   }
-  throw Error(std::string("no ") + to_string(kind) + " '" + name + "' in this plugin");
+  if (!lib->library.has("featurelab_pack")) {
+    throw Error(library_path + ": no featurelab_pack entry point; declare the pack with FEATURELAB_PACK(name, version)");
+  }
+  const PackHeader* header = lib->library.get_alias<PackEntry>("featurelab_pack")();
+  if (header->abi_version != FEATURELAB_ABI_VERSION) {
+    throw Error(library_path + ": ABI " + std::to_string(header->abi_version) + ", expected " +
+                std::to_string(FEATURELAB_ABI_VERSION) + "; rebuild the plugin against this SDK");
+  }
+  // The same check as the core's loader: this SDK library was compiled with the core's flags.
+  const std::string fingerprint = header->fingerprint ? header->fingerprint : "";
+  if (const std::string difference = fingerprint_difference(fingerprint, build_fingerprint()); !difference.empty()) {
+    throw Error(library_path + ": build fingerprint differs (" + difference +
+                "); build the plugin with featurelab_add_plugin() from the featurelab CMake package, which "
+                "applies the SDK's flags");
+  }
+  lib->pack = header->pack_name ? header->pack_name : "";
+  try {
+    header->register_components(lib->builder);
+  } catch (const std::exception& e) {
+    throw Error(library_path + ": pack '" + lib->pack + "': registering its components threw: " + e.what());
+  }
+  libraries_.push_back(std::move(lib));
+}
+
+std::pair<const ComponentInfo*, const Harness::Library*> Harness::find(Kind kind, const std::string& name) const {
+  std::string pack;
+  std::string bare = name;
+  if (const auto colon = name.find(':'); colon != std::string::npos) {
+    pack = name.substr(0, colon);
+    bare = name.substr(colon + 1);
+  }
+  std::pair<const ComponentInfo*, const Library*> found{nullptr, nullptr};
+  std::string packs;
+  for (const auto& lib : libraries_) {
+    packs += (packs.empty() ? "" : ", ") + lib->pack + " (" + lib->file + ")";
+    if (!pack.empty() && lib->pack != pack) continue;
+    for (const auto& c : lib->builder.components()) {
+      if (c.kind != kind || c.name != bare) continue;
+      if (found.first) {
+        throw Error(std::string(to_string(kind)) + " '" + name + "' is in packs " + found.second->pack + " and " +
+                    lib->pack + "; write \"" + lib->pack + ":" + bare + "\"");
+      }
+      found = {&c, lib.get()};
+    }
+  }
+  if (!found.first) {
+    throw Error(std::string("no ") + to_string(kind) + " '" + name + "' in the loaded packs: " +
+                (packs.empty() ? std::string("none (give the harness a plugin file)") : packs));
+  }
+  return found;
+}
+
+const ComponentInfo& Harness::info(Kind kind, const std::string& name) const { return *find(kind, name).first; }
+
+std::pair<std::unique_ptr<Component>, std::shared_ptr<const void>> Harness::create(
+    Kind kind, const std::string& name, const std::map<std::string, Value>& overrides, const DataSpec& data,
+    std::uint64_t seed, const FeatureSet* features) {
+  const auto [component, library] = find(kind, name);
+  Context context;
+  context.rng = Rng(derive_seed(seed, name));
+  context.path = name;
+  context.data = data;
+  context.features = features;  // the distribution's ground truth, for components that read it
+  std::unique_ptr<Component> made = component->create(resolve(component->schema, overrides), context);
+  if (!made) throw Error(std::string(to_string(kind)) + " '" + name + "': its factory returned nothing");
+  for (const auto& lib : libraries_) {
+    if (lib.get() == library) return {std::move(made), lib};
+  }
+  return {std::move(made), nullptr};  // unreachable: find() returns one of libraries_
 }
 
 }  // namespace featurelab::testing

@@ -35,6 +35,12 @@ expect 0 "4 already done" -- $fl run "$sweep" --out "$work/j1"
 expect 2 "another configuration" -- $fl run "$sweep" --out "$work/j1" --set train.steps=61
 # Assertions are not part of a job: an edited one is checked against the finished jobs without rerunning them.
 expect 1 "4 already done.*|assert FAIL  accuracy.train >= 0.99" -- $fl run "$sweep" --out "$work/j1" --set 'assert.0.expect="accuracy.train >= 0.99"'
+# The FAIL line carries the evidence: the values compared, at which point and seed.
+expect 1 "assert FAIL  accuracy.train >= 0.99  \(final, every-seed\): \[model.width=8\] seed 0: 0\.[0-9]+ >= 0.99 is false" -- \
+  $fl run "$sweep" --out "$work/j1" --set 'assert.0.expect="accuracy.train >= 0.99"'
+# A --set of a swept key would be replaced by the sweep at every point: refused, with the fix.
+expect 2 "--set model.width: the \[sweep\] \(.*sweep.toml:[0-9]+:[0-9]+\) also sets model.width.*--set 'sweep.model.width=\[5\]'" -- \
+  $fl validate "$sweep" --set model.width=5
 check "the edited assertion was evaluated" grep -q '"expect": "accuracy.train >= 0.99"' "$work/j1/asserts.json"
 expect 0 "4 already done" -- $fl run "$sweep" --out "$work/j1"
 cp -r "$work/j1" "$work/old"
@@ -104,6 +110,9 @@ check "throw: the exception's message" bash -c "grep -q 'crash-model was told to
 check "nan: divergence with the step and the component" grep -qE "diverged at step 0: .*came from the model \\(its outputs" "$work"/crash/jobs/0004-*/summary.json
 check "loop: timed out, in the plugin" grep -qE "timed out after 5 s .*$site" "$work"/crash/jobs/0005-*/summary.json
 check "leak: out of memory" bash -c "grep -qiE 'out of memory|signal' '$work'/crash/jobs/0006-*/summary.json"
+# An augment that forgets to size its output: the job fails with the shapes, it does not crash.
+expect 1 "augment.0 \(fixture:forgetful-augment\): its output has 100 samples \(rows of X\) but 0 labels \(y\); .*out.resize" -- \
+  $fl run "$SOURCE_DIR/tests/data/forgetful-augment.toml" --out "$work/forgetful"
 unset FEATURELAB_PLUGIN_PATH
 
 # Prepare, then one job at a time as a Slurm array would; collect joins the results.

@@ -9,6 +9,10 @@ core_stamp=$work/core-stamp
 check "install featurelab" "$CMAKE" --install "$BUILD_DIR" --prefix "$prefix"
 check "installed command" test -x "$prefix/bin/featurelab"
 check "installed SDK headers" test -f "$prefix/include/featurelab/pack.hpp"
+check "installed PITFALLS.md beside the headers (compiler messages point there)" \
+  test -f "$prefix/include/featurelab/PITFALLS.md"
+check "the CMake package exports the absolute plugin directory" \
+  grep -q 'FEATURELAB_PLUGIN_INSTALL_DIR' "$prefix/lib/cmake/featurelab/featurelabConfig.cmake"
 check "installed CMake package" test -f "$prefix/lib/cmake/featurelab/featurelabConfig.cmake"
 check "installed std pack and manifest" test -f "$prefix/lib/featurelab/plugins/libstd.featurelab.json"
 touch "$core_stamp"
@@ -16,7 +20,9 @@ touch "$core_stamp"
 check "configure the template against the installed SDK" \
   "$CMAKE" -S "$SOURCE_DIR/sdk/template" -B "$work/template" -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release
 check "build the template pack" "$CMAKE" --build "$work/template" -j2
-check "the template's own test" "$work/template/margins-test"
+# Catch2 tests loading the template's pack and the installed std pack with one harness; the
+# model's gradients through check_gradient (std's loss found in FEATURELAB_PLUGIN_INSTALL_DIR).
+check "the template's own tests" "$work/template/margins-test"
 check "the template includes only the SDK" bash -c "! grep -rn 'core/\|registry/\|engine/' '$SOURCE_DIR/sdk/template/src'"
 
 export FEATURELAB_PLUGIN_PATH=$work/template

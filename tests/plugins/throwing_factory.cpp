@@ -1,6 +1,7 @@
 // Fixture: a valid pack whose model's constructor throws, and whose second pack-level component
 // (a loss named like std's) makes unqualified "logistic" ambiguous.
 #include "crash_model.hpp"
+#include "forgetful_augment.hpp"
 
 #include <featurelab/pack.hpp>
 
@@ -47,4 +48,6 @@ FEATURELAB_PACK("fixture", "1.0") {
   pack.add<ShadowLogistic>("logistic", "A loss named like std's logistic.", featurelab::Schema{});
   pack.add<fixture::CrashModel>("crash-model", "A linear model that crashes, loops, leaks or returns NaN on purpose.",
                                 fixture::CrashModel::schema());
+  pack.add<fixture::ForgetfulAugment>("forgetful-augment", "An augment that forgets to size its output's labels.",
+                                      featurelab::Schema{});
 }

@@ -25,7 +25,7 @@ testing::Harness& pack() {
 
 constexpr bool kDouble = sizeof(Scalar) == 8;
 
-std::unique_ptr<Distribution> sparse_coding(std::map<std::string, Value> overrides = {}, std::uint64_t seed = 1) {
+std::shared_ptr<Distribution> sparse_coding(std::map<std::string, Value> overrides = {}, std::uint64_t seed = 1) {
   return pack().make<Distribution>("sparse-coding", overrides, DataSpec{}, seed);
 }
 
@@ -139,7 +139,7 @@ TEST_CASE("random-mask: complementary masks decouple the dense noise, independen
     CHECK(sparse_exact == Approx(p * (1 - 32.0 / 512)).margin(0.002));
   }
   for (const std::string which : {"independent", "identity"}) {
-    std::unique_ptr<Augment> views =
+    std::shared_ptr<Augment> views =
         which == "identity" ? pack().make<Augment>("identity-views", {{"positives", K}}, spec_of(*data))
                             : pack().make<Augment>("random-mask", {{"positives", K}, {"mode", which}}, spec_of(*data));
     const Moments m = view_moments(*views, *data, samples, K, rng);

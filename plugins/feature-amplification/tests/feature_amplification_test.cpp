@@ -21,7 +21,7 @@ testing::Harness& std_pack() {
 }
 
 struct Xor {
-  std::unique_ptr<Distribution> dist;
+  std::shared_ptr<Distribution> dist;
   DataSpec spec;
   FeatureSet features;
   Dataset train, test;

@@ -27,7 +27,7 @@ testing::Harness& std_pack() {
 }
 
 struct Sample {
-  std::unique_ptr<Distribution> dist;
+  std::shared_ptr<Distribution> dist;
   FeatureSet features;
   Dataset data;
   DataSpec spec;

@@ -22,7 +22,7 @@ testing::Harness& std_pack() {
   return h;
 }
 
-Dataset patterns(const std::map<std::string, Value>& params, Index n, std::unique_ptr<Distribution>& dist) {
+Dataset patterns(const std::map<std::string, Value>& params, Index n, std::shared_ptr<Distribution>& dist) {
   dist = pack().make<Distribution>("dictionary-patterns", params, {});
   Dataset d;
   Rng rng(5);
@@ -33,7 +33,7 @@ Dataset patterns(const std::map<std::string, Value>& params, Index n, std::uniqu
 }  // namespace
 
 TEST_CASE("dictionary-patterns: balanced parity labels, the label correlation gamma, unit total variance") {
-  std::unique_ptr<Distribution> dist;
+  std::shared_ptr<Distribution> dist;
   const Dataset d = patterns({{"dim", std::int64_t(60)}, {"patterns", std::int64_t(20)}}, 40000, dist);
   const FeatureSet f = dist->features();
   const Mat& M = f.at("dictionary");
@@ -62,7 +62,7 @@ TEST_CASE("dictionary-patterns: balanced parity labels, the label correlation ga
 }
 
 TEST_CASE("dictionary-patterns resamples to a class imbalance and labels intervals") {
-  std::unique_ptr<Distribution> dist;
+  std::shared_ptr<Distribution> dist;
   const Dataset d = patterns({{"dim", std::int64_t(40)}, {"patterns", std::int64_t(30)}, {"negative_ratio", 0.8}}, 1000, dist);
   CHECK(d.y.cast<double>().mean() == Approx(0.2).margin(1e-9));
   const Dataset iv = patterns({{"dim", std::int64_t(120)}, {"patterns", std::int64_t(100)}, {"relevant", std::int64_t(30)},
@@ -75,7 +75,7 @@ TEST_CASE("dictionary-patterns resamples to a class imbalance and labels interva
 }
 
 TEST_CASE("truncated-two-layer: symmetric init gives g = 0, gradients check with and without smoothing") {
-  std::unique_ptr<Distribution> dist;
+  std::shared_ptr<Distribution> dist;
   const Dataset d = patterns({{"dim", std::int64_t(30)}, {"patterns", std::int64_t(10)}}, 64, dist);
   const DataSpec spec = dist->spec();
   auto model = pack().make<Model>("truncated-two-layer", {{"width", std::int64_t(16)}, {"init_w", 2.0}, {"init_b", 0.3},
@@ -119,7 +119,7 @@ TEST_CASE("the smoothed truncated ReLU is E[sigma(z + xi)] (Monte Carlo) and sig
 }
 
 TEST_CASE("ntk-two-layer starts at zero and its gradient checks") {
-  std::unique_ptr<Distribution> dist;
+  std::shared_ptr<Distribution> dist;
   const Dataset d = patterns({{"dim", std::int64_t(30)}, {"patterns", std::int64_t(10)}}, 64, dist);
   auto model = pack().make<Model>("ntk-two-layer", {{"width", std::int64_t(16)}, {"init_w", 2.0}}, dist->spec());
   Rng rng(4);

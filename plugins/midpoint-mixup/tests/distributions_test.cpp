@@ -9,7 +9,7 @@ using namespace featurelab;
 using mm_test::pack;
 
 namespace {
-Dataset draw(const std::string& name, const mm_test::Overrides& params, Index n, std::unique_ptr<Distribution>* keep = nullptr) {
+Dataset draw(const std::string& name, const mm_test::Overrides& params, Index n, std::shared_ptr<Distribution>* keep = nullptr) {
   auto d = pack().make<Distribution>(name, params, {}, 3);
   Dataset out;
   Rng rng(5);
@@ -21,7 +21,7 @@ Dataset draw(const std::string& name, const mm_test::Overrides& params, Index n,
 
 TEST_CASE("simple-multiview: x = beta v1 + (1 - beta) v2 with orthonormal features") {
   for (const std::string kind : {"basis", "random"}) {
-    std::unique_ptr<Distribution> d;
+    std::shared_ptr<Distribution> d;
     const Dataset data = draw("simple-multiview", {{"classes", std::int64_t(4)}, {"dim", std::int64_t(12)}, {"features", kind}},
                               500, &d);
     const Mat views = d->features().at("views");
@@ -45,7 +45,7 @@ TEST_CASE("simple-multiview: x = beta v1 + (1 - beta) v2 with orthonormal featur
 TEST_CASE("multiview-patches: signal pairs, mirrored coefficients, feature noise") {
   const mm_test::Overrides params{{"classes", std::int64_t(5)}, {"patches", std::int64_t(8)}, {"signal_pairs", std::int64_t(2)},
                                   {"noise_classes", std::int64_t(2)}, {"delta1", 0.2}, {"delta2", 1.0}};
-  std::unique_ptr<Distribution> d;
+  std::shared_ptr<Distribution> d;
   const Dataset data = draw("multiview-patches", params, 300, &d);
   const Index P = 8, dim = 10, k = 5;
   REQUIRE(data.X.cols() == P * dim);

@@ -19,7 +19,7 @@ void register_chapter7(featurelab::PackBuilder& pack) {
   pack.add<ContrastiveInnerProduct>("contrastive-inner-product", ContrastiveInnerProduct::kDoc, ContrastiveInnerProduct::schema());
   pack.add<ContrastiveRegularized>("contrastive-regularized", ContrastiveRegularized::kDoc, ContrastiveRegularized::schema());
   pack.add<ProjectedSgd>("projected-sgd", ProjectedSgd::kDoc, ProjectedSgd::schema());
-  pack.add<FeatureWeights>("feature-weights", FeatureWeights::kDoc, FeatureWeights::schema());
+  pack.add<FeatureWeights>("learned-feature-weights", FeatureWeights::kDoc, FeatureWeights::schema());
   pack.add<RidgeProbe>("ridge-probe", RidgeProbe::kDoc, RidgeProbe::schema());
 }
 

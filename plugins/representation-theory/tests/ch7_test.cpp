@@ -32,13 +32,13 @@ testing::Harness& pack() {
 
 constexpr bool kDouble = sizeof(Scalar) == 8;
 
-std::unique_ptr<Distribution> multitask(std::map<std::string, Value> overrides = {}, std::uint64_t seed = 1) {
+std::shared_ptr<Distribution> multitask(std::map<std::string, Value> overrides = {}, std::uint64_t seed = 1) {
   return pack().make<Distribution>("multitask-linear", overrides, DataSpec{}, seed);
 }
 
 // The components of a job over one distribution: its features outlive every component made from them.
 struct Setup {
-  std::unique_ptr<Distribution> data;
+  std::shared_ptr<Distribution> data;
   FeatureSet features;
   DataSpec spec;
   explicit Setup(std::map<std::string, Value> overrides = {}) : data(multitask(std::move(overrides))) {
@@ -46,7 +46,7 @@ struct Setup {
     spec = data->spec();
   }
   template <class T>
-  std::unique_ptr<T> make(const std::string& name, std::map<std::string, Value> overrides = {}, std::uint64_t seed = 1) {
+  std::shared_ptr<T> make(const std::string& name, std::map<std::string, Value> overrides = {}, std::uint64_t seed = 1) {
     return pack().make<T>(name, overrides, spec, seed, &features);
   }
   // The hidden representation of a dataset: z = X·atomsᵀ (M orthonormal).
@@ -387,10 +387,10 @@ TEST_CASE("projection onto {‖W‖₂ ≤ 1} ∩ {‖W − W₀‖_F ≤ γ}: D
   CHECK(both_active >= 5);
 }
 
-TEST_CASE("linear-representation: the ideal inits are Prop. 7.3 and 7.4, read back by feature-weights", "[ch7]") {
+TEST_CASE("linear-representation: the ideal inits are Prop. 7.3 and 7.4, read back by learned-feature-weights", "[ch7]") {
   Setup s;  // s = 2, r = 4, T = 3
   auto loss = s.make<Loss>("contrastive-inner-product");
-  auto weights = s.make<Probe>("feature-weights");
+  auto weights = s.make<Probe>("learned-feature-weights");
   Rng rng(1);
   auto mixture = s.make<Model>("linear-representation", {{"init", std::string("ideal-mixture")}});
   mixture->init(rng);
@@ -558,7 +558,7 @@ TEST_CASE("chapter 7 refusals: wrong data, wrong layout, wrong negatives, wrong 
   model->init(rng);
   // Components that read the feature groups refuse a distribution without them.
   const FeatureSet none;
-  auto weights = s.make<Probe>("feature-weights");
+  auto weights = s.make<Probe>("learned-feature-weights");
   auto loss = s.make<Loss>("contrastive-inner-product");
   CHECK_THROWS_WITH(probe(*weights, *model, *loss, none), Catch::Contains("multitask-linear"));
   CHECK_THROWS_WITH(pack().make<Augment>("resample-spurious", {}, s.spec, 1, &none), Catch::Contains("multitask-linear"));

@@ -51,7 +51,7 @@ Prompts draw(Index n, Index d, double alpha, Index count, std::uint64_t seed = 7
   return p;
 }
 
-std::unique_ptr<Model> looped(const DataSpec& spec, const std::map<std::string, Value>& overrides = {}) {
+std::shared_ptr<Model> looped(const DataSpec& spec, const std::map<std::string, Value>& overrides = {}) {
   auto model = pack().make<Model>("looped-linear-transformer", overrides, spec);
   Rng rng(3);
   model->init(rng);

@@ -26,7 +26,7 @@ DataSpec spec(Index dim) {
 }
 
 struct Setup {
-  std::unique_ptr<Model> model;
+  std::shared_ptr<Model> model;
   Dataset data;
 };
 

@@ -6,12 +6,17 @@
 //
 // The macro exports (through Boost.DLL's alias mechanism) one entry point, `featurelab_pack`,
 // returning a PackHeader: a plain C struct whose first fields (ABI version, fingerprint) the core
-// checks before it calls anything else in the library.
+// checks before it calls anything else in the library. The fingerprint is computed in the unit
+// that expands the macro, with the plugin's own flags (build_fingerprint() has internal linkage).
+//
+// A name is registered once per pack, whatever the kind: a pipeline's use = "name" and the
+// metrics of a probe named after it must mean one component. add() throws otherwise.
 #pragma once
 
 #include <featurelab/attack.hpp>
 #include <featurelab/augment.hpp>
 #include <featurelab/distribution.hpp>
+#include <featurelab/error.hpp>
 #include <featurelab/loss.hpp>
 #include <featurelab/model.hpp>
 #include <featurelab/optimizer.hpp>
@@ -43,6 +48,9 @@ struct ComponentInfo {
   Schema schema;
   ComponentFactory create;
   DimensionEstimate dimension = nullptr;  // distributions that declare static dimension(params)
+  // T::interface_id of the kind interface it was compiled against ("featurelab.model/1"): the core
+  // refuses a component whose kind interface is not the one it calls.
+  std::string interface_id;
 };
 
 namespace detail {
@@ -60,9 +68,17 @@ class PackBuilder {
   void add(const std::string& name, const std::string& doc, Schema schema) {
     static_assert(std::is_constructible_v<T, const Params&, Context&>,
                   "a component needs a constructor T(const featurelab::Params&, "
-                  "featurelab::Context&); see sdk/PITFALLS.md");
+                  "featurelab::Context&); see PITFALLS.md beside this header "
+                  "(<prefix>/include/featurelab/PITFALLS.md; sdk/PITFALLS.md in the source tree)");
+    for (const auto& prior : components_) {
+      if (prior.name != name) continue;
+      throw Error("the pack registers the name '" + name + "' twice (as a " + to_string(prior.kind) + " and as a " +
+                  to_string(T::kind_id) + "); a name means one component in a pack, whatever its kind: "
+                  "rename one of them in the pack's pack.add<...>(\"" + name + "\", ...) calls");
+    }
     ComponentInfo info;
     info.kind = T::kind_id;
+    info.interface_id = T::interface_id;
     info.name = name;
     info.doc = doc;
     info.schema = std::move(schema);

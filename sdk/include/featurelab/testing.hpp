@@ -1,18 +1,23 @@
 // Helpers for a plugin's own tests: build a component from its registered schema and some
 // overrides, exactly as the core would, without a pipeline file.
 //
-//   featurelab::testing::Harness h(FEATURELAB_TEST_PLUGIN);   // path of the built plugin
+//   featurelab::testing::Harness h({FEATURELAB_TEST_PLUGIN, FEATURELAB_STD_PLUGIN});  // built plugins
 //   auto model = h.make<featurelab::Model>("two-layer", {{"width", int64_t(8)}}, spec);
+//   auto loss = h.make<featurelab::Loss>("std:logistic", {}, spec);   // "pack:name" when ambiguous
 //
-// The harness loads the real plugin binary, so a test exercises what users load. Objects it
-// makes must be destroyed before the harness (it holds the library).
+// The harness loads the real plugin binaries, so a test exercises what users load; it checks each
+// one's ABI and build fingerprint as the core does. make() returns a shared_ptr that holds the
+// library it came from, so objects may outlive the harness.
 #pragma once
 
 #include <featurelab/pack.hpp>
 
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace featurelab::testing {
 
@@ -21,31 +26,39 @@ Params resolve(const Schema& schema, const std::map<std::string, Value>& overrid
 
 class Harness {
  public:
+  Harness() = default;
   explicit Harness(const std::string& library_path);
+  // Several packs at once, e.g. the pack under test and std (for its losses and trainers).
+  Harness(std::initializer_list<std::string> library_paths);
   ~Harness();
   Harness(const Harness&) = delete;
   Harness& operator=(const Harness&) = delete;
 
+  // Loads one more pack. Throws Error naming the file when it is not a featurelab pack, was built
+  // against another ABI or with other flags (the differing fingerprint fields), or its
+  // registration throws.
+  void load(const std::string& library_path);
+
+  // "name" (unique among the loaded packs) or "pack:name". Throws Error otherwise.
   const ComponentInfo& info(Kind kind, const std::string& name) const;
 
   template <class T>
-  std::unique_ptr<T> make(const std::string& name, const std::map<std::string, Value>& overrides,
+  std::shared_ptr<T> make(const std::string& name, const std::map<std::string, Value>& overrides,
                           const DataSpec& data = {}, std::uint64_t seed = 1,
                           const FeatureSet* features = nullptr) {
-    const ComponentInfo& component = info(T::kind_id, name);
-    Context context;
-    context.rng = Rng(derive_seed(seed, name));
-    context.path = name;
-    context.data = data;
-    context.features = features;  // the distribution's ground truth, for components that read it
-    std::unique_ptr<Component> made = component.create(resolve(component.schema, overrides), context);
-    return std::unique_ptr<T>(static_cast<T*>(made.release()));
+    auto [made, library] = create(T::kind_id, name, overrides, data, seed, features);
+    // The deleter holds the library: the object's destructor is the plugin's code.
+    return std::shared_ptr<T>(static_cast<T*>(made.release()), [library = std::move(library)](T* p) { delete p; });
   }
 
  private:
   struct Library;
-  std::unique_ptr<Library> library_;
-  PackBuilder builder_;
+  std::pair<std::unique_ptr<Component>, std::shared_ptr<const void>> create(
+      Kind kind, const std::string& name, const std::map<std::string, Value>& overrides, const DataSpec& data,
+      std::uint64_t seed, const FeatureSet* features);
+  std::pair<const ComponentInfo*, const Library*> find(Kind kind, const std::string& name) const;
+
+  std::vector<std::shared_ptr<Library>> libraries_;
 };
 
 }  // namespace featurelab::testing

@@ -31,7 +31,7 @@ using VecMap = Eigen::Map<Vec>;
 using ConstVecMap = Eigen::Map<const Vec>;
 using ConstIVecMap = Eigen::Map<const IVec>;
 
-// Inputs are Ref<const ...>, outputs Ref<...> presized by the caller (see sdk/PITFALLS.md:
+// Inputs are Ref<const ...>, outputs Ref<...> presized by the caller (see PITFALLS.md beside this header:
 // a column-major argument would be copied silently, so every signature is row-major).
 using MatRef = Eigen::Ref<Mat>;
 using ConstMatRef = Eigen::Ref<const Mat>;

@@ -4,22 +4,28 @@
 // loses or reorders a virtual function, or the PackHeader struct changes. A plugin built against
 // another ABI is refused before any of its C++ objects is touched.
 //
+// ABI 7: ComponentInfo gains interface_id (the kind interface a component implements, checked at load).
+//
 // The fingerprint records what must agree for C++ objects (std::string, Eigen matrices) to
 // cross the plugin boundary safely: compiler, standard-library ABI, Eigen version and alignment,
-// SIMD flags and the scalar type. It is computed by this inline function in each translation unit
-// that calls it, i.e. with the flags of the plugin or of the core that includes it.
+// SIMD flags and the scalar type. It must be computed with the flags of the unit that calls it
+// (the plugin's FEATURELAB_PACK unit, or the core's loader), so the function has internal linkage
+// (static): an inline function with default visibility is one symbol per process, and inside a
+// loaded plugin the call binds to the core's copy (ELF interposition), so every plugin would
+// report the core's fingerprint and a plugin built with other flags would load.
 #pragma once
 
 #include <featurelab/types.hpp>
 
 #include <string>
 
-#define FEATURELAB_ABI_VERSION 6u
+#define FEATURELAB_ABI_VERSION 7u
 #define FEATURELAB_SDK_VERSION "0.1.0"
 
 namespace featurelab {
 
-inline std::string build_fingerprint() {
+// Internal linkage on purpose (see above): never make this `inline` alone or move it to a .cpp.
+static inline std::string build_fingerprint() {
   std::string fp;
   auto field = [&fp](const char* key, const std::string& value) {
     if (!fp.empty()) fp += ';';
@@ -71,5 +77,9 @@ inline std::string build_fingerprint() {
   field("sdk", FEATURELAB_SDK_VERSION);
   return fp;
 }
+
+// "simd: plugin avx2,fma, core avx512f,avx2,fma" for every field that differs (fields joined by
+// "; "); empty if the fingerprints are equal. Used by the core's loader and testing::Harness.
+std::string fingerprint_difference(const std::string& plugin, const std::string& core);
 
 }  // namespace featurelab

@@ -1,9 +1,12 @@
 // The pack declaration: its name, version and components.
 #include "margin_stats_probe.hpp"
+#include "quadratic_model.hpp"
 
 #include <featurelab/pack.hpp>
 
 FEATURELAB_PACK("margins", "1.0.0") {
   pack.add<margins_pack::MarginStatsProbe>("margin-stats", margins_pack::MarginStatsProbe::kDoc,
                                            margins_pack::MarginStatsProbe::schema());
+  pack.add<margins_pack::QuadraticModel>("quadratic", margins_pack::QuadraticModel::kDoc,
+                                         margins_pack::QuadraticModel::schema());
 }

@@ -1,0 +1,48 @@
+// Comparing two build fingerprints field by field, so a refusal names what differs (the core's
+// loader and testing::Harness both refuse with this text).
+#include <featurelab/version.hpp>
+
+#include <map>
+#include <sstream>
+
+namespace featurelab {
+
+namespace {
+
+std::map<std::string, std::string> fingerprint_fields(const std::string& fingerprint) {
+  std::map<std::string, std::string> fields;
+  std::istringstream in(fingerprint);
+  std::string item;
+  while (std::getline(in, item, ';')) {
+    const auto eq = item.find('=');
+    if (eq == std::string::npos) {
+      fields[item] = "";
+    } else {
+      fields[item.substr(0, eq)] = item.substr(eq + 1);
+    }
+  }
+  return fields;
+}
+
+}  // namespace
+
+std::string fingerprint_difference(const std::string& plugin, const std::string& core) {
+  const auto p = fingerprint_fields(plugin);
+  const auto c = fingerprint_fields(core);
+  std::string out;
+  auto note = [&out](const std::string& key, const std::string& pv, const std::string& cv) {
+    if (!out.empty()) out += "; ";
+    out += key + ": plugin " + (pv.empty() ? "(none)" : pv) + ", core " + (cv.empty() ? "(none)" : cv);
+  };
+  for (const auto& [key, value] : c) {
+    auto it = p.find(key);
+    const std::string pv = it == p.end() ? "" : it->second;
+    if (pv != value) note(key, pv, value);
+  }
+  for (const auto& [key, value] : p) {
+    if (!c.count(key)) note(key, value, "");
+  }
+  return out;
+}
+
+}  // namespace featurelab

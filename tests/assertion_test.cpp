@@ -124,3 +124,53 @@ TEST_CASE("a failed assertion's line names the values compared, with the seed an
   CHECK_THAT(any, Catch::Contains("assert PASS  accuracy.test >= 0.9  (final, any)"));
   CHECK_THAT(any, !Catch::Contains("FAIL") && !Catch::Contains("is false"));
 }
+
+TEST_CASE("an assertion that already holds at the first recorded step is reported as holding at initialisation") {
+  featurelab::AssertSpec spec;
+  spec.expect = "accuracy.test >= 0.9";
+  // Learned: 0.5 at step 0, 0.95 at the end; no warning about initialisation.
+  const auto learned = verdict(spec, {job_with(0, "", 0, {{0, 0.5}, {100, 0.95}})});
+  CHECK(learned.at("holds") == true);
+  CHECK(learned.at("at_init").at("holds") == false);
+  CHECK(learned.at("warnings") == nlohmann::json::array({"no control"}));
+  // Already true untrained: it passes, but says so.
+  const auto trivial = verdict(spec, {job_with(0, "", 0, {{0, 0.93}, {100, 0.95}})});
+  CHECK(trivial.at("holds") == true);
+  CHECK(trivial.at("at_init").at("holds") == true);
+  CHECK(trivial.at("warnings") == nlohmann::json::array({"holds at initialisation", "no control"}));
+  CHECK_THAT(fail_lines(spec, {job_with(0, "", 0, {{0, 0.93}, {100, 0.95}})}),
+             Catch::Contains("but it holds at initialisation too"));
+  // Declared to be about the initial state (an invariant): no warning.
+  spec.holds_at_init = true;
+  const auto declared = verdict(spec, {job_with(0, "", 0, {{0, 0.93}, {100, 0.95}})});
+  CHECK(declared.at("at_init").at("declared") == true);
+  CHECK(declared.at("warnings") == nlohmann::json::array({"no control"}));
+  // An expression whose every reference names its step has no initial state to compare with.
+  featurelab::AssertSpec trend;
+  trend.expect = "accuracy.test[step=100] > accuracy.test[step=0]";
+  CHECK_FALSE(verdict(trend, {job_with(0, "", 0, {{0, 0.5}, {100, 0.95}})}).contains("at_init"));
+}
+
+TEST_CASE("an assertion with a control passes only if the expectation fails at the control") {
+  featurelab::AssertSpec spec;
+  spec.expect = "accuracy.test >= 0.9";
+  spec.points = "model.width=40";
+  spec.controls = {"model.width=10"};
+  // The wide net learns, the narrow control does not: it holds, and the control is recorded.
+  const auto separated = verdict(spec, {finished_job(0, "10", 0, 0.6), finished_job(1, "40", 0, 0.95)});
+  CHECK(separated.at("holds") == true);
+  CHECK(separated.at("controls").at(0).at("fails_there") == true);
+  CHECK(separated.at("warnings").empty());
+  // Both learn: the claim does not separate the arms, so it fails, naming the control's value.
+  const std::vector<featurelab::JobRecord> both = {finished_job(0, "10", 0, 0.93), finished_job(1, "40", 0, 0.95)};
+  CHECK(verdict(spec, both).at("holds") == false);
+  CHECK(verdict(spec, both).at("controls").at(0).at("fails_there") == false);
+  CHECK_THAT(fail_lines(spec, both), Catch::Contains("control model.width=10") &&
+                                         Catch::Contains("0.93 >= 0.9") && Catch::Contains("(it must not hold there)"));
+  // A control at step 0: the untrained network must not satisfy it.
+  featurelab::AssertSpec untrained;
+  untrained.expect = "accuracy.test >= 0.9";
+  untrained.controls = {"step=0"};
+  CHECK(verdict(untrained, {job_with(0, "", 0, {{0, 0.5}, {100, 0.95}})}).at("holds") == true);
+  CHECK(verdict(untrained, {job_with(0, "", 0, {{0, 0.92}, {100, 0.95}})}).at("holds") == false);
+}

@@ -10,18 +10,24 @@ namespace {
 
 class Weights : public Probe {
  public:
+  static constexpr Doc kDoc = "The learned weights.";
+  static Schema schema() { return {}; }
   Weights(const Params&, Context&) {}
   void measure(const ProbeInput&, Measurements&) override {}
 };
 
 class OtherWeights : public Probe {
  public:
+  static constexpr Doc kDoc = "";
+  static Schema schema() { return {}; }
   OtherWeights(const Params&, Context&) {}
   void measure(const ProbeInput&, Measurements&) override {}
 };
 
 class WeightsModel : public Model {
  public:
+  static constexpr Doc kDoc = "";
+  static Schema schema() { return {}; }
   WeightsModel(const Params&, Context&) {}
   Index outputs() const override { return 1; }
   void init(Rng&) override {}
@@ -33,20 +39,32 @@ class WeightsModel : public Model {
 
 TEST_CASE("a pack registering one name twice in one kind is refused at registration") {
   PackBuilder pack;
-  pack.add<Weights>("feature-weights", "", Schema{});
-  CHECK_THROWS_WITH(pack.add<OtherWeights>("feature-weights", "", Schema{}),
+  pack.add<Weights>("feature-weights");
+  CHECK_THROWS_WITH(pack.add<OtherWeights>("feature-weights"),
                     "the pack registers the name 'feature-weights' twice (as a probe and as a probe); a name means one "
                     "component in a pack, whatever its kind: rename one of them in the pack's "
-                    "pack.add<...>(\"feature-weights\", ...) calls");
+                    "pack.add<...>(\"feature-weights\") calls");
   CHECK(pack.components().size() == 1);
 }
 
 TEST_CASE("a pack registering one name in two kinds is refused at registration") {
   PackBuilder pack;
-  pack.add<WeightsModel>("feature-weights", "", Schema{});
-  CHECK_THROWS_WITH(pack.add<Weights>("feature-weights", "", Schema{}),
+  pack.add<WeightsModel>("feature-weights");
+  CHECK_THROWS_WITH(pack.add<Weights>("feature-weights"),
                     Catch::Contains("registers the name 'feature-weights' twice (as a model and as a probe)"));
-  CHECK_NOTHROW(pack.add<Weights>("learned-feature-weights", "", Schema{}));
+  CHECK_NOTHROW(pack.add<Weights>("learned-feature-weights"));
   CHECK(pack.components().size() == 2);
   CHECK(pack.components().back().interface_id == Probe::interface_id);
+}
+
+TEST_CASE("a component knows its registry name, and its registration its doc, schema and source file") {
+  PackBuilder pack;
+  pack.add<Weights>("learned-feature-weights");
+  const ComponentInfo& info = pack.components().front();
+  CHECK(info.doc == std::string(Weights::kDoc.text));
+  CHECK_THAT(info.source, Catch::EndsWith("tests/pack_builder_test.cpp"));  // where its kDoc is written
+  Context context;
+  const auto made = info.create(Params{}, context);
+  CHECK(context.name == "learned-feature-weights");  // what its constructor sees
+  CHECK(made->name() == "learned-feature-weights");
 }

@@ -17,6 +17,7 @@ struct ComponentManifest {
   std::string doc;
   Schema schema;
   std::string interface_id;  // "featurelab.model/1": checked at discovery, before the library is loaded
+  std::string source;        // the file that declares it, as the plugin was compiled
 };
 
 struct PackManifest {

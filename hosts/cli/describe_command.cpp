@@ -30,6 +30,7 @@ Action add_describe_command(CLI::App& app, const GlobalOptions& global) {
       const auto& c = *r.component;
       std::cout << fmt::format("{} {}  (pack {} {}, {})\n\n", to_string(c.kind), c.name, r.pack->manifest.name,
                                r.pack->manifest.version, r.pack->manifest.library_file.string());
+      if (!c.source.empty()) std::cout << "Source: " << c.source << "\n\n";
       std::cout << c.doc << "\n\n";
       if (c.schema.specs().empty()) {
         std::cout << "No parameters.\n";

@@ -6,20 +6,22 @@
 
 namespace featurelab {
 
+std::string Model::described() const { return name().empty() ? "the model" : "model '" + name() + "'"; }
+
 void Model::input_gradient(ConstMatRef, ConstMatRef, MatRef) {
-  throw Error("model '" + model_name_ + "' does not provide input gradients, which attacks need; "
+  throw Error(described() + " does not provide input gradients, which attacks need; "
               "use a model that implements Model::input_gradient");
 }
 
 void Model::hook(const std::string& name, ConstMatRef, Mat&) {
   std::string known;
   for (const auto& h : hook_points()) known += (known.empty() ? "" : ", ") + h.name;
-  throw Error("model '" + model_name_ + "' has no hook point '" + name + "'" +
+  throw Error(described() + " has no hook point '" + name + "'" +
               (known.empty() ? std::string(" (it has none)") : "; it has: " + known));
 }
 
 void Model::hook_backward(const std::string& name, ConstMatRef, ConstMatRef, VecRef) {
-  throw Error("model '" + model_name_ + "' cannot backpropagate from its hook point '" + name +
+  throw Error(described() + " cannot backpropagate from its hook point '" + name +
               "', which a regularizer of features needs; use a model that implements Model::hook_backward "
               "(e.g. std two-layer, representation-theory linear-features)");
 }
@@ -33,13 +35,13 @@ const ParamBlock* Model::find_block(const std::string& name) const {
 
 MatMap Model::block(const std::string& name) {
   const ParamBlock* b = find_block(name);
-  if (!b) throw Error("model '" + model_name_ + "' has no parameter block '" + name + "'");
+  if (!b) throw Error(described() + " has no parameter block '" + name + "'");
   return MatMap(theta_.data() + b->offset, b->rows, b->cols);
 }
 
 ConstMatMap Model::block(const std::string& name) const {
   const ParamBlock* b = find_block(name);
-  if (!b) throw Error("model '" + model_name_ + "' has no parameter block '" + name + "'");
+  if (!b) throw Error(described() + " has no parameter block '" + name + "'");
   return ConstMatMap(theta_.data() + b->offset, b->rows, b->cols);
 }
 

@@ -26,7 +26,6 @@ Schema CrashModel::schema() {
 
 CrashModel::CrashModel(const Params& params, Context& context)
     : mode_(params.str("mode")), at_call_(params.integer("at_call")), dim_(context.data.dim) {
-  model_name_ = "crash-model";
   declare_block("w", 1, dim_, true);
   allocate_parameters();
 }

@@ -7,6 +7,7 @@ namespace fixture {
 
 class CrashModel : public featurelab::Model {
  public:
+  static constexpr featurelab::Doc kDoc = "A linear model that crashes, loops, leaks or returns NaN on purpose.";
   static featurelab::Schema schema();
   CrashModel(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Index outputs() const override { return 1; }

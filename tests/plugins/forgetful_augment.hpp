@@ -9,6 +9,8 @@ namespace fixture {
 
 class ForgetfulAugment : public featurelab::Augment {
  public:
+  static constexpr featurelab::Doc kDoc = "An augment that forgets to size its output's labels.";
+  static featurelab::Schema schema() { return {}; }
   ForgetfulAugment(const featurelab::Params&, featurelab::Context&) {}
   void apply(const featurelab::Batch& in, featurelab::Dataset& out, featurelab::Rng&) override {
     out.X = in.X();

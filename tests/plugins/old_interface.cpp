@@ -8,6 +8,8 @@ namespace {
 class OldModel : public featurelab::Model {
  public:
   static constexpr const char* interface_id = "featurelab.model/0";
+  static constexpr featurelab::Doc kDoc = "A model built against featurelab.model/0.";
+  static featurelab::Schema schema() { return {}; }
   OldModel(const featurelab::Params&, featurelab::Context&) {}
   featurelab::Index outputs() const override { return 1; }
   void init(featurelab::Rng&) override {}
@@ -18,5 +20,5 @@ class OldModel : public featurelab::Model {
 }  // namespace
 
 FEATURELAB_PACK("old-interface", "1.0") {
-  pack.add<OldModel>("old-model", "A model built against featurelab.model/0.", featurelab::Schema{});
+  pack.add<OldModel>("old-model");
 }

@@ -20,6 +20,12 @@ const bool kLoadMark = [] {
 
 class ThrowingModel : public featurelab::Model {
  public:
+  static constexpr featurelab::Doc kDoc = "A model whose constructor throws.";
+  static featurelab::Schema schema() {
+    featurelab::Schema s;
+    s.integer("width", 3, "unused").min(1);
+    return s;
+  }
   ThrowingModel(const featurelab::Params&, featurelab::Context&) {
     throw std::runtime_error("fixture model refuses to be built");
   }
@@ -31,6 +37,8 @@ class ThrowingModel : public featurelab::Model {
 
 class ShadowLogistic : public featurelab::OutputLoss {
  public:
+  static constexpr featurelab::Doc kDoc = "A loss named like std's logistic.";
+  static featurelab::Schema schema() { return {}; }
   ShadowLogistic(const featurelab::Params&, featurelab::Context&) {}
   featurelab::Scalar value_and_gradient(featurelab::ConstMatRef, const featurelab::Batch&,
                                         featurelab::MatRef dout) const override {
@@ -42,12 +50,8 @@ class ShadowLogistic : public featurelab::OutputLoss {
 }  // namespace
 
 FEATURELAB_PACK("fixture", "1.0") {
-  featurelab::Schema schema;
-  schema.integer("width", 3, "unused").min(1);
-  pack.add<ThrowingModel>("throwing-model", "A model whose constructor throws.", schema);
-  pack.add<ShadowLogistic>("logistic", "A loss named like std's logistic.", featurelab::Schema{});
-  pack.add<fixture::CrashModel>("crash-model", "A linear model that crashes, loops, leaks or returns NaN on purpose.",
-                                fixture::CrashModel::schema());
-  pack.add<fixture::ForgetfulAugment>("forgetful-augment", "An augment that forgets to size its output's labels.",
-                                      featurelab::Schema{});
+  pack.add<ThrowingModel>("throwing-model");
+  pack.add<ShadowLogistic>("logistic");
+  pack.add<fixture::CrashModel>("crash-model");
+  pack.add<fixture::ForgetfulAugment>("forgetful-augment");
 }

@@ -9,6 +9,8 @@ namespace {
 
 class ConstantProbe : public featurelab::Probe {
  public:
+  static constexpr featurelab::Doc kDoc = "Records one = 1.";
+  static featurelab::Schema schema() { return {}; }
   ConstantProbe(const featurelab::Params&, featurelab::Context&) {}
   void measure(const featurelab::ProbeInput&, featurelab::Measurements& out) override { out.scalar("one", 1.0); }
 };
@@ -16,5 +18,5 @@ class ConstantProbe : public featurelab::Probe {
 }  // namespace
 
 FEATURELAB_PACK("tiny", "1.0") {
-  pack.add<ConstantProbe>("constant", "Records one = 1.", featurelab::Schema{});
+  pack.add<ConstantProbe>("constant");
 }

@@ -27,7 +27,7 @@ namespace contrastive_decoupling {
 
 class ContrastiveSgd : public featurelab::Trainer {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Online SGD on fresh batches (K positives + N negatives per step) with the paper's bias schedule (zero "
       "until all neurons have grown, then a fraction of ‖w_i‖ growing with it), zero or trained biases.";
   static featurelab::Schema schema();

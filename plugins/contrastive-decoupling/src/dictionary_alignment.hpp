@@ -23,7 +23,7 @@ namespace contrastive_decoupling {
 
 class DictionaryAlignment : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Neurons vs the dictionary: sparse-energy fraction Σ_j<w_i,M_j>²/‖w_i‖², top-1 atom, singleton fraction and "
       "atom coverage per threshold, sparse/dense norms, active atoms |N_i|, and Stage I (Thm C.1) at the step the "
       "biases turn on.";

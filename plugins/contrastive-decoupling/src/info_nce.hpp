@@ -22,7 +22,7 @@ namespace contrastive_decoupling {
 
 class InfoNce : public featurelab::Loss {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Contrastive loss −Sim(x⁺, x⁺⁺) + τ log Σ exp(Sim(x⁺, ·)/τ) over the positive and the shared negatives (Wen & Li "
       "Def. 2.2), Sim unnormalised (dot) or cosine; gradient stop-gradient (the paper's, anchor branch only) or full.";
   static featurelab::Schema schema();

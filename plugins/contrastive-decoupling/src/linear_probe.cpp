@@ -144,7 +144,7 @@ void LinearProbe::fit_and_score(const MatD& F, const VecD& y, Index n, const Mat
 
 void LinearProbe::measure(const ProbeInput& in, Measurements& out) {
   if (only_final_ && in.step != total_steps_) return;
-  const std::string who = "linear-probe";
+  const std::string& who = name();
   if (in.train.size() < 2 || in.test.size() < 1) throw Error(who + " fits on the train split and scores on test: set data.train >= 2 and data.test >= 1");
   auto column = [&](const Dataset& data) -> const VecD& {
     auto it = data.meta.find(target_);

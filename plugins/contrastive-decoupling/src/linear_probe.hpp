@@ -21,7 +21,7 @@ namespace contrastive_decoupling {
 
 class LinearProbe : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Ridge regression (or ridge logistic classification of the sign) of a meta target on the frozen representation "
       "and on raw x, fitted on train, scored on test (R², sign accuracy); optionally by number of labelled samples.";
   static featurelab::Schema schema();

@@ -16,14 +16,14 @@
 using namespace contrastive_decoupling;
 
 FEATURELAB_PACK("contrastive-decoupling", "0.1.0") {
-  pack.add<SparseCoding>("sparse-coding", SparseCoding::kDoc, SparseCoding::schema());
-  pack.add<RandomMask>("random-mask", RandomMask::kDoc, RandomMask::schema());
-  pack.add<IdentityViews>("identity-views", IdentityViews::kDoc, ViewPairs::schema());
-  pack.add<SymmetricReluLayer>("symmetric-relu-layer", SymmetricReluLayer::kDoc, SymmetricReluLayer::schema());
-  pack.add<InfoNce>("info-nce", InfoNce::kDoc, InfoNce::schema());
-  pack.add<ContrastiveSgd>("contrastive-sgd", ContrastiveSgd::kDoc, ContrastiveSgd::schema());
-  pack.add<DictionaryAlignment>("dictionary-alignment", DictionaryAlignment::kDoc, DictionaryAlignment::schema());
-  pack.add<NoiseAlignment>("noise-alignment", NoiseAlignment::kDoc, NoiseAlignment::schema());
-  pack.add<ActivationSparsity>("activation-sparsity", ActivationSparsity::kDoc, ActivationSparsity::schema());
-  pack.add<LinearProbe>("linear-probe", LinearProbe::kDoc, LinearProbe::schema());
+  pack.add<SparseCoding>("sparse-coding");
+  pack.add<RandomMask>("random-mask");
+  pack.add<IdentityViews>("identity-views");
+  pack.add<SymmetricReluLayer>("symmetric-relu-layer");
+  pack.add<InfoNce>("info-nce");
+  pack.add<ContrastiveSgd>("contrastive-sgd");
+  pack.add<DictionaryAlignment>("dictionary-alignment");
+  pack.add<NoiseAlignment>("noise-alignment");
+  pack.add<ActivationSparsity>("activation-sparsity");
+  pack.add<LinearProbe>("linear-probe");
 }

@@ -24,7 +24,7 @@ Schema NoiseAlignment::schema() { return hook_schema(); }
 NoiseAlignment::NoiseAlignment(const Params& params, Context&) : hook_(params.str("hook")) {}
 
 void NoiseAlignment::measure(const ProbeInput& in, Measurements& out) {
-  const std::string who = "noise-alignment";
+  const std::string& who = name();
   const Mat& M = feature(in, "dictionary", who);
   if (in.test.size() == 0) throw Error(who + " measures on the test split: set data.test > 0");
   if (in.test.dim() != M.cols()) throw Error(who + ": the test inputs and the dictionary differ in dimension");

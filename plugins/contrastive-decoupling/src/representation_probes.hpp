@@ -17,7 +17,7 @@ namespace contrastive_decoupling {
 
 class NoiseAlignment : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "On test x = Mz + ξ: mean cos(f(x), f(ξ)), mean ‖f(x) − f(Mz)‖/‖f(Mz)‖ and the zero fractions (needs the "
       "sparse-coding distribution's codes and dictionary).";
   static featurelab::Schema schema();
@@ -31,7 +31,7 @@ class NoiseAlignment : public featurelab::Probe {
 
 class ActivationSparsity : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "On the test split: the fraction of nonzero entries of the representation (the model's output, or a hook), the "
       "largest and median per-neuron firing rate, and the fraction of neurons that never fire.";
   static featurelab::Schema schema();

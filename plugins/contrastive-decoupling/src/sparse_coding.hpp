@@ -22,7 +22,7 @@ namespace contrastive_decoupling {
 
 class SparseCoding : public featurelab::Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "x = Mz + ξ: sparse ternary code z (Pr(z_j = ±1) = C_z ln ln d/(2d)) on a delocalised orthonormal dictionary M "
       "(d1×d; random orthonormal or Hadamard, identity only as an ablation) plus dense noise N(0, √(ln d)/d·I) "
       "(Wen & Li Def. 2.1); meta z0..z{d-1}, target = ⟨w*, z⟩.";

@@ -22,7 +22,6 @@ Schema SymmetricReluLayer::schema() {
 
 SymmetricReluLayer::SymmetricReluLayer(const Params& params, Context& context)
     : width_(params.integer("width")), dim_(context.data.dim), init_norm_(params.real("init_norm")) {
-  model_name_ = "symmetric-relu-layer";
   if (dim_ <= 0) throw Error("the data has no input dimension (a distribution bug)");
   declare_block("W", width_, dim_, true);
   declare_block("b", 1, width_, params.boolean("train_bias"));

@@ -16,7 +16,7 @@ namespace contrastive_decoupling {
 
 class SymmetricReluLayer : public featurelab::Model {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "f(x)_i = ReLU(<w_i,x> − b_i) − ReLU(−<w_i,x> − b_i), m neurons, no output layer (Wen & Li §2.2); W ~ N(0, "
       "init_norm²/d1), b = 0, b trainable only with train_bias.";
   static featurelab::Schema schema();

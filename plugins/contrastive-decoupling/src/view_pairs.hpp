@@ -39,7 +39,7 @@ class ViewPairs : public featurelab::Augment {
 
 class RandomMask : public ViewPairs {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Coordinate masks (Wen & Li Def. 2.3): x⁺ = Dx/q, x⁺⁺ = (I−D)x/(1−q) with D ~ Bernoulli(q) per positive "
       "(complementary; independent masks as the ablation); the first `positives` rows become view pairs, the rest "
       "stay raw negatives.";
@@ -59,7 +59,7 @@ class RandomMask : public ViewPairs {
 
 class IdentityViews : public ViewPairs {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "No augmentation: x⁺ = x⁺⁺ = x for the first `positives` rows, the rest stay raw negatives (the contrastive "
       "layout of random-mask).";
   IdentityViews(const featurelab::Params& params, featurelab::Context& context);

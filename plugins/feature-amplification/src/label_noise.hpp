@@ -16,7 +16,7 @@ namespace feature_amplification {
 
 class LabelNoise : public featurelab::Transform {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Flip binary labels: Bernoulli(η), an exact fraction, or per cluster (η_c by metadata column cluster), on train, "
       "test or both; metadata y_clean and is_noisy.";
   static featurelab::Schema schema();

@@ -61,7 +61,7 @@ void CandidateSetsProbe::measure(const ProbeInput& in, Measurements& out) {
     for (const auto& [name, value] : first_.scalars()) out.scalar(name, value);
     return;
   }
-  const std::string who = "candidate-sets";
+  const std::string& who = name();
   const XorNeurons n = xor_neurons(in.model, in.features, who);
   const Index m = n.W.rows(), d = n.W.cols();
   const double threshold = by_sign_ ? 0.0 : 1.0 / (3 * c0_ * std::sqrt(static_cast<double>(d)));
@@ -107,7 +107,7 @@ void CandidateSetsProbe::measure(const ProbeInput& in, Measurements& out) {
 }
 
 void NeuronAlignment::measure(const ProbeInput& in, Measurements& out) {
-  const std::string who = "neuron-alignment";
+  const std::string& who = name();
   const XorNeurons n = xor_neurons(in.model, in.features, who);
   if (!fixed_) {
     sets_ = candidate_sets(n.W, n.a, n.means, 0.0);

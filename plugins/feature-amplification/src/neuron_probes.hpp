@@ -21,7 +21,7 @@ using CandidateSets = std::array<std::vector<featurelab::Index>, 4>;
 
 class NeuronFeatureCorrelation : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Normalised correlation of each neuron with its own mean (μ1 for a_j > 0, μ2 for a_j < 0) and with the other: "
       "own_min/p10/median/max, cross_median/max (Frei et al. Lemmas 4.2, 4.10).";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
@@ -31,7 +31,7 @@ class NeuronFeatureCorrelation : public featurelab::Probe {
 
 class CandidateSetsProbe : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "The candidate sets J_μ of Lemma 4.2 at t = 0 (threshold 1/(3 C0 √d) or sign), their sizes against m(1−1/C0)²/4, "
       "init norms ‖w_j‖/(ω√d) (Lemma 4.1) and the activation edge Edge_μ(j)/n (Lemma 4.4).";
   static featurelab::Schema schema();
@@ -48,7 +48,7 @@ class CandidateSetsProbe : public featurelab::Probe {
 
 class NeuronAlignment : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Fraction of the (sign-based, t = 0) candidate neurons satisfying the neuron alignment condition 4.7 at t: "
       "active on every point of their cluster, inactive on the opposite one.";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
@@ -62,7 +62,7 @@ class NeuronAlignment : public featurelab::Probe {
 
 class AlmostOrthogonality : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Condition 4.8 at t: the fraction of candidate neurons with |<w_j, other mean>| <= factor·α|a_j|, and the "
       "largest |<w_j, other>|/(α|a_j|).";
   static featurelab::Schema schema();
@@ -77,7 +77,7 @@ class AlmostOrthogonality : public featurelab::Probe {
 
 class FeatureMapChange : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Prop. 3.2: min over training points of ‖φ(Wx) − φ(W0x)‖/‖φ(W0x)‖ against the first measurement's W0, and that "
       "minimum times ‖W0‖_F (≈ ω√(md)).";
   static featurelab::Schema schema() { return featurelab::Schema{}; }

@@ -12,17 +12,16 @@
 using namespace feature_amplification;
 
 FEATURELAB_PACK("feature-amplification", "0.1.0") {
-  pack.add<LabelNoise>("label-noise", LabelNoise::kDoc, LabelNoise::schema());
-  pack.add<XorOracle>("xor-oracle", XorOracle::kDoc, XorOracle::schema());
-  pack.add<SplitAccuracy>("split-accuracy", SplitAccuracy::kDoc, SplitAccuracy::schema());
-  pack.add<Margins>("margins", Margins::kDoc, Margins::schema());
-  pack.add<LossStats>("loss-stats", LossStats::kDoc, LossStats::schema());
-  pack.add<ReferenceAgreement>("reference-agreement", ReferenceAgreement::kDoc, ReferenceAgreement::schema());
-  pack.add<DecisionGrid>("decision-grid", DecisionGrid::kDoc, DecisionGrid::schema());
-  pack.add<NeuronFeatureCorrelation>("neuron-feature-correlation", NeuronFeatureCorrelation::kDoc,
-                                     NeuronFeatureCorrelation::schema());
-  pack.add<CandidateSetsProbe>("candidate-sets", CandidateSetsProbe::kDoc, CandidateSetsProbe::schema());
-  pack.add<NeuronAlignment>("neuron-alignment", NeuronAlignment::kDoc, NeuronAlignment::schema());
-  pack.add<AlmostOrthogonality>("almost-orthogonality", AlmostOrthogonality::kDoc, AlmostOrthogonality::schema());
-  pack.add<FeatureMapChange>("feature-map-change", FeatureMapChange::kDoc, FeatureMapChange::schema());
+  pack.add<LabelNoise>("label-noise");
+  pack.add<XorOracle>("xor-oracle");
+  pack.add<SplitAccuracy>("split-accuracy");
+  pack.add<Margins>("margins");
+  pack.add<LossStats>("loss-stats");
+  pack.add<ReferenceAgreement>("reference-agreement");
+  pack.add<DecisionGrid>("decision-grid");
+  pack.add<NeuronFeatureCorrelation>("neuron-feature-correlation");
+  pack.add<CandidateSetsProbe>("candidate-sets");
+  pack.add<NeuronAlignment>("neuron-alignment");
+  pack.add<AlmostOrthogonality>("almost-orthogonality");
+  pack.add<FeatureMapChange>("feature-map-change");
 }

@@ -27,7 +27,7 @@ double sign_of_label(double y) { return y > 0.5 ? 1.0 : -1.0; }
 }  // namespace
 
 void SplitAccuracy::measure(const ProbeInput& in, Measurements& out) {
-  const std::string who = "split-accuracy";
+  const std::string& who = name();
   if (in.train.size() > 0) {
     const Vec f = outputs_of(in.model, in.train.X, who);
     const VecD& noisy = column(in.train, "is_noisy", who);
@@ -81,7 +81,7 @@ void SplitAccuracy::measure(const ProbeInput& in, Measurements& out) {
 }
 
 void Margins::measure(const ProbeInput& in, Measurements& out) {
-  const std::string who = "margins";
+  const std::string& who = name();
   const Vec f = outputs_of(in.model, in.train.X, who);
   const VecD& noisy = column(in.train, "is_noisy", who);
   double clean_min = 1e300, noisy_max = -1e300;

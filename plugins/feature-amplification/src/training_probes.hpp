@@ -14,7 +14,7 @@ namespace feature_amplification {
 
 class SplitAccuracy : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "train_clean_acc, train_noisy_misclf, test_err_noisy, test_err_clean, realised noise rates and their gap to "
       "the test error, per-cluster clean test error (Frei et al. Thm 3.1).";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
@@ -24,7 +24,7 @@ class SplitAccuracy : public featurelab::Probe {
 
 class Margins : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "min y f over clean training points, max y f over noisy ones, and f at the cluster centres ±μ1, ±μ2 "
       "(Lemma 4.9).";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
@@ -34,7 +34,7 @@ class Margins : public featurelab::Probe {
 
 class LossStats : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc = "Training logistic loss and min_i −ℓ′(y_i f(x_i)) (Frei et al. eq. 17).";
+  static constexpr featurelab::Doc kDoc = "Training logistic loss and min_i −ℓ′(y_i f(x_i)) (Frei et al. eq. 17).";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
   LossStats(const featurelab::Params&, featurelab::Context&) {}
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
@@ -42,7 +42,7 @@ class LossStats : public featurelab::Probe {
 
 class ReferenceAgreement : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Fraction of test points where sgn f agrees with the reference sgn(|<μ1,x>| − |<μ2,x>|) (§3).";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
   ReferenceAgreement(const featurelab::Params&, featurelab::Context&) {}
@@ -51,7 +51,7 @@ class ReferenceAgreement : public featurelab::Probe {
 
 class DecisionGrid : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "sgn f on a resolution × resolution grid of [low, high]² in the first two coordinates (others 0): table "
       "\"sign\", drawn as a heatmap by featurelab plot (Figure 1).";
   static featurelab::Schema schema();

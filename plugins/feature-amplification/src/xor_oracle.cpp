@@ -8,7 +8,6 @@ namespace feature_amplification {
 using namespace featurelab;
 
 XorOracle::XorOracle(const Params&, Context& context) {
-  model_name_ = "xor-oracle";
   if (!context.features || !context.features->count("means") || context.features->at("means").rows() != 2) {
     throw Error("xor-oracle needs the distribution's XOR \"means\" μ1, μ2 (xor-clusters)");
   }

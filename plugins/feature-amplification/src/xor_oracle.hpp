@@ -10,7 +10,7 @@ namespace feature_amplification {
 
 class XorOracle : public featurelab::Model {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Reference classifier f*(x) = |<μ1,x>| − |<μ2,x>| (Frei et al. eq. 1) as a fixed width-4 ReLU net over the "
       "distribution's means.";
   static featurelab::Schema schema() { return featurelab::Schema{}; }

@@ -15,7 +15,7 @@ namespace feature_averaging {
 
 class FeatureAveragingDirection : public featurelab::Attack {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "x − s·δ·u with u ∝ Σ_{J+} μ_j − Σ_{J−} μ_j and s the sample's side (Li et al. Remark 4.2).";
   static featurelab::Schema schema();
   FeatureAveragingDirection(const featurelab::Params& params, featurelab::Context& context);
@@ -29,7 +29,7 @@ class FeatureAveragingDirection : public featurelab::Attack {
 
 class NearestOppositeCentre : public featurelab::Attack {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "x + δ (μ_l − μ_j0)/‖μ_l − μ_j0‖ for the sample's nearest centre j0 and the other side's centre l that lowers "
       "the margin most.";
   static featurelab::Schema schema();

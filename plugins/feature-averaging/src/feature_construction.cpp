@@ -18,7 +18,6 @@ Schema FeatureConstruction::schema() {
 }
 
 FeatureConstruction::FeatureConstruction(const Params& params, Context& context) {
-  model_name_ = "feature-construction";
   const Clusters c = clusters_of(context.features, "feature-construction");
   const Index k = c.centres.rows(), d = c.centres.cols();
   if (context.data.dim != d) throw Error("feature-construction: the data dimension differs from the centres'");

@@ -14,7 +14,7 @@ namespace feature_averaging {
 
 class FeatureConstruction : public featurelab::Model {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Fixed networks of Li et al.: average (f_θavg, biases b±), decoupled (f_dec, Thm D.3), prop48 (Prop. 4.8, k "
       "outputs), built from the distribution's centres and partition.";
   static featurelab::Schema schema();

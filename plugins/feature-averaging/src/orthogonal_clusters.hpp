@@ -12,7 +12,7 @@ namespace feature_averaging {
 
 class OrthogonalClusters : public featurelab::Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "k clusters x = α μ_j + σ ξ with orthogonal (or pairwise cosine κ) centres of norm √d; binary labels by a "
       "split J+/J− or the cluster labels; features centres and partition (Li et al. 2024, Def. 3.1).";
   static featurelab::Schema schema();

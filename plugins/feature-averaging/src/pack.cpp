@@ -13,14 +13,12 @@
 using namespace feature_averaging;
 
 FEATURELAB_PACK("feature-averaging", "0.1.0") {
-  pack.add<OrthogonalClusters>("orthogonal-clusters", OrthogonalClusters::kDoc, OrthogonalClusters::schema());
-  pack.add<MnistDigits>("mnist", MnistDigits::kDoc, MnistDigits::schema());
-  pack.add<FeatureConstruction>("feature-construction", FeatureConstruction::kDoc, FeatureConstruction::schema());
-  pack.add<FeatureAveragingDirection>("feature-averaging-direction", FeatureAveragingDirection::kDoc,
-                                      FeatureAveragingDirection::schema());
-  pack.add<NearestOppositeCentre>("nearest-opposite-centre", NearestOppositeCentre::kDoc, NearestOppositeCentre::schema());
-  pack.add<ClusterCosineMatrix>("cluster-cosine-matrix", ClusterCosineMatrix::kDoc, ClusterCosineMatrix::schema());
-  pack.add<FeatureAveragingDistance>("feature-averaging-distance", FeatureAveragingDistance::kDoc,
-                                     FeatureAveragingDistance::schema());
-  pack.add<ActivationPattern>("activation-pattern", ActivationPattern::kDoc, ActivationPattern::schema());
+  pack.add<OrthogonalClusters>("orthogonal-clusters");
+  pack.add<MnistDigits>("mnist");
+  pack.add<FeatureConstruction>("feature-construction");
+  pack.add<FeatureAveragingDirection>("feature-averaging-direction");
+  pack.add<NearestOppositeCentre>("nearest-opposite-centre");
+  pack.add<ClusterCosineMatrix>("cluster-cosine-matrix");
+  pack.add<FeatureAveragingDistance>("feature-averaging-distance");
+  pack.add<ActivationPattern>("activation-pattern");
 }

@@ -12,7 +12,7 @@ namespace feature_averaging {
 
 class ClusterCosineMatrix : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "cos(μ_i, w_j) for every cluster centre i and (group-averaged) neuron j (table \"cosine\"); matched "
       "(neuron serves the centre) and unmatched means/extremes, decoupling score max_i cos, averaging score cos(w, Σ "
       "matched μ).";
@@ -26,7 +26,7 @@ class ClusterCosineMatrix : public featurelab::Probe {
 
 class FeatureAveragingDistance : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "λ̂ (mean ⟨w_r, μ_j⟩ over neurons and matched centres), √d·max_r ‖w_r − λ̂ Σ_{matched} μ_j/d‖ and its "
       "relative form, the largest unmatched ⟨w_r, μ_j⟩, and max |b| (Li et al. Thm 4.5-2, Lemma B.24).";
   static featurelab::Schema schema();
@@ -36,7 +36,7 @@ class FeatureAveragingDistance : public featurelab::Probe {
 
 class ActivationPattern : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Fraction of (training sample, neuron) pairs with ⟨w_r, x⟩ + b_r ≥ 0: own (the neuron serves the sample's "
       "side or cluster) and opp (Li et al. Lemma 5.5).";
   static featurelab::Schema schema();

@@ -20,7 +20,7 @@ namespace feature_emergence {
 
 class DictionaryPatterns : public featurelab::Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "x = M(φ − Eφ)/σ̃ over an orthonormal dictionary; labels parity / threshold / interval of the k relevant "
       "patterns; pattern models parity-mixture (input structure), independent, uniform (Shi 2024 §2.3).";
   static featurelab::Schema schema();

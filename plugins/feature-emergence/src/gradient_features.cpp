@@ -37,7 +37,7 @@ GradientFeatures::GradientFeatures(const Params& params, Context&)
       samples_(params.integer("samples")) {}
 
 void GradientFeatures::measure(const ProbeInput& in, Measurements& out) {
-  const std::string who = "gradient-features";
+  const std::string& who = name();
   if (!in.model.find_block("W") || !in.model.find_block("b")) {
     std::string names;
     for (const auto& blk : in.model.blocks()) names += (names.empty() ? "" : ", ") + blk.name;

@@ -30,7 +30,7 @@ namespace feature_emergence {
 
 class GradientFeatures : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Simplified gradients G(w_i, b_i) = Ê[y x 1[w_iᵀx > b_i]] of every neuron (one batched product) against the "
       "distribution's directions: cone fractions p̂(D_j, s, γ, B_G), nice-neuron counts (Def. B.4), max |cos| (Shi 2024 ch. 3).";
   static featurelab::Schema schema();

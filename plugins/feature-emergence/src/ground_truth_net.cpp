@@ -61,7 +61,6 @@ Schema GroundTruthNet::schema() {
 }
 
 GroundTruthNet::GroundTruthNet(const Params& params, Context& context) : kind_(params.str("kind")), dim_(context.data.dim) {
-  model_name_ = "ground-truth-net";
   if (context.data.classes != 2) {
     throw Error("ground-truth-net is a binary classifier (one output); the data has " + std::to_string(context.data.classes) + " classes");
   }

@@ -36,7 +36,7 @@ namespace feature_emergence {
 
 class GroundTruthNet : public featurelab::Model {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Fixed ground-truth networks built from the distribution's features: ch2-bump (Lemma 2.5, y g* = 1 exactly), "
       "ch3-parity (Lemma B.51), ch3-mixture (Lemma B.34), ch3-linear (Lemma B.26); trainable_readout trains a (OPT).";
   static featurelab::Schema schema();

@@ -17,7 +17,7 @@ namespace feature_emergence {
 
 class HypercubeGaussianParity : public featurelab::Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "x = Σ_i ε_i M_i + g, y = Π_i ε_i: 2^k Gaussian clusters N(vertex, σ_r² (k/d) I) on the hypercube spanned by "
       "k orthonormal directions, labelled by the vertex parity (Shi 2024 App. A.7.3, Eq. A.288).";
   static featurelab::Schema schema();

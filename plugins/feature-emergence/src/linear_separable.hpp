@@ -17,7 +17,7 @@ namespace feature_emergence {
 
 class LinearSeparable : public featurelab::Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Linearly separable data x = y(β + |u|) w* + P_⊥ z with margin β and label-independent orthogonal noise: "
       "our generator for the assumptions of D_linear (Shi 2024 App. B.5.1); exposes w* as \"direction\".";
   static featurelab::Schema schema();

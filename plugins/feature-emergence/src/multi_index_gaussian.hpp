@@ -27,7 +27,7 @@ namespace feature_emergence {
 
 class MultiIndexGaussian : public featurelab::Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Regression x ~ N(0, I_d), target g*(x) = Σ_{i<=r} He_2(⟨x, u_i⟩)/√(2r) in T (E g*² = 1), optionally "
       "residualised y = g* − ρ − β·x per sample set (Shi 2024 App. B.5.7, Alg. 7; Damian et al. 2022).";
   static featurelab::Schema schema();

@@ -22,7 +22,7 @@ Schema NeuronMap::schema() {
 NeuronMap::NeuronMap(const Params& params, Context&) : feature_(params.str("feature")) {}
 
 void NeuronMap::measure(const ProbeInput& in, Measurements& out) {
-  const std::string who = "neuron-map";
+  const std::string& who = name();
   auto it = in.features.find(feature_);
   if (it == in.features.end() || it->second.rows() == 0) {
     std::string names;

@@ -18,7 +18,7 @@ namespace feature_emergence {
 
 class NeuronMap : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "2-D map of the normalised neurons for plots (Fig. 2.2/A.2): x = cos with the ground truth v, y = along the top "
       "principal direction orthogonal to v; table map (x, y, a_sign, norm) per neuron, scalar in_plane.";
   static featurelab::Schema schema();

@@ -22,7 +22,6 @@ NtkTwoLayer::NtkTwoLayer(const Params& params, Context& context)
       sigma_b_(params.real("init_b")),
       sigma_a_(params.real("init_a")),
       smoothing_(params.real("smoothing")) {
-  model_name_ = "ntk-two-layer";
   if (width_ % 2 != 0) throw Error("width must be even, got " + std::to_string(width_));
   if (context.data.classes != 2) throw Error("ntk-two-layer is a binary classifier (one output)");
   declare_block("dW", width_, dim_, true);

@@ -12,7 +12,7 @@ namespace feature_emergence {
 
 class NtkTwoLayer : public featurelab::Model {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "The truncated-two-layer network linearised at its symmetric init (neural tangent features, never "
       "materialised): trains ΔW, Δb, Δa of f = H0 Δa + rowsum(σ′(Z0) a0 ⊙ (X ΔWᵀ + Δb)).";
   static featurelab::Schema schema();

@@ -22,19 +22,19 @@
 using namespace feature_emergence;
 
 FEATURELAB_PACK("feature-emergence", "0.1.0") {
-  pack.add<DictionaryPatterns>("dictionary-patterns", DictionaryPatterns::kDoc, DictionaryPatterns::schema());
-  pack.add<StructuredParity>("structured-parity", StructuredParity::kDoc, StructuredParity::schema());
-  pack.add<HypercubeGaussianParity>("hypercube-gaussian-parity", HypercubeGaussianParity::kDoc, HypercubeGaussianParity::schema());
-  pack.add<LinearSeparable>("linear-separable", LinearSeparable::kDoc, LinearSeparable::schema());
-  pack.add<MultiIndexGaussian>("multi-index-gaussian", MultiIndexGaussian::kDoc, MultiIndexGaussian::schema());
-  pack.add<TruncatedTwoLayer>("truncated-two-layer", TruncatedTwoLayer::kDoc, TruncatedTwoLayer::schema());
-  pack.add<NtkTwoLayer>("ntk-two-layer", NtkTwoLayer::kDoc, NtkTwoLayer::schema());
-  pack.add<PhasedGd>("phased-gd", PhasedGd::kDoc, PhasedGd::schema());
-  pack.add<ReadoutTrainer>("readout", ReadoutTrainer::kDoc, ReadoutTrainer::schema());
-  pack.add<PatternCosine>("pattern-cosine", PatternCosine::kDoc, PatternCosine::schema());
-  pack.add<PatternComponents>("pattern-components", PatternComponents::kDoc, PatternComponents::schema());
-  pack.add<SymmetricReluTwoLayer>("symmetric-relu-two-layer", SymmetricReluTwoLayer::kDoc, SymmetricReluTwoLayer::schema());
-  pack.add<GroundTruthNet>("ground-truth-net", GroundTruthNet::kDoc, GroundTruthNet::schema());
-  pack.add<GradientFeatures>("gradient-features", GradientFeatures::kDoc, GradientFeatures::schema());
-  pack.add<NeuronMap>("neuron-map", NeuronMap::kDoc, NeuronMap::schema());
+  pack.add<DictionaryPatterns>("dictionary-patterns");
+  pack.add<StructuredParity>("structured-parity");
+  pack.add<HypercubeGaussianParity>("hypercube-gaussian-parity");
+  pack.add<LinearSeparable>("linear-separable");
+  pack.add<MultiIndexGaussian>("multi-index-gaussian");
+  pack.add<TruncatedTwoLayer>("truncated-two-layer");
+  pack.add<NtkTwoLayer>("ntk-two-layer");
+  pack.add<PhasedGd>("phased-gd");
+  pack.add<ReadoutTrainer>("readout");
+  pack.add<PatternCosine>("pattern-cosine");
+  pack.add<PatternComponents>("pattern-components");
+  pack.add<SymmetricReluTwoLayer>("symmetric-relu-two-layer");
+  pack.add<GroundTruthNet>("ground-truth-net");
+  pack.add<GradientFeatures>("gradient-features");
+  pack.add<NeuronMap>("neuron-map");
 }

@@ -52,7 +52,7 @@ Schema PatternComponents::schema() {
 PatternComponents::PatternComponents(const Params& params, Context&) : near_(params.real("near")) {}
 
 void PatternComponents::measure(const ProbeInput& in, Measurements& out) {
-  const std::string who = "pattern-components";
+  const std::string& who = name();
   const Mat& v = feature(in, "ground_truth", who);
   const Mat& M = feature(in, "dictionary", who);
   const Mat& relevant = feature(in, "relevant", who);

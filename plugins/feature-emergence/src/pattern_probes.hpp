@@ -12,7 +12,7 @@ namespace feature_emergence {
 
 class PatternCosine : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "max_i cos(w_i, v) and max_i cos(w_i, −v) for v = Σ_{j∈A} M_j (the distribution's ground_truth), median |cos|.";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
   PatternCosine(const featurelab::Params&, featurelab::Context&) {}
@@ -21,7 +21,7 @@ class PatternCosine : public featurelab::Probe {
 
 class PatternComponents : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "For the neurons with |cos(w, v)| >= near (default 0.5): median ‖q_{−A}‖/‖q_A‖ (q = M w), the fraction whose "
       "relevant components share one sign, and the median spread max/min |q_A| (Lemma 2.6).";
   static featurelab::Schema schema();

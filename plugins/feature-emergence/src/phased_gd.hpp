@@ -22,7 +22,7 @@ namespace feature_emergence {
 
 class PhasedGd : public featurelab::Trainer {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "GD in phases (parallel lists phase_steps, phase_lr, phase_batch, phase_lambda_w/a/b, phase_train, "
       "phase_smoothing, phase_optimizer): Shi 2024's reset steps, One/Two Step readouts, random features; the "
       "pipeline's [optimizer] steps only phases with phase_optimizer = pipeline.";

@@ -11,7 +11,7 @@ namespace feature_emergence {
 
 class ReadoutTrainer : public PhasedGd {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Freeze the first layer at a snapshot (after the listed phased-gd phases; none = init) and solve the readout a "
       "as a hinge SVM by dual coordinate descent: One Step, Two Step, random features, OPT.";
   static featurelab::Schema schema();

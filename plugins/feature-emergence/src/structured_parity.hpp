@@ -41,7 +41,7 @@ namespace feature_emergence {
 
 class StructuredParity : public featurelab::Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "x = Mφ, y = sign(Σ_j Π_{l∈A_j} φ_l) over r odd blocks of k relevant patterns; φ_A from the mixture "
       "(1 − 2r p_A)·uniform + Σ_j p_A (block j all +1 / all −1), background ±1 w.p. p_o each (Shi 2024 §3.4.2, "
       "B.5.4); presets daniely-malach and uniform (B.5.5).";

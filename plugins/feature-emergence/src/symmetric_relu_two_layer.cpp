@@ -26,7 +26,6 @@ SymmetricReluTwoLayer::SymmetricReluTwoLayer(const Params& params, Context& cont
       sigma_a_(params.real("init_a")),
       bias_(params.real("bias")),
       binary_(params.str("init") == "binary") {
-  model_name_ = "symmetric-relu-two-layer";
   if (width_ % 4 != 0) {
     throw Error("width must be a multiple of 4 (4m: each neuron has a negated twin and two sign-flipped copies, Eq. 3.9), got " +
                 std::to_string(width_) + "; use " + std::to_string((width_ / 4 + 1) * 4));

@@ -30,7 +30,7 @@ namespace feature_emergence {
 
 class SymmetricReluTwoLayer : public featurelab::Model {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "g(x) = Σ_{i≤4m} a_i ReLU(<w_i,x> − b_i), b fixed (not trained), symmetric 4m init of Eq. 3.9 (g ≡ 0 exactly): "
       "the network of Shi 2024 ch. 3's gradient feature framework; init gaussian or binary (Eq. B.493).";
   static featurelab::Schema schema();

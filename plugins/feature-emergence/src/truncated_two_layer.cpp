@@ -22,7 +22,6 @@ TruncatedTwoLayer::TruncatedTwoLayer(const Params& params, Context& context)
       sigma_b_(params.real("init_b")),
       sigma_a_(params.real("init_a")),
       smoothing_(params.real("smoothing")) {
-  model_name_ = "truncated-two-layer";
   if (width_ % 2 != 0) throw Error("width must be even (2m: each neuron has a mirrored twin), got " + std::to_string(width_));
   if (context.data.classes != 2) throw Error("truncated-two-layer is a binary classifier (one output); the data has " + std::to_string(context.data.classes) + " classes");
   declare_block("W", width_, dim_, true);

@@ -12,7 +12,7 @@ namespace feature_emergence {
 
 class TruncatedTwoLayer : public featurelab::Model, public featurelab::Tunable {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "g(x) = Σ a_i σ_s(<w_i,x> + b_i), truncated ReLU with closed-form Gaussian smoothing s, symmetric init (g ≡ 0 "
       "at init), all layers trained (Shi 2024 Eq. 2.2–2.3).";
   static featurelab::Schema schema();

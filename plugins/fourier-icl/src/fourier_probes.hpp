@@ -22,7 +22,7 @@ namespace fourier_icl {
 
 class FourierNeuronSpectrum : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "One-sided DFT power of each neuron's u_{i,1..k} and w_i (summed): max-normalised power over active neurons, "
       "dominant-frequency coverage and entropy, phase residual Σθ_j − θ_w at the dominant frequency (Shi 2024 ch. 4).";
   static featurelab::Schema schema();
@@ -36,7 +36,7 @@ class FourierNeuronSpectrum : public featurelab::Probe {
 
 class NormalizedMargin : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Minimum margin over the full table D_p divided by ‖θ‖_{2,k+1}^{k+1}, against γ*(k, p) (Shi 2024 Thm. 4.9); "
       "the class-weighted mean margin and the accuracy over D_p.";
   static featurelab::Schema schema() { return featurelab::Schema{}; }

@@ -44,7 +44,7 @@ Complexity gemfilter_complexity(double n, double m, double h, double d, double k
 // counters beside the FLOPs this implementation performs.
 class GemfilterSelection : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "GemFilter on a trained transformer: top-k tokens by the filter layer's last query row, rerun on the selection; "
       "needle coverage and accuracy per layer, Thm 9.3's complexity counters (Shi 2024 ch. 9).";
   static featurelab::Schema schema();

@@ -10,7 +10,7 @@ namespace fourier_icl {
 using namespace featurelab;
 
 void IclLossVsRank::measure(const ProbeInput& in, Measurements& out) {
-  const std::string who = "icl-loss-vs-rank";
+  const std::string& who = name();
   for (const char* name : {"basis", "eigenvalues", "task", "prompt"}) {
     if (!in.features.count(name)) throw Error(who + " needs the distribution's " + name + " (icl-linear-regression)");
   }

@@ -18,7 +18,7 @@ namespace fourier_icl {
 
 class IclLossVsRank : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Linear self-attention vs Shi 2024 Thms. 5.4.1–5.4.3: distance to the closed-form rank-r optimum, tail "
       "coefficients, exact pretraining and evaluation losses, Monte Carlo on the test prompts, loss by rank.";
   static featurelab::Schema schema() { return featurelab::Schema{}; }

@@ -15,7 +15,7 @@ namespace fourier_icl {
 
 class IclLinearRegression : public featurelab::Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "In-context linear regression prompts (Shi 2024 ch. 5): x ~ N(0, QDQᵀ); pretraining prompts with w ~ N(0, I) and N "
       "clean examples (train), evaluation prompts with a fixed task w = Qc and M noisy shots (test); target ⟨w, x_q⟩.";
   static featurelab::Schema schema();

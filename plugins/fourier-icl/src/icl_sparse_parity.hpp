@@ -17,7 +17,7 @@ namespace fourier_icl {
 
 class IclSparseParity : public featurelab::Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "In-context 2-sparse parity (Shi 2024 §5.5): x = Gφ, y = φ_iφ_j with P(φ_i, φ_j) biased by γ, tasks from the "
       "important pairs S_1 (or S_2 w.p. p_T); population or N-example contexts (train), M-shot prompts with flipped "
       "context labels (test).";

@@ -21,8 +21,7 @@ Schema LinearSelfAttention::schema() {
 
 LinearSelfAttention::LinearSelfAttention(const Params& params, Context& context)
     : rank_(params.integer("rank")), init_scale_(params.real("init_scale")), init_(params.str("init")) {
-  model_name_ = "linear-self-attention";
-  const PromptShape shape = prompt_shape(context.data, model_name_);
+  const PromptShape shape = prompt_shape(context.data, context.name);
   slots_ = shape.slots;
   d_ = shape.dim;
   if (rank_ == 0) rank_ = d_;

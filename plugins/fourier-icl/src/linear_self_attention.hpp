@@ -12,7 +12,7 @@ namespace fourier_icl {
 // closed-form (Thm. 5.4.1's rank-r optimum from the distribution's basis, eigenvalues and N). Blocks A, B, u.
 class LinearSelfAttention : public featurelab::Model {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Reduced linear self-attention ŷ = u·((1/ρ)Σ y_i x_i)ᵀ A Bᵀ x_q with U = ABᵀ of rank r (Shi 2024 Eq. 5.1–5.3); "
       "init gaussian or the closed-form rank-r optimum (Thm. 5.4.1).";
   static featurelab::Schema schema();

@@ -17,7 +17,7 @@ namespace fourier_icl {
 
 class ModularSum : public featurelab::Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "k-input modular addition y = (a_1 + … + a_k) mod p over all p^k tuples, one-hot inputs (kp), split once at "
       "random into train and test (Shi 2024 ch. 4); finite splits (data.train = \"all\").";
   static featurelab::Schema schema();

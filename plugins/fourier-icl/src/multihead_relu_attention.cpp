@@ -38,7 +38,6 @@ MultiheadReluAttention::MultiheadReluAttention(const Params& params, Context& co
       heads_(params.integer("heads")),
       init_(params.str("init")),
       init_scale_(params.real("init_scale")) {
-  model_name_ = "multihead-relu-attention";
   if (init_ != "gaussian") {
     if (!context.features || !context.features->count("setting") || !context.features->count("dictionary")) {
       throw Error("multihead-relu-attention init = \"" + init_ + "\" needs the distribution's dictionary and setting "

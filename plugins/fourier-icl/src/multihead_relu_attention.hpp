@@ -20,7 +20,7 @@ namespace fourier_icl {
 
 class MultiheadReluAttention : public featurelab::Model {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "g = Σ_i a_i ReLU(hᵀ W^(i) x_q) over m reduced-LSA heads (Shi 2024 §5.5); init gaussian or Thm. 5.5.1's "
       "constructions (construction = small: 2(log2 k + 1) heads, large: 2(log2 d + 1) heads).";
   static featurelab::Schema schema();

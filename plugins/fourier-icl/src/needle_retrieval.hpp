@@ -16,7 +16,7 @@ namespace fourier_icl {
 
 class NeedleRetrieval : public featurelab::Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Needle-in-a-haystack retrieval: random value tokens, key–value needles, a final query key; the label is the "
       "queried needle's value (the GemFilter chapter's synthetic stand-in).";
   static featurelab::Schema schema();

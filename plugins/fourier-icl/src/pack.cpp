@@ -19,21 +19,21 @@
 using namespace fourier_icl;
 
 FEATURELAB_PACK("fourier-icl", "0.1.0") {
-  pack.add<ModularSum>("modular-sum", ModularSum::kDoc, ModularSum::schema());
-  pack.add<PolyOneHiddenLayer>("poly-one-hidden-layer", PolyOneHiddenLayer::kDoc, PolyOneHiddenLayer::schema());
-  pack.add<FourierMaxMargin>("fourier-max-margin", FourierMaxMargin::kDoc, FourierMaxMargin::schema());
-  pack.add<FourierNeuronSpectrum>("fourier-neuron-spectrum", FourierNeuronSpectrum::kDoc, FourierNeuronSpectrum::schema());
-  pack.add<NormalizedMargin>("normalized-margin", NormalizedMargin::kDoc, NormalizedMargin::schema());
-  pack.add<IclLinearRegression>("icl-linear-regression", IclLinearRegression::kDoc, IclLinearRegression::schema());
-  pack.add<LinearSelfAttention>("linear-self-attention", LinearSelfAttention::kDoc, LinearSelfAttention::schema());
-  pack.add<IclLossVsRank>("icl-loss-vs-rank", IclLossVsRank::kDoc, IclLossVsRank::schema());
-  pack.add<IclSparseParity>("icl-sparse-parity", IclSparseParity::kDoc, IclSparseParity::schema());
-  pack.add<MultiheadReluAttention>("multihead-relu-attention", MultiheadReluAttention::kDoc, MultiheadReluAttention::schema());
-  pack.add<ParityCoverage>("parity-coverage", ParityCoverage::kDoc, ParityCoverage::schema());
-  pack.add<Transformer>("transformer", Transformer::kDoc, Transformer::schema());
-  pack.add<AttentionFourier2d>("attention-fourier-2d", AttentionFourier2d::kDoc, AttentionFourier2d::schema());
-  pack.add<GrokkingTiming>("grokking-timing", GrokkingTiming::kDoc, GrokkingTiming::schema());
-  pack.add<NeedleRetrieval>("needle-retrieval", NeedleRetrieval::kDoc, NeedleRetrieval::schema());
-  pack.add<GemfilterSelection>("gemfilter-selection", GemfilterSelection::kDoc, GemfilterSelection::schema());
-  pack.add<ParityNoiseProjection>("parity-noise-projection", ParityNoiseProjection::kDoc, ParityNoiseProjection::schema());
+  pack.add<ModularSum>("modular-sum");
+  pack.add<PolyOneHiddenLayer>("poly-one-hidden-layer");
+  pack.add<FourierMaxMargin>("fourier-max-margin");
+  pack.add<FourierNeuronSpectrum>("fourier-neuron-spectrum");
+  pack.add<NormalizedMargin>("normalized-margin");
+  pack.add<IclLinearRegression>("icl-linear-regression");
+  pack.add<LinearSelfAttention>("linear-self-attention");
+  pack.add<IclLossVsRank>("icl-loss-vs-rank");
+  pack.add<IclSparseParity>("icl-sparse-parity");
+  pack.add<MultiheadReluAttention>("multihead-relu-attention");
+  pack.add<ParityCoverage>("parity-coverage");
+  pack.add<Transformer>("transformer");
+  pack.add<AttentionFourier2d>("attention-fourier-2d");
+  pack.add<GrokkingTiming>("grokking-timing");
+  pack.add<NeedleRetrieval>("needle-retrieval");
+  pack.add<GemfilterSelection>("gemfilter-selection");
+  pack.add<ParityNoiseProjection>("parity-noise-projection");
 }

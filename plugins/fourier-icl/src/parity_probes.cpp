@@ -38,7 +38,7 @@ ParitySetting parity_setting(const ProbeInput& in, const std::string& who) {
 ParityCoverage::ParityCoverage(const Params&, Context& context) : data_(context.data) {}
 
 void ParityCoverage::measure(const ProbeInput& in, Measurements& out) {
-  const std::string who = "parity-coverage";
+  const std::string& who = name();
   const ParitySetting s = parity_setting(in, who);
   const PromptShape shape = prompt_shape(data_, who);
   const Index d = s.d, stride = d + 1;
@@ -108,7 +108,7 @@ ParityNoiseProjection::ParityNoiseProjection(const Params& params, Context&)
     : samples_(params.integer("samples")), shots_(params.integer("shots")) {}
 
 void ParityNoiseProjection::measure(const ProbeInput& in, Measurements& out) {
-  const std::string who = "parity-noise-projection";
+  const std::string& who = name();
   const ParitySetting s = parity_setting(in, who);
   if (!in.model.find_block("W") || in.model.find_block("W")->cols != s.d * s.d) {
     throw Error(who + " reads block W (heads × d²) of multihead-relu-attention");

@@ -17,7 +17,7 @@ namespace fourier_icl {
 
 class ParityCoverage : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Hinge loss, accuracy and uncovered (task, pattern) counts on S_1 and S_2 with the population context "
       "(Shi 2024 Thm. 5.5.1), for icl-sparse-parity models.";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
@@ -31,7 +31,7 @@ class ParityCoverage : public featurelab::Probe {
 
 class ParityNoiseProjection : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Rank of the heads' diagonal matrix D and the projected M-shot input-noise energy E‖P_D Ξ‖² (Shi 2024 Thm. 5.5.2).";
   static featurelab::Schema schema();
   ParityNoiseProjection(const featurelab::Params& params, featurelab::Context& context);

@@ -33,13 +33,12 @@ Schema PolyOneHiddenLayer::schema() {
 
 PolyOneHiddenLayer::PolyOneHiddenLayer(const Params& params, Context& context)
     : k_(0), p_(context.data.classes), width_(params.integer("width")), init_scale_(params.real("init_scale")) {
-  model_name_ = "poly-one-hidden-layer";
   if (p_ < 2 || context.data.dim % p_ != 0) {
-    throw Error(model_name_ + " reads k one-hot blocks of p = classes inputs each (the modular-sum distribution); the data "
+    throw Error(context.name + " reads k one-hot blocks of p = classes inputs each (the modular-sum distribution); the data "
                 "has " + std::to_string(context.data.dim) + " inputs and " + std::to_string(context.data.classes) + " classes");
   }
   k_ = static_cast<int>(context.data.dim / p_);
-  if (k_ > 8) throw Error(model_name_ + ": k = " + std::to_string(k_) + " summands; the activation z^k is meant for k <= 8");
+  if (k_ > 8) throw Error(context.name + ": k = " + std::to_string(k_) + " summands; the activation z^k is meant for k <= 8");
   if (width_ == 0) width_ = theorem_width(k_, p_);
   declare_block("U", width_, static_cast<Index>(k_) * p_, true);
   declare_block("W", width_, p_, true);
@@ -105,7 +104,6 @@ Params with_theorem_width(const Params& params) {
 
 FourierMaxMargin::FourierMaxMargin(const Params& params, Context& context)
     : PolyOneHiddenLayer(with_theorem_width(params), context), scale_(params.real("scale")) {
-  model_name_ = "fourier-max-margin";
 }
 
 void FourierMaxMargin::init(Rng&) {

@@ -16,7 +16,7 @@ namespace fourier_icl {
 
 class PolyOneHiddenLayer : public featurelab::Model {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "f(a)[c] = Σ_i (u_{i,1}[a_1] + … + u_{i,k}[a_k])^k w_i[c] on one-hot inputs (Shi 2024 Eq. 4.2): activation z^k, "
       "no bias, blocks U (m×kp) and W (m×p); width 0 = 2^{2k−2}(p−1).";
   static featurelab::Schema schema();
@@ -44,7 +44,7 @@ class PolyOneHiddenLayer : public featurelab::Model {
 
 class FourierMaxMargin : public PolyOneHiddenLayer {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "poly-one-hidden-layer with the maximum-L_{2,k+1}-margin weights of Shi 2024 Lemmas C.17/C.18: 2^{2k−2}(p−1) "
       "single-frequency neurons, f[y] − f[c] constant, normalised margin exactly γ*(k, p).";
   static featurelab::Schema schema();

@@ -68,7 +68,6 @@ Transformer::Transformer(const Params& params, Context& context)
       classes_(context.data.classes),
       causal_(params.boolean("causal")),
       rope_(params.str("positions") == "rope") {
-  model_name_ = "transformer";
   if (rope_ && head_width_ % 2 != 0) {
     throw Error("transformer: positions = \"rope\" rotates pairs of query/key coordinates; head_width = " +
                 std::to_string(head_width_) + " is odd, make it even");

@@ -25,7 +25,7 @@ namespace fourier_icl {
 
 class Transformer : public featurelab::Model {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Pre-norm decoder transformer over token ids (embeddings ×√D + learned positions, L blocks of H-head causal "
       "softmax attention and a GELU MLP, final LayerNorm, readout at the last token); batched forward and backward.";
   static featurelab::Schema schema();

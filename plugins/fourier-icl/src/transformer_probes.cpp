@@ -21,7 +21,7 @@ AttentionFourier2d::AttentionFourier2d(const Params& params, Context& context)
     : layer_(params.integer("layer")), total_steps_(context.total_steps) {}
 
 void AttentionFourier2d::measure(const ProbeInput& in, Measurements& out) {
-  const std::string who = "attention-fourier-2d";
+  const std::string& who = name();
   const std::string prefix = "l" + std::to_string(layer_) + ".";
   const ParamBlock* wq = in.model.find_block(prefix + "wq");
   const ParamBlock* embed = in.model.find_block("embed");

@@ -17,7 +17,7 @@ namespace fourier_icl {
 
 class AttentionFourier2d : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Per attention head, the 2-D DFT of the token-space matrix E_num W_q W_kᵀ E_numᵀ: fraction of power in the top 4 "
       "bins and the dominant frequencies (Shi 2024 Fig. 4.3).";
   static featurelab::Schema schema();
@@ -31,7 +31,7 @@ class AttentionFourier2d : public featurelab::Probe {
 
 class GrokkingTiming : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "First evaluated steps at which train and test accuracy reach a threshold, and the gap between them (grokking).";
   static featurelab::Schema schema();
   GrokkingTiming(const featurelab::Params& params, featurelab::Context& context);

@@ -8,7 +8,7 @@ namespace midpoint_mixup {
 // Def. 3.1: x = β v_{y,1} + (1 − β) v_{y,2}, β ~ U[beta_low, beta_high], y uniform.
 class SimpleMultiview : public featurelab::Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Simple multi-view data (Def. 3.1): x = β v_{y,1} + (1−β) v_{y,2} with β ~ U[0.1, 0.9]; features "
       "\"views\" (2k×d), \"view1\", \"view2\"; metadata beta.";
   static featurelab::Schema schema();
@@ -29,7 +29,7 @@ class SimpleMultiview : public featurelab::Distribution {
 // are feature noise Σ_{j≤Q} Σ_ℓ γ_{j,ℓ} v_{s_j,ℓ}, γ ~ U[δ3, δ4], s_j distinct classes ≠ y.
 class MultiviewPatches : public featurelab::Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Multi-view patch data (Def. 4.1, Assumption 4.3): P patches of dimension d, C_P signal pairs "
       "(β v_{y,1}, (δ2−β) v_{y,2}), feature-noise patches mixing Q other classes' features with coefficients "
       "in [δ3, δ4]; shape P×d; features views/view1/view2; metadata beta.";

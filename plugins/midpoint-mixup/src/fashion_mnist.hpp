@@ -9,7 +9,7 @@ namespace midpoint_mixup {
 
 class FashionMnist : public featurelab::Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Fashion-MNIST (60000 train / 10000 test 28×28 images, 10 classes) from the Debian package "
       "dataset-fashion-mnist; shape 1×28×28; a split's samples are a random subset (train) or the first n (test).";
   static featurelab::Schema schema();

@@ -12,7 +12,7 @@ namespace midpoint_mixup {
 // Λ^{(0)}_{y,ℓ} = max_r ⟨w_{y,r}, v_{y,ℓ}⟩ is the one that won (Claim B.10).
 class FeatureLearnedProbe : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Def. 4.5: per class, which of its two features is learned (ablation accuracy >= tau, and response "
       "R(c) >= log k): fractions both / one / none, ablation table, and whether the initial correlation "
       "predicted the winner.";
@@ -30,7 +30,7 @@ class FeatureLearnedProbe : public featurelab::Probe {
 // maximum O = max_{y, r, s≠y, ℓ} ⟨w_{y,r}, v_{s,ℓ}⟩ (Claims B.4, B.17).
 class FeatureCorrelationProbe : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Λ_{y,l} = max_r <w_{y,r}, v_{y,l}> per class and feature (table \"lambda\"), its smaller/larger feature "
       "means, and the off-diagonal max O = max_{y,r,s≠y,l} <w_{y,r}, v_{s,l}>.";
   static featurelab::Schema schema();

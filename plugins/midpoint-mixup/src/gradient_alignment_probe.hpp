@@ -10,7 +10,7 @@ namespace midpoint_mixup {
 
 class GradientAlignmentProbe : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "⟨−∇_{w_y}J, v_{y,l}⟩ for ERM (cross-entropy) and exact Midpoint Mixup on the training set (Props. 3.4/3.5): "
       "erm_lagging, mm_lagging, mm_lagging_k2 (× k²), mm_gap (along v_{y,1} − v_{y,2}), ratio (mm/erm on v_{y,2}).";
   static featurelab::Schema schema();

@@ -47,7 +47,7 @@ class ExactPairMixingLoss : public featurelab::Loss {
 
 class MidpointMixupLoss : public ExactPairMixingLoss {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Exact Midpoint Mixup loss J_MM (Eq. 3.1) over all N² pairs of the batch, computed from the N per-sample "
       "pre-activations (models with affine pre-activations: patch-two-layer, linear).";
   static featurelab::Schema schema();
@@ -56,7 +56,7 @@ class MidpointMixupLoss : public ExactPairMixingLoss {
 
 class MixupExactLoss : public ExactPairMixingLoss {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Exact Mixup loss (Eq. 2.2) over all N² pairs of the batch with λ ~ Beta(a, a) integrated by Gauss–Jacobi "
       "quadrature, computed from the N per-sample pre-activations (patch-two-layer, linear).";
   static featurelab::Schema schema();

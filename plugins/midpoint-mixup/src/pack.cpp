@@ -15,17 +15,17 @@
 using namespace midpoint_mixup;
 
 FEATURELAB_PACK("midpoint-mixup", "0.1.0") {
-  pack.add<SimpleMultiview>("simple-multiview", SimpleMultiview::kDoc, SimpleMultiview::schema());
-  pack.add<MultiviewPatches>("multiview-patches", MultiviewPatches::kDoc, MultiviewPatches::schema());
-  pack.add<FashionMnist>("fashion-mnist", FashionMnist::kDoc, FashionMnist::schema());
-  pack.add<SpuriousConcat>("spurious-concat", SpuriousConcat::kDoc, SpuriousConcat::schema());
-  pack.add<SpuriousGamma>("spurious-gamma", SpuriousGamma::kDoc, SpuriousGamma::schema());
-  pack.add<PatchTwoLayer>("patch-two-layer", PatchTwoLayer::kDoc, PatchTwoLayer::schema());
-  pack.add<Mixup>("mixup", Mixup::kDoc, Mixup::schema());
-  pack.add<MidpointMixup>("midpoint-mixup", MidpointMixup::kDoc, MidpointMixup::schema());
-  pack.add<FeatureLearnedProbe>("feature-learned", FeatureLearnedProbe::kDoc, FeatureLearnedProbe::schema());
-  pack.add<FeatureCorrelationProbe>("feature-correlation", FeatureCorrelationProbe::kDoc, FeatureCorrelationProbe::schema());
-  pack.add<GradientAlignmentProbe>("gradient-alignment", GradientAlignmentProbe::kDoc, GradientAlignmentProbe::schema());
-  pack.add<MidpointMixupLoss>("midpoint-mixup-exact", MidpointMixupLoss::kDoc, MidpointMixupLoss::schema());
-  pack.add<MixupExactLoss>("mixup-exact", MixupExactLoss::kDoc, MixupExactLoss::schema());
+  pack.add<SimpleMultiview>("simple-multiview");
+  pack.add<MultiviewPatches>("multiview-patches");
+  pack.add<FashionMnist>("fashion-mnist");
+  pack.add<SpuriousConcat>("spurious-concat");
+  pack.add<SpuriousGamma>("spurious-gamma");
+  pack.add<PatchTwoLayer>("patch-two-layer");
+  pack.add<Mixup>("mixup");
+  pack.add<MidpointMixup>("midpoint-mixup");
+  pack.add<FeatureLearnedProbe>("feature-learned");
+  pack.add<FeatureCorrelationProbe>("feature-correlation");
+  pack.add<GradientAlignmentProbe>("gradient-alignment");
+  pack.add<MidpointMixupLoss>("midpoint-mixup-exact");
+  pack.add<MixupExactLoss>("mixup-exact");
 }

@@ -28,7 +28,7 @@ class PairMixing : public featurelab::Augment {
 
 class Mixup : public PairMixing {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Mixup (Zhang et al. 2018): mix each sample with a random partner, λ ~ Beta(a, a) per batch or per pair, "
       "soft targets λ e_i + (1−λ) e_j.";
   static featurelab::Schema schema();
@@ -37,7 +37,7 @@ class Mixup : public PairMixing {
 
 class MidpointMixup : public PairMixing {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Midpoint Mixup (Eq. 3.1, sampled pairs): z = (x_i + x_j)/2 with targets (e_i + e_j)/2 for a random "
       "partner j of each sample.";
   static featurelab::Schema schema();

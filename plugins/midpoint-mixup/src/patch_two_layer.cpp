@@ -43,7 +43,6 @@ PatchTwoLayer::PatchTwoLayer(const Params& params, Context& context)
       warm_start_(params.real("warm_start")),
       warm_feature_(static_cast<int>(params.integer("warm_feature"))),
       features_(context.features) {
-  model_name_ = "patch-two-layer";
   if (context.data.shape.dims.size() != 2) {
     throw Error("patch-two-layer needs patch data (shape P×d, e.g. distribution multiview-patches); this data "
                 "has no patch shape");

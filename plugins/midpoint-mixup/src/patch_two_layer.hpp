@@ -13,7 +13,7 @@ namespace midpoint_mixup {
 
 class PatchTwoLayer : public featurelab::Model, public featurelab::LinearPreactivation {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Two-layer patch CNN g^y(x) = Σ_r Σ_p ReLU~(<w_{y,r}, x^(p)>) (Def. 4.2) with the polynomially smoothed "
       "ReLU (α, ρ), m filters per class, fixed sum readout, Xavier init N(0, I/d) (or a chosen std).";
   static featurelab::Schema schema();

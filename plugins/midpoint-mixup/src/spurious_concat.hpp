@@ -12,7 +12,7 @@ namespace midpoint_mixup {
 
 class SpuriousConcat : public featurelab::Transform {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Concatenate to each training image a fixed image of a randomly paired other class along the channels, "
       "scaled γ and 1−γ (γ ~ U[0,1]); test images get zero channels (§5). Metadata: gamma, partner_class.";
   static featurelab::Schema schema();

@@ -11,7 +11,7 @@ namespace midpoint_mixup {
 
 class SpuriousGamma : public featurelab::Augment {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Per-access γ for spurious-concat (gamma = \"per-access\"): scale the image channels by γ and the partner's "
       "by 1−γ, γ ~ U[low, high] drawn anew for every sample of every batch (the authors' data loader).";
   static featurelab::Schema schema();

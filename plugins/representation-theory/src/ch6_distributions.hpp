@@ -22,7 +22,7 @@ namespace representation_theory {
 
 class DgTheoryModel : public featurelab::Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Shi 2024 Sec. 6.4: r invariant U[0,1] features and d − r environmental ones with label correlation γ "
       "in-domain and −γ out-of-domain; the OOD test set is exposed as features ood_inputs / ood_labels.";
   static featurelab::Schema schema();
@@ -45,7 +45,7 @@ class DgTheoryModel : public featurelab::Distribution {
 
 class DgToy2d : public featurelab::Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Shi 2024 Sec. 6.3.1: x1 = y·U[0,1] (invariant), x2 agrees in sign with y w.p. 0.7 in-domain and 0.3 "
       "out-of-domain; the OOD test set is exposed as features ood_inputs / ood_labels.";
   static featurelab::Schema schema();

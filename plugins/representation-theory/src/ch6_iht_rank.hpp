@@ -13,7 +13,7 @@ namespace representation_theory {
 
 class IhtRank : public featurelab::Optimizer {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Iterative hard thresholding: gradient step, then keep the `budget` largest |θ_j| (ERM-rank, Shi 2024 "
       "eq. 6.5).";
   static featurelab::Schema schema();

@@ -18,7 +18,6 @@ Schema FeatureWeights::schema() {
 
 FeatureWeights::FeatureWeights(const Params& params, Context& context)
     : dim_(context.data.dim), init_scale_(params.real("init_scale")) {
-  model_name_ = "feature-weights";
   if (context.data.classes != 2) {
     throw Error("feature-weights is a binary classifier (one output), the data has " +
                 std::to_string(context.data.classes) + " classes");
@@ -78,7 +77,6 @@ LinearFeatures::LinearFeatures(const Params& params, Context& context)
       outputs_(params.integer("outputs") > 0 ? params.integer("outputs") : std::max(2, context.data.classes)),
       init_std_(params.real("init_std")),
       head_bound_(params.real("head_bound")) {
-  model_name_ = "linear-features";
   if (dim_ <= 0) throw Error("the data has no input dimension (a distribution bug)");
   declare_block("A", width_, dim_, true);
   declare_block("head", outputs_, width_, true);

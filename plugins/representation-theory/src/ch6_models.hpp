@@ -13,7 +13,7 @@ namespace representation_theory {
 
 class FeatureWeights : public featurelab::Model {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Shi 2024 Sec. 6.4: f = Σ_j w_j z̃_j over fixed features, one output; hook \"features\" = X·diag(w).";
   static featurelab::Schema schema();
   FeatureWeights(const featurelab::Params& params, featurelab::Context& context);
@@ -35,7 +35,7 @@ class FeatureWeights : public featurelab::Model {
 
 class LinearFeatures : public featurelab::Model {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Shi 2024 Sec. 6.3.1: features Φ(x) = Ax (k×D), then a linear head with bias, one output per class; "
       "hook \"features\".";
   static featurelab::Schema schema();

@@ -48,7 +48,7 @@ Schema OodAccuracy::schema() { return Schema(); }
 OodAccuracy::OodAccuracy(const Params&, Context&) {}
 
 void OodAccuracy::measure(const ProbeInput& in, Measurements& out) {
-  const std::string who = "ood-accuracy";
+  const std::string& who = name();
   const Mat& X = feature(in, "ood_inputs", who);
   const Mat& y = feature(in, "ood_labels", who);
   const double id = accuracy(in.model, in.test.X, [&](Index i) { return in.test.y(i); }, scores_);

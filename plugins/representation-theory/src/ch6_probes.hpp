@@ -17,7 +17,7 @@ namespace representation_theory {
 
 class OodAccuracy : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "In-domain (test split) and out-of-domain (features ood_inputs / ood_labels) accuracy, and err_ood/err_id.";
   static featurelab::Schema schema();
   OodAccuracy(const featurelab::Params& params, featurelab::Context& context);
@@ -29,7 +29,7 @@ class OodAccuracy : public featurelab::Probe {
 
 class StableRank : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Singular values of a hook point's feature matrix on a split: stable rank (standard and as printed), "
       "nuclear norm / N, σ2/σ1.";
   static featurelab::Schema schema();
@@ -43,7 +43,7 @@ class StableRank : public featurelab::Probe {
 
 class FeatureSupport : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Weights on the invariant vs environmental features (α̂, β̂, α̂/β̂, support counts) against Lemma 6.1's bounds.";
   static featurelab::Schema schema();
   FeatureSupport(const featurelab::Params& params, featurelab::Context& context);

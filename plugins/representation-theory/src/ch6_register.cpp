@@ -9,14 +9,14 @@
 namespace representation_theory {
 
 void register_chapter6(featurelab::PackBuilder& pack) {
-  pack.add<DgTheoryModel>("dg-theory-model", DgTheoryModel::kDoc, DgTheoryModel::schema());
-  pack.add<DgToy2d>("dg-toy-2d", DgToy2d::kDoc, DgToy2d::schema());
-  pack.add<FeatureWeights>("feature-weights", FeatureWeights::kDoc, FeatureWeights::schema());
-  pack.add<LinearFeatures>("linear-features", LinearFeatures::kDoc, LinearFeatures::schema());
-  pack.add<IhtRank>("iht-rank", IhtRank::kDoc, IhtRank::schema());
-  pack.add<OodAccuracy>("ood-accuracy", OodAccuracy::kDoc, OodAccuracy::schema());
-  pack.add<StableRank>("stable-rank", StableRank::kDoc, StableRank::schema());
-  pack.add<FeatureSupport>("feature-support", FeatureSupport::kDoc, FeatureSupport::schema());
+  pack.add<DgTheoryModel>("dg-theory-model");
+  pack.add<DgToy2d>("dg-toy-2d");
+  pack.add<FeatureWeights>("feature-weights");
+  pack.add<LinearFeatures>("linear-features");
+  pack.add<IhtRank>("iht-rank");
+  pack.add<OodAccuracy>("ood-accuracy");
+  pack.add<StableRank>("stable-rank");
+  pack.add<FeatureSupport>("feature-support");
 }
 
 }  // namespace representation_theory

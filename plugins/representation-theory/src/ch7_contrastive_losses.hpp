@@ -16,7 +16,7 @@ namespace representation_theory::ch7 {
 
 class ContrastiveInnerProduct : public featurelab::Loss {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Contrastive loss ℓ(φ(x)ᵀ(φ(x⁺) − n)) over view pairs (chapter 7, Eq 7.1 / F.38): ℓ logistic or linear (Thm 7.1), the "
       "negative term expected (E φ(x⁻) = 0), batch-mean or single; gradient through every branch.";
   static featurelab::Schema schema();
@@ -32,7 +32,7 @@ class ContrastiveInnerProduct : public featurelab::Loss {
 
 class ContrastiveRegularized : public featurelab::Loss {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Fine-tuning with contrastive regularisation (chapter 7, Eq 7.9): ½(uᵀφ(x) − y)² on the labelled anchors with the "
       "model's linear head u, plus λ × the contrastive loss on their transformed pairs.";
   static featurelab::Schema schema();

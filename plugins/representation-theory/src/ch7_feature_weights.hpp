@@ -22,7 +22,7 @@ namespace representation_theory::ch7 {
 
 class FeatureWeights : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Feature weights D = diag((WM)ᵀ(WM)) of a linear representation on multitask-linear data: group means over S, "
       "each P_t, U (chapter 7, Prop 7.3/7.4/F.9 predict 1, 1/T, 0), the off-diagonal share, and the history per group.";
   static featurelab::Schema schema();

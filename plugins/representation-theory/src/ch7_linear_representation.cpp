@@ -29,14 +29,13 @@ LinearRepresentation::LinearRepresentation(const Params& params, Context& contex
       d_(context.data.dim),
       init_(params.str("init")),
       init_std_(params.real("init_std")) {
-  model_name_ = "linear-representation";
   if (d_ < 1) throw Error("linear-representation: the data has dimension 0");
   declare_block("W", k_, d_, true);
   if (params.boolean("head")) declare_block("u", 1, k_, true);
   allocate_parameters();
   if (init_ == "gaussian") return;
 
-  const std::string who = "linear-representation init = \"" + init_ + "\"";
+  const std::string who = context.name + " init = \"" + init_ + "\"";
   const TaskStructure ts = read_task_structure(context.features, who);
   if (ts.d != d_) throw Error(who + ": the data's dictionary is " + std::to_string(ts.d) + "-dimensional, the inputs " + std::to_string(d_));
   // The weight² of each hidden coordinate.

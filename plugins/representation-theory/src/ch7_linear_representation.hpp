@@ -19,7 +19,7 @@ namespace representation_theory::ch7 {
 
 class LinearRepresentation : public featurelab::Model {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Linear representation φ(x) = Wx, W ∈ R^{k×d} (chapter 7, §7.2.2); init gaussian, or the theory's optimum on the "
       "even mixture (Prop 7.3: √α on S, √β on each P_t) or on one task (Prop 7.4); optional linear head u.";
   static featurelab::Schema schema();

@@ -27,7 +27,7 @@ namespace representation_theory::ch7 {
 
 class MultitaskLinear : public featurelab::Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "T tasks sharing s features S, each with r − s private features P_t, plus spurious features U (chapter 7, Eq "
       "7.6, F.35–F.37): z_S, z_Pt, z_U Gaussian, other tasks' P zero, x = Mz (M orthonormal), y = u_t*ᵀ z_{R_t}; "
       "tasks drawn from a mixture (all tasks or a subset). Features dictionary, groups, scales, labels, mixture.";

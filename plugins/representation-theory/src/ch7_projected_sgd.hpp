@@ -26,7 +26,7 @@ namespace representation_theory::ch7 {
 
 class ProjectedSgd : public featurelab::Trainer {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Online SGD with the exact projection onto {‖W‖₂ ≤ 1, ‖W‖_F ≤ √r} after each step (chapter 7, §7.2.2), optionally "
       "followed by fine-tuning on one task inside the ball ‖W − W₀‖_F ≤ γ (F.104–F.105).";
   static featurelab::Schema schema();

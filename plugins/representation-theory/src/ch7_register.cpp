@@ -13,14 +13,14 @@ namespace representation_theory {
 
 void register_chapter7(featurelab::PackBuilder& pack) {
   using namespace ch7;  // chapter 7's classes live in their own namespace: the chapters share the pack
-  pack.add<MultitaskLinear>("multitask-linear", MultitaskLinear::kDoc, MultitaskLinear::schema());
-  pack.add<ResampleSpurious>("resample-spurious", ResampleSpurious::kDoc, ResampleSpurious::schema());
-  pack.add<LinearRepresentation>("linear-representation", LinearRepresentation::kDoc, LinearRepresentation::schema());
-  pack.add<ContrastiveInnerProduct>("contrastive-inner-product", ContrastiveInnerProduct::kDoc, ContrastiveInnerProduct::schema());
-  pack.add<ContrastiveRegularized>("contrastive-regularized", ContrastiveRegularized::kDoc, ContrastiveRegularized::schema());
-  pack.add<ProjectedSgd>("projected-sgd", ProjectedSgd::kDoc, ProjectedSgd::schema());
-  pack.add<FeatureWeights>("learned-feature-weights", FeatureWeights::kDoc, FeatureWeights::schema());
-  pack.add<RidgeProbe>("ridge-probe", RidgeProbe::kDoc, RidgeProbe::schema());
+  pack.add<MultitaskLinear>("multitask-linear");
+  pack.add<ResampleSpurious>("resample-spurious");
+  pack.add<LinearRepresentation>("linear-representation");
+  pack.add<ContrastiveInnerProduct>("contrastive-inner-product");
+  pack.add<ContrastiveRegularized>("contrastive-regularized");
+  pack.add<ProjectedSgd>("projected-sgd");
+  pack.add<FeatureWeights>("learned-feature-weights");
+  pack.add<RidgeProbe>("ridge-probe");
 }
 
 }  // namespace representation_theory

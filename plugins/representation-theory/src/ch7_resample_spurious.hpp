@@ -17,7 +17,7 @@ inline constexpr featurelab::Scalar kAnchor = 0, kPositive = 1, kNegative = 2;
 
 class ResampleSpurious : public featurelab::Augment {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "The transformation of Eq 7.7: x⁺ = M[z_R; z_U⁺] with fresh spurious features z_U⁺ ~ N(0, σ_U² I); the first "
       "`positives` rows become (anchor, positive) pairs, the rest stay negatives (0 = every row a pair, for the "
       "expected negative).";

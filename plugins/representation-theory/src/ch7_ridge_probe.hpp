@@ -29,7 +29,7 @@ namespace representation_theory::ch7 {
 
 class RidgeProbe : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Ridge linear probe with m labels on the frozen linear representation, per task of multitask-linear, scored by the "
       "exact population MSE (chapter 7, Prop 7.3/7.4): label efficiency on the target task, universality over all tasks, "
       "beside the chapter's ideal mixture and task-specific representations.";

@@ -9,7 +9,7 @@ namespace representation_theory {
 using namespace featurelab;
 
 void ConditionNumberProbe::measure(const ProbeInput& in, Measurements& out) {
-  const std::string who = "condition-number";
+  const std::string& who = name();
   const auto prompts = read_prompts(in.test, who, false);
   if (prompts.empty()) throw Error(who + " measures the test prompts; set data.test >= 1");
   const auto count = static_cast<Index>(prompts.size());

@@ -10,7 +10,7 @@ namespace representation_theory {
 
 class ConditionNumberProbe : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "κ = λ_max/λ_min of XᵀX for each test prompt (Def. 8.12): mean, min, max, mean extreme eigenvalues; per-prompt table.";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
   ConditionNumberProbe(const featurelab::Params&, featurelab::Context&) {}

@@ -41,7 +41,7 @@ MatD lemma_closed_form(const MatD& Z) {
 }  // namespace
 
 void GdEquivalenceProbe::measure(const ProbeInput& in, Measurements& out) {
-  const std::string who = "gd-equivalence";
+  const std::string& who = name();
   const LoopedLinearTransformer& model = as_looped_transformer(in.model, who);
   const auto prompts = read_prompts(in.test, who, false);
   if (prompts.empty()) throw Error(who + " measures the test prompts; set data.test >= 1");

@@ -16,7 +16,7 @@ namespace representation_theory {
 
 class GdEquivalenceProbe : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Looped transformer vs gradient descent (Thm. 8.14): max |TF_t − αθ^(t)| over every loop and prompt, rows 1..n "
       "and the α cell unchanged bit for bit, the attention against Lemma 8.13's closed form.";
   static featurelab::Schema schema() { return featurelab::Schema{}; }

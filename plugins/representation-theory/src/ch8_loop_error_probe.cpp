@@ -74,7 +74,7 @@ LoopErrorProbe::LoopErrorProbe(const Params& params, Context&)
     : at_(params.integers("at")), floor_(params.real("floor")) {}
 
 void LoopErrorProbe::measure(const ProbeInput& in, Measurements& out) {
-  const std::string who = "loop-error-decay";
+  const std::string& who = name();
   const LoopedLinearTransformer& model = as_looped_transformer(in.model, who);
   const auto prompts = read_prompts(in.test, who, true);
   if (prompts.empty()) throw Error(who + " measures the test prompts; set data.test >= 1");

@@ -30,7 +30,7 @@ namespace representation_theory {
 
 class LoopErrorProbe : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Log normalised error ‖θ^(t) − θ*‖² of the looped transformer per loop vs −t/κ (Thm. 8.25) and 2t ln(1 − 1/κ) "
       "(exact GD), the prediction error vs |α|e^{−t/(2κ)} (Thm. 8.16), the float64 floor; table `curve` for Fig. 8.1.";
   static featurelab::Schema schema();

@@ -18,7 +18,7 @@ namespace representation_theory {
 
 class LoopedIclPrompts : public featurelab::Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Shi 2024 ch. 8 prompts Z = [[X, y], [0, α]]: X ~ N(0, 1)^{n×d}, θ* uniform on the unit sphere, y = Xθ*, "
       "query α; exact doubles of y, α and θ* in meta columns; target αθ*.";
   static featurelab::Schema schema();

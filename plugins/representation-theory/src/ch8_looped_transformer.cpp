@@ -49,7 +49,6 @@ LoopedLinearTransformer::LoopedLinearTransformer(const Params& params, Context& 
       single_precision_(params.str("precision") == "float32"),
       eta_(params.real("eta")),
       perturb_(params.real("perturb")) {
-  model_name_ = "looped-linear-transformer";
   const Index k = shape_.d + 1;
   declare_block("Q", k, k, false);  // query-key product, Def. 8.6
   declare_block("P", k, k, false);  // value-output product

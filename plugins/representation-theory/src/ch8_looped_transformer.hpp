@@ -17,7 +17,7 @@ namespace representation_theory {
 
 class LoopedLinearTransformer : public featurelab::Model {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Shi 2024 Defs. 8.6–8.7: Z ← Z − η (M ∘ ZQZᵀ) Z P for T loops on the prompt matrix, output −Z_{n+1,1:d}; "
       "Q = I, P = diag(I_d, 0) (Lemma 8.13); η = 1/λ_max(XᵀX) per prompt or constant; computed in double.";
   static featurelab::Schema schema();

@@ -11,12 +11,11 @@
 namespace representation_theory {
 
 void register_chapter8(featurelab::PackBuilder& pack) {
-  pack.add<LoopedIclPrompts>("looped-icl-prompts", LoopedIclPrompts::kDoc, LoopedIclPrompts::schema());
-  pack.add<LoopedLinearTransformer>("looped-linear-transformer", LoopedLinearTransformer::kDoc,
-                                    LoopedLinearTransformer::schema());
-  pack.add<GdEquivalenceProbe>("gd-equivalence", GdEquivalenceProbe::kDoc, GdEquivalenceProbe::schema());
-  pack.add<LoopErrorProbe>("loop-error-decay", LoopErrorProbe::kDoc, LoopErrorProbe::schema());
-  pack.add<ConditionNumberProbe>("condition-number", ConditionNumberProbe::kDoc, ConditionNumberProbe::schema());
+  pack.add<LoopedIclPrompts>("looped-icl-prompts");
+  pack.add<LoopedLinearTransformer>("looped-linear-transformer");
+  pack.add<GdEquivalenceProbe>("gd-equivalence");
+  pack.add<LoopErrorProbe>("loop-error-decay");
+  pack.add<ConditionNumberProbe>("condition-number");
 }
 
 }  // namespace representation_theory

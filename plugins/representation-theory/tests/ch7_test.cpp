@@ -472,7 +472,6 @@ namespace {
 class TableModel : public Model {
  public:
   explicit TableModel(MatD points) : points_(std::move(points)) {
-    model_name_ = "table";
     allocate_parameters();
   }
   Index outputs() const override { return 2; }

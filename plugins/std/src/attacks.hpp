@@ -8,7 +8,7 @@ namespace featurelab::std_pack {
 
 class PgdL2Attack : public Attack {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "ℓ2 PGD: steps of size step_size·radius along −∇margin/‖∇margin‖, projected onto the ℓ2 ball; keeps each "
       "sample's lowest-margin iterate. Margin: y·f (one output) or f_y − logsumexp_{j≠y} f_j.";
   static Schema schema();
@@ -25,7 +25,7 @@ class PgdL2Attack : public Attack {
 
 class FgsmAttack : public Attack {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "Fast gradient (sign) method: one step of length radius against the margin gradient, in ℓ∞ (sign) or ℓ2.";
   static Schema schema();
   FgsmAttack(const Params& params, Context& context);

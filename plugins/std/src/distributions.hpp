@@ -9,7 +9,7 @@ namespace featurelab::std_pack {
 
 class GaussianMixture : public Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "k Gaussian classes x = μ_y + σξ with orthogonal (scaled basis vectors) or random means of a chosen "
       "norm; or r clusters N(μ_j, σ_j² I) with weights p_j and a class per cluster (Shi 2024 §3.4.1, B.5.2), "
       "preset xor4 (B.5.3); exposes \"means\" (= \"centres\"), \"directions\", \"cluster_labels\".";
@@ -38,7 +38,7 @@ class GaussianMixture : public Distribution {
 
 class XorClusters : public Distribution {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "XOR mixture of Frei, Chatterji & Bartlett (2022) §2.1: clusters ±μ1 (label +1) and ±μ2 (label −1), "
       "μ1 = e1, μ2 = e2, noise of covariance σ²I, optional label flips; metadata cluster, y_clean, is_noisy.";
   static Schema schema();

@@ -15,7 +15,6 @@ Schema LinearModel::schema() {
 
 LinearModel::LinearModel(const Params& params, Context& context)
     : bias_(params.boolean("bias")), init_scale_(params.real("init_scale")) {
-  model_name_ = "linear";
   const auto requested = params.integer("outputs");
   outputs_ = requested > 0 ? requested : (context.data.classes == 2 ? 1 : std::max(1, context.data.classes));
   if (context.data.dim <= 0) throw Error("the data has no input dimension (a distribution bug)");

@@ -8,7 +8,7 @@ namespace featurelab::std_pack {
 
 class LinearModel : public Model, public LinearPreactivation {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "Linear model f(x) = Wx + b with one output per class (one for binary data): the baseline no "
       "homogeneous linear classifier beats on XOR clusters (Frei et al. 2022).";
   static Schema schema();

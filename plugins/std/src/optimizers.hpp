@@ -7,7 +7,7 @@ namespace featurelab::std_pack {
 
 class GradientDescent : public Optimizer {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "Gradient descent θ ← θ − lr·(g + wd·θ), optionally followed by ℓ1 soft-thresholding (ISTA), with the shared lr "
       "schedules.";
   static Schema schema();
@@ -24,7 +24,7 @@ class GradientDescent : public Optimizer {
 
 class Sgd : public Optimizer {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "SGD with momentum (optionally Nesterov) and coupled weight decay, as torch.optim.SGD.";
   static Schema schema();
   Sgd(const Params& params, Context& context);
@@ -42,7 +42,7 @@ class Sgd : public Optimizer {
 
 class Adam : public Optimizer {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "Adam with bias correction; weight decay coupled (Adam) or decoupled (AdamW), as torch.optim.";
   static Schema schema();
   Adam(const Params& params, Context& context, bool decoupled = false);
@@ -60,7 +60,7 @@ class Adam : public Optimizer {
 
 class AdamW : public Adam {
  public:
-  static constexpr const char* kDoc = "AdamW: Adam with decoupled weight decay θ ← θ − lr·wd·θ (Loshchilov & Hutter).";
+  static constexpr Doc kDoc = "AdamW: Adam with decoupled weight decay θ ← θ − lr·wd·θ (Loshchilov & Hutter).";
   static Schema schema();
   AdamW(const Params& params, Context& context) : Adam(params, context, true) {}
 };

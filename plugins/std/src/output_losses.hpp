@@ -9,7 +9,7 @@ namespace featurelab::std_pack {
 
 class CrossEntropyLoss : public OutputLoss {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "Softmax cross-entropy over K ≥ 2 outputs, with hard labels or soft target rows (mixup); optional "
       "label smoothing.";
   static Schema schema();
@@ -24,7 +24,7 @@ class CrossEntropyLoss : public OutputLoss {
 
 class LogisticLoss : public OutputLoss {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "Logistic loss log(1 + exp(−y f(x))) of one output with y = ±1; a one-column target is the "
       "probability of the positive class (soft labels).";
   static Schema schema();
@@ -38,7 +38,7 @@ class LogisticLoss : public OutputLoss {
 
 class HingeLoss : public OutputLoss, public Tunable {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "Hinge loss max(0, margin − y f(x)) for one output; multiclass (Crammer–Singer) "
       "max(0, margin + max_{j≠y} f_j − f_y) for several; optionally class-balanced (α_y = 1/(K·Pr̂[y]), Shi 2024 "
       "App. A.8; Tunable \"class_balance\").";
@@ -54,7 +54,7 @@ class HingeLoss : public OutputLoss, public Tunable {
 
 class SquaredLoss : public OutputLoss {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "Squared loss ½‖f(x) − t‖² with t the targets, else one-hot labels (K outputs) or ±1 (one output).";
   static Schema schema();
   SquaredLoss(const Params& params, Context& context);

@@ -8,7 +8,7 @@ namespace featurelab::std_pack {
 
 class AccuracyProbe : public Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "Accuracy on train and test against the labels (or a metadata column such as y_clean), optionally "
       "per value of a metadata column (e.g. is_noisy): metrics <split> and <split>.<column>=<value>.";
   static Schema schema();
@@ -25,7 +25,7 @@ class AccuracyProbe : public Probe {
 
 class LossProbe : public Probe {
  public:
-  static constexpr const char* kDoc = "The pipeline's loss on the train and test sets: metrics train, test.";
+  static constexpr Doc kDoc = "The pipeline's loss on the train and test sets: metrics train, test.";
   static Schema schema();
   LossProbe(const Params& params, Context& context);
   void measure(const ProbeInput& in, Measurements& out) override;
@@ -33,7 +33,7 @@ class LossProbe : public Probe {
 
 class WeightNormsProbe : public Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "Norms of every parameter block: <block>.fro, and for matrices the max and mean row norm.";
   static Schema schema();
   WeightNormsProbe(const Params& params, Context& context);
@@ -45,7 +45,7 @@ class WeightNormsProbe : public Probe {
 
 class NeuronFeatureCosineProbe : public Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "Cosine of every neuron (row of a weight block) with every ground-truth feature, in one GEMM: the "
       "matrix as table \"cosine\", and max, mean_best, min_best and best.<f> (best neuron per feature).";
   static Schema schema();
@@ -60,7 +60,7 @@ class NeuronFeatureCosineProbe : public Probe {
 
 class RobustAccuracyProbe : public Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "Accuracy under the pipeline's [[attack]]s, per radius: the worst case over attacks for each sample; "
       "metrics clean and r=<radius>.";
   static Schema schema();

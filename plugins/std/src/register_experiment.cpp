@@ -8,20 +8,19 @@
 namespace featurelab::std_pack {
 
 void register_experiment(PackBuilder& pack) {
-  pack.add<GaussianMixture>("gaussian-mixture", GaussianMixture::kDoc, GaussianMixture::schema());
-  pack.add<XorClusters>("xor-clusters", XorClusters::kDoc, XorClusters::schema());
+  pack.add<GaussianMixture>("gaussian-mixture");
+  pack.add<XorClusters>("xor-clusters");
 
-  pack.add<StandardTrainer>("standard", StandardTrainer::kDoc, StandardTrainer::schema());
+  pack.add<StandardTrainer>("standard");
 
-  pack.add<AccuracyProbe>("accuracy", AccuracyProbe::kDoc, AccuracyProbe::schema());
-  pack.add<LossProbe>("loss", LossProbe::kDoc, LossProbe::schema());
-  pack.add<WeightNormsProbe>("weight-norms", WeightNormsProbe::kDoc, WeightNormsProbe::schema());
-  pack.add<NeuronFeatureCosineProbe>("neuron-feature-cosine", NeuronFeatureCosineProbe::kDoc,
-                                     NeuronFeatureCosineProbe::schema());
-  pack.add<RobustAccuracyProbe>("robust-accuracy", RobustAccuracyProbe::kDoc, RobustAccuracyProbe::schema());
+  pack.add<AccuracyProbe>("accuracy");
+  pack.add<LossProbe>("loss");
+  pack.add<WeightNormsProbe>("weight-norms");
+  pack.add<NeuronFeatureCosineProbe>("neuron-feature-cosine");
+  pack.add<RobustAccuracyProbe>("robust-accuracy");
 
-  pack.add<PgdL2Attack>("pgd-l2", PgdL2Attack::kDoc, PgdL2Attack::schema());
-  pack.add<FgsmAttack>("fgsm", FgsmAttack::kDoc, FgsmAttack::schema());
+  pack.add<PgdL2Attack>("pgd-l2");
+  pack.add<FgsmAttack>("fgsm");
 }
 
 }  // namespace featurelab::std_pack

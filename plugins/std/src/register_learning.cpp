@@ -9,23 +9,23 @@
 namespace featurelab::std_pack {
 
 void register_learning(PackBuilder& pack) {
-  pack.add<LinearModel>("linear", LinearModel::kDoc, LinearModel::schema());
-  pack.add<TwoLayerNet>("two-layer", TwoLayerNet::kDoc, TwoLayerNet::schema());
-  pack.add<RandomFeatures>("random-features", RandomFeatures::kDoc, RandomFeatures::schema());
+  pack.add<LinearModel>("linear");
+  pack.add<TwoLayerNet>("two-layer");
+  pack.add<RandomFeatures>("random-features");
 
-  pack.add<CrossEntropyLoss>("cross-entropy", CrossEntropyLoss::kDoc, CrossEntropyLoss::schema());
-  pack.add<LogisticLoss>("logistic", LogisticLoss::kDoc, LogisticLoss::schema());
-  pack.add<HingeLoss>("hinge", HingeLoss::kDoc, HingeLoss::schema());
-  pack.add<SquaredLoss>("squared", SquaredLoss::kDoc, SquaredLoss::schema());
+  pack.add<CrossEntropyLoss>("cross-entropy");
+  pack.add<LogisticLoss>("logistic");
+  pack.add<HingeLoss>("hinge");
+  pack.add<SquaredLoss>("squared");
 
-  pack.add<GradientDescent>("gd", GradientDescent::kDoc, GradientDescent::schema());
-  pack.add<Sgd>("sgd", Sgd::kDoc, Sgd::schema());
-  pack.add<Adam>("adam", Adam::kDoc, Adam::schema());
-  pack.add<AdamW>("adamw", AdamW::kDoc, AdamW::schema());
+  pack.add<GradientDescent>("gd");
+  pack.add<Sgd>("sgd");
+  pack.add<Adam>("adam");
+  pack.add<AdamW>("adamw");
 
-  pack.add<L2Penalty>("l2", L2Penalty::kDoc, L2Penalty::schema());
-  pack.add<L1Penalty>("l1", L1Penalty::kDoc, L1Penalty::schema());
-  pack.add<NuclearNormPenalty>("nuclear-norm", NuclearNormPenalty::kDoc, NuclearNormPenalty::schema());
+  pack.add<L2Penalty>("l2");
+  pack.add<L1Penalty>("l1");
+  pack.add<NuclearNormPenalty>("nuclear-norm");
 }
 
 }  // namespace featurelab::std_pack

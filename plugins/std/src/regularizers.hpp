@@ -57,7 +57,7 @@ class WeightPenalty : public Regularizer {
 
 class L2Penalty : public WeightPenalty {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "(λ/2)·‖θ‖² over chosen parameter blocks, added to the loss (ERM-ℓ2, Shi 2024 eq. 6.4).";
   L2Penalty(const Params& params, Context&) : WeightPenalty(params, "l2") {}
   Scalar add_penalty(Model& model, const Batch& batch, Index step, VecRef grad) override;
@@ -66,7 +66,7 @@ class L2Penalty : public WeightPenalty {
 
 class L1Penalty : public WeightPenalty {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "λ·‖θ‖₁ over chosen parameter blocks, subgradient λ·sign(θ): the convex relaxation of a support budget.";
   L1Penalty(const Params& params, Context&) : WeightPenalty(params, "l1") {}
   Scalar add_penalty(Model& model, const Batch& batch, Index step, VecRef grad) override;
@@ -75,7 +75,7 @@ class L1Penalty : public WeightPenalty {
 
 class NuclearNormPenalty : public Regularizer {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "λ·‖F‖_*/N on a hook point's feature matrix of the batch (ERM-NU, Shi 2024 eq. 6.3; official code: "
       "divided by N, on after a warm-up); subgradient U₊V₊ᵀ through Model::hook_backward.";
   static Schema schema();

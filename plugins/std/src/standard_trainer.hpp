@@ -9,7 +9,7 @@ namespace featurelab::std_pack {
 
 class StandardTrainer : public Trainer {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "The training loop: full batch (batch = 0), minibatches, or fresh samples every step; evaluates the "
       "probes at step 0, every eval_every steps, at eval_at, and at the end; stops on NaN with the step.";
   static Schema schema();

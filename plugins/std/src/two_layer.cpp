@@ -45,7 +45,6 @@ TwoLayerNet::TwoLayerNet(const Params& params, Context& context, bool random_fea
       init_scale_(params.real("init_scale")),
       bias_init_scale_(params.real("bias_init_scale")),
       second_scale_(params.real("second_scale")) {
-  model_name_ = random_features ? "random-features" : "two-layer";
   const auto requested = params.integer("outputs");
   outputs_ = requested > 0 ? requested : (context.data.classes == 2 ? 1 : std::max(1, context.data.classes));
   if (dim_ <= 0) throw Error("the data has no input dimension (a distribution bug)");

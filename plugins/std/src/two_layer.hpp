@@ -17,7 +17,7 @@ namespace featurelab::std_pack {
 
 class TwoLayerNet : public Model {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "Two-layer network f(x) = a·φ(Wx + b): ReLU, leaky, smoothed-ReLU, z^p or identity activation; "
       "fixed balanced / random-sign / per-class or trainable second layer (Frei et al. 2022 §2.1).";
   static Schema schema();
@@ -76,7 +76,7 @@ class TwoLayerNet : public Model {
 
 class RandomFeatures : public TwoLayerNet {
  public:
-  static constexpr const char* kDoc =
+  static constexpr Doc kDoc =
       "Random-features model: a two-layer network whose first layer stays at its random init; only the "
       "second layer (K×m) is trained.";
   static Schema schema();

@@ -34,8 +34,20 @@ struct DataSpec {
   std::vector<std::string> meta;  // metadata columns every sample carries
 };
 
+// A component's documentation, and the file that declares it (the default argument is evaluated
+// where kDoc is written: `static constexpr Doc kDoc = "...";` in the component's header), so
+// `featurelab describe` names the source without the component saying it twice.
+struct Doc {
+  const char* text;
+  const char* file;
+  // NOLINTNEXTLINE(google-explicit-constructor): kDoc is written as a plain string literal.
+  constexpr Doc(const char* doc_text, const char* declared_in = __builtin_FILE()) : text(doc_text), file(declared_in) {}
+  constexpr operator const char*() const { return text; }
+};
+
 // Handed to each component's constructor by the core.
 struct Context {
+  std::string name;               // its registry name ("two-layer"), for messages; set by the pack
   spdlog::logger* log = nullptr;  // the core's logger; never null in a run
   Rng rng;                        // this component's own stream, seeded from (job seed, path)
   std::string path;               // where it sits in the pipeline: "model", "probe.2"
@@ -52,6 +64,13 @@ class Component {
   Component() = default;
   Component(const Component&) = delete;
   Component& operator=(const Component&) = delete;
+
+  // The registry name it was created under ("two-layer"); empty for one built directly in a test.
+  const std::string& name() const { return name_; }
+
+ private:
+  friend class PackBuilder;  // names what it creates
+  std::string name_;
 };
 
 }  // namespace featurelab

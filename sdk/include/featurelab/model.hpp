@@ -66,8 +66,8 @@ class Model : public Component {
   // Declare every block in the constructor, then call allocate_parameters() once.
   void declare_block(const std::string& name, Index rows, Index cols, bool trainable);
   void allocate_parameters();
-  // Name for messages ("two-layer"); set by the constructor of the concrete model.
-  std::string model_name_ = "model";
+  // "model 'two-layer'" for messages (its registry name; "the model" for one built directly in a test).
+  std::string described() const;
 
  private:
   Vec theta_;

@@ -1,7 +1,7 @@
 // How a shared library declares its pack: one FEATURELAB_PACK block per library.
 //
 //   FEATURELAB_PACK("my-pack", "1.0.0") {
-//     pack.add<MyModel>("my-model", "What it computes (paper, equation).", MyModel::schema());
+//     pack.add<MyModel>("my-model");  // doc from MyModel::kDoc, parameters from MyModel::schema()
 //   }
 //
 // The macro exports (through Boost.DLL's alias mechanism) one entry point, `featurelab_pack`,
@@ -29,6 +29,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -51,6 +52,10 @@ struct ComponentInfo {
   // T::interface_id of the kind interface it was compiled against ("featurelab.model/1"): the core
   // refuses a component whose kind interface is not the one it calls.
   std::string interface_id;
+  std::string source;  // the file that declares it (its kDoc), for `featurelab describe`
+  // Parameters the contract test builds it with, where its defaults do not fit a small data spec
+  // (T::test_params(), optional).
+  std::map<std::string, Value> test_params;
 };
 
 namespace detail {
@@ -59,35 +64,50 @@ struct declares_dimension : std::false_type {};
 template <class T>
 struct declares_dimension<T, std::void_t<decltype(double(T::dimension(std::declval<const Params&>())))>>
     : std::true_type {};
+template <class T, class = void>
+struct declares_test_params : std::false_type {};
+template <class T>
+struct declares_test_params<T, std::void_t<decltype(std::map<std::string, Value>(T::test_params()))>>
+    : std::true_type {};
 }  // namespace detail
 
 class PackBuilder {
  public:
-  // T derives from one of the kind interfaces and is constructible from (const Params&, Context&).
+  // T derives from one of the kind interfaces, is constructible from (const Params&, Context&) and
+  // declares `static constexpr featurelab::Doc kDoc` and `static Schema schema()`.
   template <class T>
-  void add(const std::string& name, const std::string& doc, Schema schema) {
+  void add(const std::string& name) {
     static_assert(std::is_constructible_v<T, const Params&, Context&>,
                   "a component needs a constructor T(const featurelab::Params&, "
                   "featurelab::Context&); see PITFALLS.md beside this header "
                   "(<prefix>/include/featurelab/PITFALLS.md; sdk/PITFALLS.md in the source tree)");
+    static_assert(std::is_convertible_v<decltype(T::kDoc), Doc>,
+                  "a component declares `static constexpr featurelab::Doc kDoc = \"what it computes "
+                  "(paper, equation)\";` in its class");
     for (const auto& prior : components_) {
       if (prior.name != name) continue;
       throw Error("the pack registers the name '" + name + "' twice (as a " + to_string(prior.kind) + " and as a " +
                   to_string(T::kind_id) + "); a name means one component in a pack, whatever its kind: "
-                  "rename one of them in the pack's pack.add<...>(\"" + name + "\", ...) calls");
+                  "rename one of them in the pack's pack.add<...>(\"" + name + "\") calls");
     }
+    const Doc doc = T::kDoc;
     ComponentInfo info;
     info.kind = T::kind_id;
     info.interface_id = T::interface_id;
     info.name = name;
-    info.doc = doc;
-    info.schema = std::move(schema);
-    info.create = [](const Params& params, Context& context) -> std::unique_ptr<Component> {
-      return std::make_unique<T>(params, context);
+    info.doc = doc.text;
+    info.source = doc.file;
+    info.schema = T::schema();
+    info.create = [name](const Params& params, Context& context) -> std::unique_ptr<Component> {
+      context.name = name;
+      auto made = std::make_unique<T>(params, context);
+      static_cast<Component&>(*made).name_ = name;
+      return made;
     };
     if constexpr (detail::declares_dimension<T>::value) {
       info.dimension = [](const Params& params) { return double(T::dimension(params)); };
     }
+    if constexpr (detail::declares_test_params<T>::value) info.test_params = T::test_params();
     components_.push_back(std::move(info));
   }
 

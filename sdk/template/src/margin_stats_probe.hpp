@@ -8,7 +8,7 @@ namespace margins_pack {
 
 class MarginStatsProbe : public featurelab::Probe {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "Margins y·f(x) (or f_y − max_{j≠y} f_j) on train and test: min, mean, fraction below a threshold.";
   static featurelab::Schema schema();
 

@@ -5,8 +5,6 @@
 #include <featurelab/pack.hpp>
 
 FEATURELAB_PACK("margins", "1.0.0") {
-  pack.add<margins_pack::MarginStatsProbe>("margin-stats", margins_pack::MarginStatsProbe::kDoc,
-                                           margins_pack::MarginStatsProbe::schema());
-  pack.add<margins_pack::QuadraticModel>("quadratic", margins_pack::QuadraticModel::kDoc,
-                                         margins_pack::QuadraticModel::schema());
+  pack.add<margins_pack::MarginStatsProbe>("margin-stats");
+  pack.add<margins_pack::QuadraticModel>("quadratic");
 }

@@ -13,7 +13,6 @@ Schema QuadraticModel::schema() {
 
 QuadraticModel::QuadraticModel(const Params& params, Context& context)
     : init_scale_(params.real("init_scale")), dim_(context.data.dim) {
-  model_name_ = "quadratic";
   declare_block("w", 1, dim_, true);
   declare_block("q", 1, dim_, true);
   allocate_parameters();

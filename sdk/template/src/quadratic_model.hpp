@@ -9,7 +9,7 @@ namespace margins_pack {
 
 class QuadraticModel : public featurelab::Model {
  public:
-  static constexpr const char* kDoc =
+  static constexpr featurelab::Doc kDoc =
       "f(x) = w·x + ½ Σ_j q_j x_j², one output; blocks w and q (1×D), initialised N(0, init_scale²).";
   static featurelab::Schema schema();
 

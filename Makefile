@@ -8,11 +8,11 @@ JOBS ?= 2
 PREFIX ?= /usr/local
 CMAKE_FLAGS ?=
 APT_PACKAGES := cmake g++ make git libboost-dev libboost-filesystem-dev libeigen3-dev libspdlog-dev \
-  libfmt-dev catch2 libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev gnuplot-nox zlib1g-dev dataset-fashion-mnist \
+  libfmt-dev catch2 libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev gnuplot-nox zlib1g-dev dataset-fashion-mnist jq \
   clang libclang-rt-14-dev
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: deps configure build demo test sanitize install bench clean
+.PHONY: deps configure build demo test sanitize install bench reproduce clean
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -57,6 +57,13 @@ sanitize: deps
 bench: configure
 	cmake --build $(BUILD) -j$(JOBS) --target featurelab-bench
 	$(BUILD)/bin/featurelab-bench
+
+# Every pipeline of PACK (of every pack without PACK) from an empty runs/reproduce/<pack>/<pipeline>, then
+# plugins/<pack>/RESULTS.md: wall times, jobs, every assertion with its values, at initialisation and at its
+# control, and the ones that need work. PIPELINE=<name>: that pipeline only. ARGS='...' goes to featurelab run
+# (a reduction such as ARGS='--set experiment.seeds=[0]' is stated in RESULTS.md).
+reproduce: build
+	scripts/reproduce.sh --build $(BUILD) --jobs $(JOBS) $(if $(PIPELINE),--pipeline $(PIPELINE)) --args "$(ARGS)" $(PACK)
 
 clean:
 	rm -rf $(BUILD)

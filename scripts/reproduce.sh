@@ -1,0 +1,125 @@
+#!/usr/bin/env bash
+# Runs every pipeline of a pack (plugins/<pack>/pipelines/*.toml) from an empty run directory
+# runs/reproduce/<pack>/<pipeline>, then writes plugins/<pack>/RESULTS.md from the run directories:
+# per pipeline its wall time, jobs, every assertion (values, at initialisation, controls, warnings)
+# and its final metrics; per pack the assertions that need work. `make reproduce` calls it.
+#
+# Usage: scripts/reproduce.sh [--build DIR] [--jobs N] [--pipeline NAME] [--args 'ARGS'] [--results-only] [PACK...]
+#   PACK...         packs to run (default: every pack with pipelines)
+#   --pipeline N    run only pipelines/N.toml; RESULTS.md still lists the pack's other runs already there
+#   --args 'ARGS'   passed on to `featurelab run`, e.g. --args '--set experiment.seeds=[0]' (a reduction:
+#                   RESULTS.md says so for each pipeline run with it)
+#   --results-only  run nothing: rewrite RESULTS.md from the run directories already there
+# Exit code: 0 if every pipeline run exited 0 (jobs ok, assertions held), else 1; 2 for a bad command line.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=build
+jobs=$(nproc)
+only=
+args=
+results_only=0
+packs=()
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --build) build=$2; shift 2 ;;
+    --jobs) jobs=$2; shift 2 ;;
+    --pipeline) only=$2; shift 2 ;;
+    --args) args=$2; shift 2 ;;
+    --results-only) results_only=1; shift ;;
+    -h | --help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "reproduce: unknown option $1 (--help)" >&2; exit 2 ;;
+    *) packs+=("$1"); shift ;;
+  esac
+done
+cd "$root"
+[[ $build = /* ]] || build=$root/$build
+featurelab=$build/bin/featurelab
+command -v jq >/dev/null || { echo "reproduce: jq is missing (make deps installs it)" >&2; exit 2; }
+if [[ ${#packs[@]} -eq 0 ]]; then
+  for dir in plugins/*/; do
+    compgen -G "$dir/pipelines/*.toml" >/dev/null && packs+=("$(basename "$dir")")
+  done
+fi
+for pack in "${packs[@]}"; do
+  [[ -d plugins/$pack/pipelines ]] || { echo "reproduce: no pack '$pack' with pipelines under plugins/" >&2; exit 2; }
+  if [[ -n $only && ! -f plugins/$pack/pipelines/$only.toml ]]; then
+    echo "reproduce: no pipeline plugins/$pack/pipelines/$only.toml" >&2; exit 2
+  fi
+done
+[[ $results_only -eq 1 || -x $featurelab ]] || { echo "reproduce: $featurelab not built (make build)" >&2; exit 2; }
+# ARGS as a shell would split it (quotes allowed); no globbing: --set 'x=[0]' stays as written.
+set -f
+eval "extra=($args)"
+set +f
+
+commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+dirty=false
+[[ -n $(git status --porcelain --untracked-files=no 2>/dev/null) ]] && dirty=true
+cores=$(nproc)
+cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
+status=0
+
+run_pipeline() {  # run_pipeline PACK FILE
+  local pack=$1 file=$2 name out start rc
+  name=$(basename "$file" .toml)
+  out=runs/reproduce/$pack/$name
+  rm -rf "$out" "$out.log"
+  mkdir -p "runs/reproduce/$pack"
+  echo "reproduce: $pack/$name: featurelab run $file --out $out --jobs $jobs ${extra[*]} (log: $out.log)"
+  local load
+  load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo unknown)
+  start=$(date +%s.%N)
+  rc=0
+  "$featurelab" run "$file" --out "$out" --jobs "$jobs" "${extra[@]}" >"$out.log" 2>&1 || rc=$?
+  local wall
+  wall=$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { print a - b }')
+  mkdir -p "$out"
+  local revision
+  revision=$(jq -r '.git_revision // "unknown"' "$out/manifest.json" 2>/dev/null || echo unknown)
+  jq -n --argjson wall "$wall" --argjson rc "$rc" --arg args "$args" --argjson jobs "$jobs" \
+    --arg date "$(date -u +'%Y-%m-%d %H:%M UTC')" --arg commit "$commit" --argjson dirty "$dirty" \
+    --argjson cores "$cores" --arg load "$load" --arg revision "$revision" \
+    '{wall_s: $wall, rc: $rc, args: $args, jobs: $jobs, date: $date, commit: $commit, dirty: $dirty,
+      cores: $cores, load: $load, build_revision: $revision}' >"$out/reproduce.json"
+  printf 'reproduce: %s/%s: exit %d, %.1f s\n' "$pack" "$name" "$rc" "$wall"
+  [[ $rc -eq 0 ]] || status=1
+}
+
+write_results() {  # write_results PACK
+  local pack=$1 file name out tmp missing=()
+  tmp=$(mktemp -d)
+  for file in plugins/"$pack"/pipelines/*.toml; do
+    name=$(basename "$file" .toml)
+    out=runs/reproduce/$pack/$name
+    if [[ ! -f $out/reproduce.json || ! -f $out/run.json ]]; then missing+=("$name"); continue; fi
+    if [[ -f $out/asserts.json ]]; then cp "$out/asserts.json" "$tmp/asserts.json"; else echo '[]' >"$tmp/asserts.json"; fi
+    # Every job's summary.json with its directory's name (the run.json key to its sweep point).
+    for s in "$out"/jobs/*/summary.json; do
+      [[ -f $s ]] && jq -c --arg dir "$(basename "$(dirname "$s")")" '{dir: $dir, summary: .}' "$s"
+    done | jq -s . >"$tmp/jobs.json"
+    jq -n --arg mode pipeline --arg name "$name" --arg file "$file" --slurpfile meta "$out/reproduce.json" \
+      --slurpfile run "$out/run.json" --slurpfile asserts "$tmp/asserts.json" --slurpfile jobs "$tmp/jobs.json" \
+      -f "$root/scripts/reproduce.jq" >>"$tmp/pipelines.json"
+  done
+  touch "$tmp/pipelines.json"
+  printf '%s\n' "${missing[@]+"${missing[@]}"}" | jq -R . | jq -s 'map(select(. != ""))' >"$tmp/missing.json"
+  jq -n --arg date "$(date -u +'%Y-%m-%d %H:%M UTC')" --arg commit "$commit" --argjson dirty "$dirty" \
+    --argjson cores "$cores" --arg cpu "${cpu:-unknown CPU}" \
+    '{date: $date, commit: $commit, dirty: $dirty, host_cores: $cores, cpu: $cpu}' >"$tmp/header.json"
+  jq -n -r --arg mode page --arg pack "$pack" --slurpfile pipelines "$tmp/pipelines.json" \
+    --slurpfile missing "$tmp/missing.json" --slurpfile header "$tmp/header.json" \
+    -f "$root/scripts/reproduce.jq" >"plugins/$pack/RESULTS.md"
+  rm -rf "$tmp"
+  echo "reproduce: wrote plugins/$pack/RESULTS.md"
+}
+
+for pack in "${packs[@]}"; do
+  if [[ $results_only -eq 0 ]]; then
+    for file in plugins/"$pack"/pipelines/*.toml; do
+      [[ -z $only || $(basename "$file" .toml) == "$only" ]] || continue
+      run_pipeline "$pack" "$file"
+    done
+  fi
+  write_results "$pack"
+done
+exit $status

@@ -1,8 +1,7 @@
 // Pack feature-amplification: Frei, Chatterji, Bartlett, "Random Feature Amplification: Feature
-// Learning and Generalization in Neural Networks" (2022) — label noise, the reference network,
-// and the lemmas of the proof of Theorem 3.1 as probes. Data, model, loss and optimizer are std's
-// (xor-clusters, two-layer with a fixed balanced second layer, logistic, gd).
-#include "label_noise.hpp"
+// Learning and Generalization in Neural Networks" (2022) — the reference network and the lemmas of
+// the proof of Theorem 3.1 as probes. Data, label noise, model, loss and optimizer are std's
+// (xor-clusters, label-noise, two-layer with a fixed balanced second layer, logistic, gd).
 #include "neuron_probes.hpp"
 #include "training_probes.hpp"
 #include "xor_oracle.hpp"
@@ -12,7 +11,6 @@
 using namespace feature_amplification;
 
 FEATURELAB_PACK("feature-amplification", "0.1.0") {
-  pack.add<LabelNoise>("label-noise");
   pack.add<XorOracle>("xor-oracle");
   pack.add<SplitAccuracy>("split-accuracy");
   pack.add<Margins>("margins");

@@ -5,9 +5,7 @@
 
 #include <cmath>
 
-namespace feature_amplification {
-
-using namespace featurelab;
+namespace featurelab::std_pack {
 
 Schema LabelNoise::schema() {
   Schema s;
@@ -26,7 +24,7 @@ LabelNoise::LabelNoise(const Params& params, Context& context)
       train_(params.str("apply_to") != "test"),
       test_(params.str("apply_to") != "train") {
   if (context.data.classes != 2) {
-    throw Error("label-noise flips binary labels; this data has " + std::to_string(context.data.classes) + " classes");
+    throw Error(context.name + " flips binary labels; this data has " + std::to_string(context.data.classes) + " classes");
   }
   if (mode_ == "per-cluster") {
     if (per_cluster_.empty()) throw Error("mode = \"per-cluster\" needs eta_per_cluster, e.g. [0.4, 0, 0, 0]");
@@ -88,4 +86,4 @@ void LabelNoise::apply(Dataset& train, Dataset& test, Rng& rng) {
   flip(test, rng, test_);
 }
 
-}  // namespace feature_amplification
+}  // namespace featurelab::std_pack

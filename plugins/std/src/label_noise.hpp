@@ -10,26 +10,27 @@
 
 #include <featurelab/transform.hpp>
 
+#include <string>
 #include <vector>
 
-namespace feature_amplification {
+namespace featurelab::std_pack {
 
-class LabelNoise : public featurelab::Transform {
+class LabelNoise : public Transform {
  public:
-  static constexpr featurelab::Doc kDoc =
+  static constexpr Doc kDoc =
       "Flip binary labels: Bernoulli(η), an exact fraction, or per cluster (η_c by metadata column cluster), on train, "
       "test or both; metadata y_clean and is_noisy.";
-  static featurelab::Schema schema();
-  LabelNoise(const featurelab::Params& params, featurelab::Context& context);
-  featurelab::DataSpec output_spec(const featurelab::DataSpec& in) const override;
-  void apply(featurelab::Dataset& train, featurelab::Dataset& test, featurelab::Rng& rng) override;
+  static Schema schema();
+  LabelNoise(const Params& params, Context& context);
+  DataSpec output_spec(const DataSpec& in) const override;
+  void apply(Dataset& train, Dataset& test, Rng& rng) override;
 
  private:
-  void flip(featurelab::Dataset& data, featurelab::Rng& rng, bool active) const;
+  void flip(Dataset& data, Rng& rng, bool active) const;
   std::string mode_;
   double eta_;
   std::vector<double> per_cluster_;
   bool train_, test_;
 };
 
-}  // namespace feature_amplification
+}  // namespace featurelab::std_pack

@@ -1,4 +1,4 @@
-// The std pack: generic distributions, models, losses, optimizers, trainer, probes and attacks.
+// The std pack: generic distributions, transforms, models, losses, optimizers, trainer, probes and attacks.
 #include "registration.hpp"
 
 #include <featurelab/pack.hpp>
@@ -6,4 +6,5 @@
 FEATURELAB_PACK("std", "0.1.0") {
   featurelab::std_pack::register_learning(pack);
   featurelab::std_pack::register_experiment(pack);
+  featurelab::std_pack::register_data(pack);
 }

@@ -1,4 +1,4 @@
-// The std pack registers its components in two groups, each in its own file.
+// The std pack registers its components in three groups, each in its own file.
 #pragma once
 
 #include <featurelab/pack.hpp>
@@ -9,5 +9,7 @@ namespace featurelab::std_pack {
 void register_learning(PackBuilder& pack);
 // Distributions, trainer, probes, attacks (register_experiment.cpp).
 void register_experiment(PackBuilder& pack);
+// Transforms (register_data.cpp).
+void register_data(PackBuilder& pack);
 
 }  // namespace featurelab::std_pack

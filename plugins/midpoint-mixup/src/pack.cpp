@@ -1,5 +1,6 @@
 // Pack midpoint-mixup: Chidambaram et al., "Provably Learning Diverse Features in Multi-View Data
-// with Midpoint Mixup" — distributions, the patch CNN, and pair-mixing augments.
+// with Midpoint Mixup" — distributions, the patch CNN, and the exact pair-mixing losses. The sampled
+// augments (mixup, midpoint-mixup) are std's.
 #include "distributions.hpp"
 #include "fashion_mnist.hpp"
 #include "spurious_concat.hpp"
@@ -7,7 +8,6 @@
 #include "feature_probes.hpp"
 #include "gradient_alignment_probe.hpp"
 #include "midpoint_mixup_loss.hpp"
-#include "pair_mixing.hpp"
 #include "patch_two_layer.hpp"
 
 #include <featurelab/pack.hpp>
@@ -21,8 +21,6 @@ FEATURELAB_PACK("midpoint-mixup", "0.1.0") {
   pack.add<SpuriousConcat>("spurious-concat");
   pack.add<SpuriousGamma>("spurious-gamma");
   pack.add<PatchTwoLayer>("patch-two-layer");
-  pack.add<Mixup>("mixup");
-  pack.add<MidpointMixup>("midpoint-mixup");
   pack.add<FeatureLearnedProbe>("feature-learned");
   pack.add<FeatureCorrelationProbe>("feature-correlation");
   pack.add<GradientAlignmentProbe>("gradient-alignment");

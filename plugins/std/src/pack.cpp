@@ -1,4 +1,5 @@
-// The std pack: generic distributions, transforms, models, losses, optimizers, trainer, probes and attacks.
+// The std pack: generic distributions, transforms, augments, models, losses, optimizers, trainer, probes and
+// attacks.
 #include "registration.hpp"
 
 #include <featurelab/pack.hpp>

@@ -1,35 +1,13 @@
 // Pair mixing: partners, λ, mixed inputs and soft targets, into the trainer's reused buffer.
 #include "pair_mixing.hpp"
 
-namespace midpoint_mixup {
-
-using namespace featurelab;
+namespace featurelab::std_pack {
 
 void PairMixing::declare_pairing(Schema& s) {
   s.choice("pairing", "permutation", {"permutation", "index"},
            "partners: a random permutation of the batch (self-pairs allowed), or a uniform random index per "
            "sample (with replacement, as the authors' ManifoldMixupDataset)");
 }
-
-Schema Mixup::schema() {
-  Schema s;
-  s.real("alpha", 1.0, "λ ~ Beta(alpha, alpha); 1 = uniform mixup").above(0);
-  s.choice("lambda_per", "batch", {"batch", "pair"}, "one λ per batch (the authors' code) or one per pair");
-  declare_pairing(s);
-  return s;
-}
-
-Mixup::Mixup(const Params& params, Context&)
-    : PairMixing(params.real("alpha"), params.str("lambda_per") == "pair", params.str("pairing") == "permutation") {}
-
-Schema MidpointMixup::schema() {
-  Schema s;
-  declare_pairing(s);
-  return s;
-}
-
-MidpointMixup::MidpointMixup(const Params& params, Context&)
-    : PairMixing(0.0, false, params.str("pairing") == "permutation") {}
 
 void PairMixing::apply(const Batch& in, Dataset& out, Rng& rng) {
   const Index n = in.n, k = in.classes;
@@ -59,4 +37,4 @@ void PairMixing::apply(const Batch& in, Dataset& out, Rng& rng) {
   }
 }
 
-}  // namespace midpoint_mixup
+}  // namespace featurelab::std_pack

@@ -9,7 +9,7 @@ namespace featurelab::std_pack {
 void register_learning(PackBuilder& pack);
 // Distributions, trainer, probes, attacks (register_experiment.cpp).
 void register_experiment(PackBuilder& pack);
-// Transforms (register_data.cpp).
+// Transforms and augments (register_data.cpp).
 void register_data(PackBuilder& pack);
 
 }  // namespace featurelab::std_pack

@@ -1,5 +1,5 @@
 // mixup and midpoint-mixup: mixed inputs and soft targets are the same convex combination.
-#include "mm_harness.hpp"
+#include "std_harness.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -7,7 +7,7 @@
 #include <set>
 
 using namespace featurelab;
-using mm_test::pack;
+using std_test::harness;
 
 namespace {
 Dataset labelled(Index n, int k) {
@@ -24,7 +24,7 @@ Dataset labelled(Index n, int k) {
 
 TEST_CASE("midpoint-mixup averages pairs of inputs and their one-hot labels") {
   const Dataset in = labelled(50, 4);
-  auto mix = pack().make<Augment>("midpoint-mixup", {}, {});
+  auto mix = harness().make<Augment>("midpoint-mixup", {}, {});
   Dataset out;
   Rng rng(3);
   mix->apply(Batch::of(in), out, rng);
@@ -43,7 +43,7 @@ TEST_CASE("midpoint-mixup averages pairs of inputs and their one-hot labels") {
 
 TEST_CASE("mixup draws lambda from Beta(a, a) and mixes targets with it") {
   const Dataset in = labelled(400, 2);
-  auto mix = pack().make<Augment>("mixup", {{"alpha", 1.0}, {"lambda_per", std::string("pair")}}, {});
+  auto mix = harness().make<Augment>("mixup", {{"alpha", 1.0}, {"lambda_per", std::string("pair")}}, {});
   Dataset out;
   Rng rng(4);
   mix->apply(Batch::of(in), out, rng);
@@ -54,7 +54,7 @@ TEST_CASE("mixup draws lambda from Beta(a, a) and mixes targets with it") {
   }
   // For cross-class pairs (half of them) min(λ, 1−λ) has mean 1/4 under U[0,1]; same-class pairs give 0.
   CHECK(mean_mixing / 400 == Approx(0.125).margin(0.03));
-  auto per_batch = pack().make<Augment>("mixup", {{"alpha", 0.4}}, {});
+  auto per_batch = harness().make<Augment>("mixup", {{"alpha", 0.4}}, {});
   Dataset b;
   per_batch->apply(Batch::of(in), b, rng);
   // One λ for the whole batch: every mixed row of a cross-class pair has the same weight.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer target over its committed seed corpus for a while, writing what it discovers
 # to a scratch directory (the committed corpus is only read). Exit 0 when nothing was found.
-# Usage: run.sh FUZZER CORPUS SECONDS [extra libFuzzer flags]   e.g. run.sh build-fuzz/bin/fuzz-idx tests/fuzz/corpus/idx 3600
+# Usage: run.sh FUZZER CORPUS SECONDS [extra libFuzzer flags]   e.g. run.sh build-fuzz/bin/fuzz-assertion tests/fuzz/corpus/assertion 3600
 set -euo pipefail
 fuzzer=$(realpath "$1") corpus=$(realpath "$2") seconds=$3
 shift 3

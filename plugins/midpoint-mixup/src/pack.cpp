@@ -1,8 +1,7 @@
 // Pack midpoint-mixup: Chidambaram et al., "Provably Learning Diverse Features in Multi-View Data
-// with Midpoint Mixup" — distributions, the patch CNN, and the exact pair-mixing losses. The sampled
-// augments (mixup, midpoint-mixup) are std's.
+// with Midpoint Mixup" — distributions, the patch CNN, and the exact pair-mixing losses. Fashion-MNIST
+// and the sampled augments (mixup, midpoint-mixup) are std's.
 #include "distributions.hpp"
-#include "fashion_mnist.hpp"
 #include "spurious_concat.hpp"
 #include "spurious_gamma.hpp"
 #include "feature_probes.hpp"
@@ -17,7 +16,6 @@ using namespace midpoint_mixup;
 FEATURELAB_PACK("midpoint-mixup", "0.1.0") {
   pack.add<SimpleMultiview>("simple-multiview");
   pack.add<MultiviewPatches>("multiview-patches");
-  pack.add<FashionMnist>("fashion-mnist");
   pack.add<SpuriousConcat>("spurious-concat");
   pack.add<SpuriousGamma>("spurious-gamma");
   pack.add<PatchTwoLayer>("patch-two-layer");

@@ -5,9 +5,7 @@
 
 #include <featurelab/error.hpp>
 
-namespace midpoint_mixup {
-
-using namespace featurelab;
+namespace featurelab::std_pack {
 
 namespace {
 
@@ -45,7 +43,7 @@ void load_split(const std::filesystem::path& dir, const std::string& prefix, boo
 Schema FashionMnist::schema() {
   Schema s;
   s.string("dir", "/usr/share/datasets/fashion-mnist", "directory of the IDX files (Debian's dataset-fashion-mnist)");
-  s.boolean("normalize", true, "map pixels to [−1, 1]: (x/255 − 0.5)/0.5, as the authors' code");
+  s.boolean("normalize", true, "map pixels to [−1, 1]: (x/255 − 0.5)/0.5, as Chidambaram et al.'s code");
   return s;
 }
 
@@ -71,7 +69,9 @@ Index FashionMnist::available(Split split) const { return split == Split::Train 
 void FashionMnist::sample(Index n, Split split, Rng& rng, Dataset& out) {
   const Mat& X = split == Split::Train ? train_x_ : test_x_;
   const IVec& y = split == Split::Train ? train_y_ : test_y_;
-  if (n > X.rows()) throw Error("fashion-mnist has " + std::to_string(X.rows()) + " samples in this split, asked for " + std::to_string(n));
+  if (n > X.rows()) {
+    throw Error(name() + " has " + std::to_string(X.rows()) + " samples in this split, asked for " + std::to_string(n));
+  }
   out.resize(n, 784);
   out.classes = 10;
   out.shape.dims = {1, 28, 28};
@@ -87,4 +87,4 @@ void FashionMnist::sample(Index n, Split split, Rng& rng, Dataset& out) {
   }
 }
 
-}  // namespace midpoint_mixup
+}  // namespace featurelab::std_pack

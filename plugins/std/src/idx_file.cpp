@@ -8,9 +8,7 @@
 #include <algorithm>
 #include <memory>
 
-namespace midpoint_mixup {
-
-using featurelab::Error;
+namespace featurelab::std_pack {
 
 IdxArray read_idx(const std::filesystem::path& file) {
   if (!std::filesystem::exists(file)) throw Error(file.string() + ": no such file");
@@ -61,4 +59,4 @@ IdxArray read_idx(const std::filesystem::path& file) {
   return array;
 }
 
-}  // namespace midpoint_mixup
+}  // namespace featurelab::std_pack

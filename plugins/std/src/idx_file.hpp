@@ -7,7 +7,7 @@
 #include <filesystem>
 #include <vector>
 
-namespace midpoint_mixup {
+namespace featurelab::std_pack {
 
 struct IdxArray {
   std::vector<std::uint32_t> dims;  // e.g. {60000, 28, 28}
@@ -18,4 +18,4 @@ struct IdxArray {
 // element type, sizes that disagree with the data).
 IdxArray read_idx(const std::filesystem::path& file);
 
-}  // namespace midpoint_mixup
+}  // namespace featurelab::std_pack

@@ -1,11 +1,16 @@
-// Registers the std transforms and augments.
+// Registers the std data sets read from files, transforms and augments.
+#include "fashion_mnist.hpp"
 #include "label_noise.hpp"
+#include "mnist.hpp"
 #include "pair_mixing.hpp"
 #include "registration.hpp"
 
 namespace featurelab::std_pack {
 
 void register_data(PackBuilder& pack) {
+  pack.add<Mnist>("mnist");
+  pack.add<FashionMnist>("fashion-mnist");
+
   pack.add<LabelNoise>("label-noise");
 
   pack.add<Mixup>("mixup");

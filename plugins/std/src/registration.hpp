@@ -9,7 +9,7 @@ namespace featurelab::std_pack {
 void register_learning(PackBuilder& pack);
 // Distributions, trainer, probes, attacks (register_experiment.cpp).
 void register_experiment(PackBuilder& pack);
-// Transforms and augments (register_data.cpp).
+// Data sets read from files, transforms, augments (register_data.cpp).
 void register_data(PackBuilder& pack);
 
 }  // namespace featurelab::std_pack

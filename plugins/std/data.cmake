@@ -9,10 +9,14 @@ set(STD_DATA_SOURCES
   src/pair_mixing.cpp
   src/mixup.cpp
   src/midpoint_mixup.cpp
+  src/view_pairs.cpp
+  src/random_mask.cpp
+  src/identity_views.cpp
 )
 set(STD_DATA_TESTS
   tests/mnist_test.cpp
   tests/fashion_mnist_test.cpp
   tests/label_noise_test.cpp
   tests/pair_mixing_test.cpp
+  tests/view_pairs_test.cpp
 )

@@ -7,6 +7,7 @@ set(STD_LEARNING_SOURCES
   src/logistic_loss.cpp
   src/hinge_loss.cpp
   src/squared_loss.cpp
+  src/info_nce.cpp
   src/gd.cpp
   src/sgd.cpp
   src/adam.cpp
@@ -16,4 +17,5 @@ set(STD_LEARNING_TESTS
   tests/models_test.cpp
   tests/losses_optimizers_test.cpp
   tests/regularizers_test.cpp
+  tests/info_nce_test.cpp
 )

@@ -1,15 +1,14 @@
 // Pack contrastive-decoupling: Wen & Li, "Toward Understanding the Feature Learning Process of
-// Self-supervised Contrastive Learning" — the sparse-coding data, the random-mask augmentation that
-// decouples dense from sparse features, the symmetric ReLU learner with its bias schedule, the
-// contrastive loss with the paper's stop-gradient, and the probes that measure what was learned.
+// Self-supervised Contrastive Learning" — the sparse-coding data, the symmetric ReLU learner with its
+// bias schedule, and the probes that measure what was learned. The random-mask augmentation that
+// decouples dense from sparse features and the contrastive loss with the paper's stop-gradient are
+// std's (random-mask, identity-views, info-nce).
 #include "contrastive_sgd.hpp"
 #include "dictionary_alignment.hpp"
-#include "info_nce.hpp"
 #include "linear_probe.hpp"
 #include "representation_probes.hpp"
 #include "sparse_coding.hpp"
 #include "symmetric_relu_layer.hpp"
-#include "view_pairs.hpp"
 
 #include <featurelab/pack.hpp>
 
@@ -17,10 +16,7 @@ using namespace contrastive_decoupling;
 
 FEATURELAB_PACK("contrastive-decoupling", "0.1.0") {
   pack.add<SparseCoding>("sparse-coding");
-  pack.add<RandomMask>("random-mask");
-  pack.add<IdentityViews>("identity-views");
   pack.add<SymmetricReluLayer>("symmetric-relu-layer");
-  pack.add<InfoNce>("info-nce");
   pack.add<ContrastiveSgd>("contrastive-sgd");
   pack.add<DictionaryAlignment>("dictionary-alignment");
   pack.add<NoiseAlignment>("noise-alignment");

@@ -1,7 +1,7 @@
-// The contrastive-decoupling pack on its own: the sparse-coding dictionary and codes, the random-mask second
-// moments that make the decoupling (A1), the symmetric ReLU (A2), the stop-gradient semi-gradient against finite
-// differences with the target branch frozen, and that it is not the gradient (A3), the full gradient, the loss at
-// init (A4; the tags A1–A4 in the test names mark these exact checks), and the probes on hand-built weights.
+// The contrastive-decoupling pack with std's view augments and info-nce: the sparse-coding dictionary and codes,
+// the random-mask second moments that make the decoupling (A1), the symmetric ReLU (A2), the loss at init (A4; the
+// tags in the test names mark these exact checks), and the probes on hand-built weights. The stop-gradient
+// semi-gradient and the view layout are tested with std (plugins/std/tests/info_nce_test.cpp, view_pairs_test.cpp).
 #include <featurelab/augment.hpp>
 #include <featurelab/error.hpp>
 #include <featurelab/gradient_check.hpp>
@@ -20,6 +20,10 @@ namespace {
 
 testing::Harness& pack() {
   static testing::Harness h(CONTRASTIVE_DECOUPLING_PLUGIN);
+  return h;
+}
+testing::Harness& std_pack() {
+  static testing::Harness h(FEATURELAB_STD_PLUGIN);
   return h;
 }
 
@@ -132,7 +136,7 @@ TEST_CASE("random-mask: complementary masks decouple the dense noise, independen
   const Index K = 5000, samples = 100000;
   Rng rng(11);
   {
-    auto mask = pack().make<Augment>("random-mask", {{"positives", K}}, spec_of(*data));
+    auto mask = std_pack().make<Augment>("random-mask", {{"positives", K}}, spec_of(*data));
     const Moments m = view_moments(*mask, *data, samples, K, rng);
     CHECK(m.sparse == Approx(sparse_exact).margin(0.003));
     CHECK(m.dense == Approx(dense_exact).margin(0.003));
@@ -140,31 +144,13 @@ TEST_CASE("random-mask: complementary masks decouple the dense noise, independen
   }
   for (const std::string which : {"independent", "identity"}) {
     std::shared_ptr<Augment> views =
-        which == "identity" ? pack().make<Augment>("identity-views", {{"positives", K}}, spec_of(*data))
-                            : pack().make<Augment>("random-mask", {{"positives", K}, {"mode", which}}, spec_of(*data));
+        which == "identity" ? std_pack().make<Augment>("identity-views", {{"positives", K}}, spec_of(*data))
+                            : std_pack().make<Augment>("random-mask", {{"positives", K}, {"mode", which}}, spec_of(*data));
     const Moments m = view_moments(*views, *data, samples, K, rng);
     INFO(which);
     CHECK(m.sparse == Approx(p + s2).margin(0.003));
     CHECK(m.dense == Approx(s2).margin(0.003));
   }
-}
-
-TEST_CASE("view augments: anchors, positives and raw negatives with their roles, and a batch without negatives refused") {
-  auto data = sparse_coding();
-  Rng rng(5);
-  Dataset raw, views;
-  data->sample(7, Split::Train, rng, raw);
-  auto mask = pack().make<Augment>("random-mask", {{"positives", std::int64_t(4)}}, spec_of(*data));
-  mask->apply(Batch::of(raw), views, rng);
-  REQUIRE(views.size() == 11);
-  REQUIRE(views.T.cols() == 1);
-  for (Index i = 0; i < 11; ++i) CHECK(views.T(i, 0) == (i < 4 ? 0 : i < 8 ? 1 : 2));
-  // Complementary: every coordinate is in exactly one view, doubled: x⁺ + x⁺⁺ = 2x.
-  CHECK((views.X.topRows(4) + views.X.middleRows(4, 4) - 2 * raw.X.topRows(4)).cwiseAbs().maxCoeff() < 1e-6);
-  CHECK((views.X.topRows(4).array() * views.X.middleRows(4, 4).array()).cwiseAbs().maxCoeff() == 0);
-  CHECK(views.X.bottomRows(3) == raw.X.bottomRows(3));
-  data->sample(4, Split::Train, rng, raw);
-  CHECK_THROWS_WITH(mask->apply(Batch::of(raw), views, rng), Catch::Contains("K + N") && Catch::Contains("batch"));
 }
 
 TEST_CASE("symmetric-relu-layer: h(a, b) = ReLU(a − b) − ReLU(−a − b) for every sign of b (A2), and its gradients") {
@@ -201,91 +187,17 @@ TEST_CASE("symmetric-relu-layer: h(a, b) = ReLU(a − b) − ReLU(−a − b) fo
   CHECK(check_input_gradient(*net, Batch::of(d)).ok);
 }
 
-namespace {
-
-// A contrastive batch (K anchors, K positives, N negatives) of random views in dimension D.
-Dataset contrastive_batch(Index K, Index N, Index D, Rng& rng) {
-  Dataset d;
-  d.resize(2 * K + N, D, 1);
-  d.classes = 2;
-  rng.fill_normal(d.X);
-  for (Index i = 0; i < d.size(); ++i) d.T(i, 0) = static_cast<Scalar>(i < K ? 0 : i < 2 * K ? 1 : 2);
-  return d;
-}
-
-// The loss with the positives' and negatives' representations frozen at Fo, as a function of the model's
-// current weights through the anchors only (double, for finite differences).
-double frozen_loss(Model& model, const Dataset& d, Index K, const MatD& Fo, double tau) {
-  Mat fa(K, model.outputs());
-  model.forward(d.X.topRows(K), fa);
-  const MatD A = fa.cast<double>();
-  const Index N = Fo.rows() - K;
-  double total = 0;
-  for (Index k = 0; k < K; ++k) {
-    const double pos = A.row(k).dot(Fo.row(k));
-    VecD s(N + 1);
-    s(0) = pos / tau;
-    s.tail(N) = Fo.bottomRows(N) * A.row(k).transpose() / tau;
-    const double mx = s.maxCoeff();
-    total += -pos + tau * (mx + std::log((s.array() - mx).exp().sum()));
-  }
-  return total / static_cast<double>(K);
-}
-
-}  // namespace
-
-TEST_CASE("info-nce: the stop-gradient update is the anchor-branch derivative with the target branch frozen, not the gradient (A3)") {
-  const Index K = 4, N = 5, D = 8;
-  DataSpec spec;
-  spec.dim = D;
-  spec.classes = 2;
-  Rng rng(9);
-  const Dataset d = contrastive_batch(K, N, D, rng);
-  auto model = pack().make<Model>("symmetric-relu-layer", {{"width", std::int64_t(3)}, {"init_norm", 1.0}}, spec);
-  model->init(rng);
-  model->block("b").setConstant(Scalar(0.2));
-  const double tau = 0.7;
-  auto semi = pack().make<Loss>("info-nce", {{"temperature", tau}}, spec);
-  auto full = pack().make<Loss>("info-nce", {{"temperature", tau}, {"gradient", std::string("full")}}, spec);
-  const Index P = model->trainable_size();
-  Vec g_semi(P), g_full(P);
-  const double value = semi->evaluate_with_gradient(*model, Batch::of(d), g_semi);
-  full->evaluate_with_gradient(*model, Batch::of(d), g_full);
-  Mat fo(K + N, 3);
-  model->forward(d.X.bottomRows(K + N), fo);
-  const MatD Fo = fo.cast<double>();
-  CHECK(frozen_loss(*model, d, K, Fo, tau) == Approx(value).epsilon(kDouble ? 1e-12 : 1e-5));
-  // Central differences of the frozen-target loss in every coordinate of W.
-  const double h = kDouble ? 1e-6 : 1e-3;
-  double worst = 0;
-  for (Index i = 0; i < P; ++i) {
-    const Scalar keep = model->parameters()(i);
-    model->parameters()(i) = static_cast<Scalar>(keep + h);
-    const double up = frozen_loss(*model, d, K, Fo, tau);
-    model->parameters()(i) = static_cast<Scalar>(keep - h);
-    const double down = frozen_loss(*model, d, K, Fo, tau);
-    model->parameters()(i) = keep;
-    worst = std::max(worst, std::abs((up - down) / (2 * h) - static_cast<double>(g_semi(i))));
-  }
-  CHECK(worst < (kDouble ? 1e-4 * (1 + g_semi.cwiseAbs().maxCoeff()) : 2e-2));
-  // It is not the gradient of the loss: the full gradient differs, and it is the one finite differences confirm.
-  CHECK((g_semi - g_full).norm() > 0.1 * g_full.norm());
-  CHECK(check_gradient(*model, *full, Batch::of(d)).ok);
-  auto cosine = pack().make<Loss>("info-nce", {{"similarity", std::string("cosine")}, {"gradient", std::string("full")}, {"temperature", 0.5}}, spec);
-  CHECK(check_gradient(*model, *cosine, Batch::of(d)).ok);
-}
-
 TEST_CASE("info-nce: at init the loss is τ·ln(N + 1) (Lemma C.3, A4), and a batch without view roles refused with the fix") {
   auto data = sparse_coding();
   const DataSpec spec = spec_of(*data);
   Rng rng(4);
   Dataset raw, views;
   data->sample(2048 + 256, Split::Train, rng, raw);
-  auto mask = pack().make<Augment>("random-mask", {{"positives", std::int64_t(2048)}}, spec);
+  auto mask = std_pack().make<Augment>("random-mask", {{"positives", std::int64_t(2048)}}, spec);
   mask->apply(Batch::of(raw), views, rng);
   auto model = pack().make<Model>("symmetric-relu-layer", {}, spec);
   model->init(rng);
-  auto loss = pack().make<Loss>("info-nce", {}, spec);
+  auto loss = std_pack().make<Loss>("info-nce", {}, spec);
   CHECK(static_cast<double>(loss->evaluate(*model, Batch::of(views))) == Approx(std::log(257.0)).margin(0.01));
   CHECK_THROWS_WITH(loss->evaluate(*model, Batch::of(raw)), Catch::Contains("random-mask") && Catch::Contains("[[augment]]"));
 }
@@ -300,7 +212,7 @@ TEST_CASE("probes on hand-built weights: dictionary alignment, noise removal, li
   Dataset train, test;
   data->sample(3000, Split::Train, rng, train);
   data->sample(2000, Split::Test, rng, test);
-  auto loss = pack().make<Loss>("info-nce", {}, spec);
+  auto loss = std_pack().make<Loss>("info-nce", {}, spec);
   std::vector<NamedAttack> attacks;
 
   // Four neurons: atom 0, (atom 1 + atom 2)/√2, a dense direction, and 0.8·atom 3 + 0.6·dense.
@@ -359,7 +271,7 @@ TEST_CASE("linear-probe: with dense noise a linear-in-x predictor reaches the po
   Dataset train, test;
   data->sample(20000, Split::Train, rng, train);
   data->sample(5000, Split::Test, rng, test);
-  auto loss = pack().make<Loss>("info-nce", {}, spec);
+  auto loss = std_pack().make<Loss>("info-nce", {}, spec);
   auto model = pack().make<Model>("symmetric-relu-layer", {{"width", std::int64_t(4)}}, spec);
   std::vector<NamedAttack> attacks;
   auto probe = pack().make<Probe>("linear-probe", {}, spec);

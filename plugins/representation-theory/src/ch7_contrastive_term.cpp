@@ -1,8 +1,8 @@
 // Row-wise dot products and a few whole-batch array expressions; ℓ evaluated stably (softplus).
 #include "ch7_contrastive_term.hpp"
-#include "ch7_resample_spurious.hpp"
 
 #include <featurelab/error.hpp>
+#include <featurelab/views.hpp>
 
 #include <cmath>
 
@@ -27,13 +27,9 @@ Index ContrastiveTerm::layout(const Batch& batch) const {
       "; put [[augment]] use = \"resample-spurious\" in the pipeline: it writes K anchors, K positives and N negatives "
       "and marks their roles";
   if (!batch.has_targets()) throw Error(who_ + ": the batch carries no view roles" + fix);
-  const ConstMatMap T = batch.T();
-  Index K = 0;
-  while (K < batch.n && T(K, 0) == kAnchor) ++K;
+  const Index K = view_pairs(batch);
+  if (K < 1) throw Error(who_ + ": the batch's rows are not K anchors, K positives and N negatives" + fix);
   const Index N = batch.n - 2 * K;
-  bool ok = K >= 1 && N >= 0;
-  for (Index i = K; ok && i < batch.n; ++i) ok = T(i, 0) == (i < 2 * K ? kPositive : kNegative);
-  if (!ok) throw Error(who_ + ": the batch's rows are not K anchors, K positives and N negatives" + fix);
   if (negatives_ == "single" && N != K) {
     throw Error(who_ + ": negatives = \"single\" pairs anchor k with negative k, so it needs N = K negatives; got K = " +
                 std::to_string(K) + ", N = " + std::to_string(N) + " (set augment positives = K and the batch to 2K)");

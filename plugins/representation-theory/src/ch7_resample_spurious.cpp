@@ -2,6 +2,7 @@
 #include "ch7_task_structure.hpp"
 
 #include <featurelab/error.hpp>
+#include <featurelab/views.hpp>
 
 namespace representation_theory::ch7 {
 
@@ -43,13 +44,7 @@ void ResampleSpurious::apply(const Batch& in, Dataset& out, Rng& rng) {
     fresh_.noalias() -= X.topRows(K) * atoms_u_.transpose();
     out.X.middleRows(K, K).noalias() += fresh_ * atoms_u_;
   }
-  const ConstIVecMap y = in.Y();
-  out.y.head(K) = y.head(K);
-  out.y.segment(K, K) = y.head(K);
-  out.y.tail(N) = y.tail(N);
-  out.T.col(0).head(K).setConstant(kAnchor);
-  out.T.col(0).segment(K, K).setConstant(kPositive);
-  out.T.col(0).tail(N).setConstant(kNegative);
+  write_view_roles(in.Y(), K, out);
   if (tc > 0) {
     const ConstMatMap T = in.T();
     out.T.block(0, 1, K, tc) = T.topRows(K);

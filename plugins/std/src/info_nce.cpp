@@ -1,15 +1,13 @@
 // Similarities as one GEMM (anchors × negatives) plus a row-wise dot product for the positives; a stable
 // log-sum-exp per anchor; the softmax weights give the gradient as one more GEMM.
 #include "info_nce.hpp"
-#include "view_pairs.hpp"
 
 #include <featurelab/error.hpp>
+#include <featurelab/views.hpp>
 
 #include <cmath>
 
-namespace contrastive_decoupling {
-
-using namespace featurelab;
+namespace featurelab::std_pack {
 
 Schema InfoNce::schema() {
   Schema s;
@@ -29,16 +27,13 @@ InfoNce::InfoNce(const Params& params, Context&)
 
 Index InfoNce::layout(const Batch& batch) const {
   const std::string fix =
-      "; info-nce reads view pairs: put a view augment in the pipeline ([[augment]] use = \"random-mask\" or "
+      "; " + name() + " reads view pairs: put a view augment in the pipeline ([[augment]] use = \"random-mask\" or "
       "\"identity-views\"), which writes K anchors, K positives and N negatives and marks them";
-  if (!batch.has_targets() || batch.t_cols != 1) throw Error("info-nce: the batch carries no view roles" + fix);
-  const ConstMatMap roles = batch.T();
-  Index K = 0;
-  while (K < batch.n && roles(K, 0) == kAnchor) ++K;
-  const Index N = batch.n - 2 * K;
-  bool ok = K >= 1 && N >= 1;
-  for (Index i = K; ok && i < batch.n; ++i) ok = roles(i, 0) == (i < 2 * K ? kPositive : kNegative);
-  if (!ok) throw Error("info-nce: the batch's rows are not K anchors, K positives and N >= 1 negatives" + fix);
+  if (!batch.has_targets() || batch.t_cols != 1) throw Error(name() + ": the batch carries no view roles" + fix);
+  const Index K = view_pairs(batch);
+  if (K < 1 || batch.n - 2 * K < 1) {
+    throw Error(name() + ": the batch's rows are not K anchors, K positives and N >= 1 negatives" + fix);
+  }
   return K;
 }
 
@@ -118,4 +113,4 @@ Scalar InfoNce::evaluate(Model& model, const Batch& batch) {
   return loss_from_representations(K, false);
 }
 
-}  // namespace contrastive_decoupling
+}  // namespace featurelab::std_pack

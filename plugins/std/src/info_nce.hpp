@@ -1,10 +1,11 @@
-// Loss `info-nce` (Wen & Li Def. 2.2, Eq. 2.1–2.2): for each anchor x⁺_k with its positive x⁺⁺_k and the
+// Loss `info-nce` (Wen & Li 2021 Def. 2.2, Eq. 2.1–2.2): for each anchor x⁺_k with its positive x⁺⁺_k and the
 // negatives 𝔑 = {x_s}, with Sim(u, v) = ⟨f(u), f(v)⟩ (unnormalised, footnote 2; or the cosine),
 //     𝓛_k = −τ log( e^{Sim(x⁺_k, x⁺⁺_k)/τ} / Σ_{x ∈ {x⁺⁺_k} ∪ 𝔑} e^{Sim(x⁺_k, x)/τ} )
 //         = −Sim(x⁺_k, x⁺⁺_k) + τ·logsumexp_x Sim(x⁺_k, x)/τ,
 // averaged over the K anchors; all anchors share the batch's N negatives (the paper draws them per anchor:
-// with fresh samples every step the two have the same expectation). The rows come in the layout the view
-// augments (random-mask, identity-views) write and mark in column 0 of T: K anchors, K positives, N negatives.
+// with fresh samples every step the two have the same expectation). The rows come in the SDK's view layout
+// (featurelab/views.hpp) that the view augments (random-mask, identity-views) write: K anchors, K positives,
+// N negatives, roles in column 0 of T.
 // Gradient conventions:
 //   stop-gradient (default; the paper's Eq. 2.1, Sim_f(x, x′) = ⟨f(x), StopGrad(f(x′))⟩): only the anchor branch
 //     is differentiated, ∂𝓛_k/∂f(x⁺_k) = −(1 − ℓ′_p) f(x⁺⁺_k) + Σ_s ℓ′_s f(x_s) with the softmax weights ℓ′ (App.
@@ -18,34 +19,34 @@
 
 #include <featurelab/loss.hpp>
 
-namespace contrastive_decoupling {
+namespace featurelab::std_pack {
 
-class InfoNce : public featurelab::Loss {
+class InfoNce : public Loss {
  public:
-  static constexpr featurelab::Doc kDoc =
+  static constexpr Doc kDoc =
       "Contrastive loss −Sim(x⁺, x⁺⁺) + τ log Σ exp(Sim(x⁺, ·)/τ) over the positive and the shared negatives (Wen & Li "
       "Def. 2.2), Sim unnormalised (dot) or cosine; gradient stop-gradient (the paper's, anchor branch only) or full.";
-  static featurelab::Schema schema();
-  InfoNce(const featurelab::Params& params, featurelab::Context& context);
-  featurelab::Scalar evaluate_with_gradient(featurelab::Model& model, const featurelab::Batch& batch,
-                                            featurelab::VecRef grad) override;
-  featurelab::Scalar evaluate(featurelab::Model& model, const featurelab::Batch& batch) override;
+  static Schema schema();
+  InfoNce(const Params& params, Context& context);
+  Scalar evaluate_with_gradient(Model& model, const Batch& batch,
+                                            VecRef grad) override;
+  Scalar evaluate(Model& model, const Batch& batch) override;
 
  private:
   // Reads the role column; returns K (and N = n − 2K); throws with the fix when the layout is wrong.
-  featurelab::Index layout(const featurelab::Batch& batch) const;
+  Index layout(const Batch& batch) const;
   // Representations of the batch into F_ (rows as in the batch); under stop-gradient the anchors go last.
-  void represent(featurelab::Model& model, const featurelab::Batch& batch, featurelab::Index K);
+  void represent(Model& model, const Batch& batch, Index K);
   // Loss from F_; when with_gradient, also dF_ = d(mean loss)/dF for the rows that get gradient.
-  featurelab::Scalar loss_from_representations(featurelab::Index K, bool with_gradient);
+  Scalar loss_from_representations(Index K, bool with_gradient);
 
   double tau_;
   bool cosine_, full_;
-  featurelab::Mat F_, U_;       // representations, and their normalised rows (cosine)
-  featurelab::Vec norms_;
-  featurelab::Mat S_;           // K×(1+N): column 0 the positive's similarity/τ, then the negatives'
-  featurelab::Vec row_max_, positive_, lse_, dots_;
-  featurelab::Mat dU_;  // d(mean loss)/d(representation) for the rows that get gradient
+  Mat F_, U_;       // representations, and their normalised rows (cosine)
+  Vec norms_;
+  Mat S_;           // K×(1+N): column 0 the positive's similarity/τ, then the negatives'
+  Vec row_max_, positive_, lse_, dots_;
+  Mat dU_;  // d(mean loss)/d(representation) for the rows that get gradient
 };
 
-}  // namespace contrastive_decoupling
+}  // namespace featurelab::std_pack

@@ -4,6 +4,7 @@
 #include "mnist.hpp"
 #include "pair_mixing.hpp"
 #include "registration.hpp"
+#include "view_pairs.hpp"
 
 namespace featurelab::std_pack {
 
@@ -15,6 +16,8 @@ void register_data(PackBuilder& pack) {
 
   pack.add<Mixup>("mixup");
   pack.add<MidpointMixup>("midpoint-mixup");
+  pack.add<RandomMask>("random-mask");
+  pack.add<IdentityViews>("identity-views");
 }
 
 }  // namespace featurelab::std_pack

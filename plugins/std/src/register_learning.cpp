@@ -1,4 +1,5 @@
 // Registers the std models, losses and optimizers.
+#include "info_nce.hpp"
 #include "linear_model.hpp"
 #include "optimizers.hpp"
 #include "output_losses.hpp"
@@ -17,6 +18,7 @@ void register_learning(PackBuilder& pack) {
   pack.add<LogisticLoss>("logistic");
   pack.add<HingeLoss>("hinge");
   pack.add<SquaredLoss>("squared");
+  pack.add<InfoNce>("info-nce");
 
   pack.add<GradientDescent>("gd");
   pack.add<Sgd>("sgd");

@@ -1,15 +1,10 @@
-// Layout and masks. The masks are drawn as one K×D 0/1 matrix into a reused buffer; the views are two
-// whole-batch elementwise products.
+// The layout around the views: K positives in, anchors, positives and the raw negatives out, with their roles.
 #include "view_pairs.hpp"
 
 #include <featurelab/error.hpp>
+#include <featurelab/views.hpp>
 
-#include <algorithm>
-#include <cstdint>
-
-namespace contrastive_decoupling {
-
-using namespace featurelab;
+namespace featurelab::std_pack {
 
 Schema ViewPairs::schema() {
   Schema s;
@@ -18,13 +13,12 @@ Schema ViewPairs::schema() {
   return s;
 }
 
-ViewPairs::ViewPairs(const Params& params, Context&, const std::string& name)
-    : positives_(params.integer("positives")), name_(name) {}
+ViewPairs::ViewPairs(const Params& params, Context&) : positives_(params.integer("positives")) {}
 
 void ViewPairs::apply(const Batch& in, Dataset& out, Rng& rng) {
   const Index K = positives_, N = in.n - positives_, D = in.dim;
   if (N < 1) {
-    throw Error(name_ + ": the batch has " + std::to_string(in.n) + " rows but positives = " + std::to_string(K) +
+    throw Error(name() + ": the batch has " + std::to_string(in.n) + " rows but positives = " + std::to_string(K) +
                 ": the rows after the first K are the negatives, so the batch needs K + N rows with N >= 1 (set the "
                 "trainer's batch to K + N, e.g. " + std::to_string(K + 256) + ")");
   }
@@ -33,61 +27,7 @@ void ViewPairs::apply(const Batch& in, Dataset& out, Rng& rng) {
   const ConstMatMap X = in.X();
   views(X.topRows(K), out.X.topRows(K), out.X.middleRows(K, K), rng);
   out.X.bottomRows(N) = X.bottomRows(N);
-  const ConstIVecMap y = in.Y();
-  out.y.head(K) = y.head(K);
-  out.y.segment(K, K) = y.head(K);
-  out.y.tail(N) = y.tail(N);
-  out.T.col(0).head(K).setConstant(kAnchor);
-  out.T.col(0).segment(K, K).setConstant(kPositive);
-  out.T.col(0).tail(N).setConstant(kNegative);
+  write_view_roles(in.Y(), K, out);
 }
 
-Schema RandomMask::schema() {
-  Schema s = ViewPairs::schema();
-  s.real("keep", 0.5, "q: each coordinate is kept in the anchor with probability q; the views are rescaled by 1/q and "
-                      "1/(1−q) (the paper: q = 1/2, factor 2)").above(0).below(1);
-  s.choice("mode", "complementary", {"complementary", "independent"},
-           "complementary: x⁺⁺ = (I−D)x/(1−q), the paper's masks; independent: x⁺⁺ = D′x/q with a second, independent "
-           "mask (second moments equal the raw data's: no decoupling)");
-  return s;
-}
-
-RandomMask::RandomMask(const Params& params, Context& context)
-    : ViewPairs(params, context, "random-mask"),
-      keep_(params.real("keep")),
-      complementary_(params.str("mode") == "complementary") {}
-
-void RandomMask::draw_mask(Rng& rng) {
-  Scalar* m = mask_.data();
-  const Index size = mask_.size();
-  if (keep_ == 0.5) {
-    // The paper's q = 1/2: 64 fair coins from each 64-bit draw of the engine.
-    for (Index i = 0; i < size; i += 64) {
-      std::uint64_t bits = rng.engine()();
-      for (Index k = i; k < std::min(size, i + 64); ++k, bits >>= 1) m[k] = static_cast<Scalar>(bits & 1U);
-    }
-    return;
-  }
-  for (Index k = 0; k < size; ++k) m[k] = rng.uniform() < keep_ ? Scalar(1) : Scalar(0);
-}
-
-void RandomMask::views(ConstMatRef X, MatRef anchors, MatRef positives, Rng& rng) {
-  mask_.resize(X.rows(), X.cols());
-  draw_mask(rng);
-  anchors.array() = X.array() * mask_.array() * static_cast<Scalar>(1 / keep_);
-  if (complementary_) {
-    positives.array() = X.array() * (Scalar(1) - mask_.array()) * static_cast<Scalar>(1 / (1 - keep_));
-    return;
-  }
-  draw_mask(rng);
-  positives.array() = X.array() * mask_.array() * static_cast<Scalar>(1 / keep_);
-}
-
-IdentityViews::IdentityViews(const Params& params, Context& context) : ViewPairs(params, context, "identity-views") {}
-
-void IdentityViews::views(ConstMatRef X, MatRef anchors, MatRef positives, Rng&) {
-  anchors = X;
-  positives = X;
-}
-
-}  // namespace contrastive_decoupling
+}  // namespace featurelab::std_pack

@@ -101,8 +101,8 @@ TEST_CASE("wrong types and out-of-range values say what is expected") {
                     Catch::Contains("optimizer.lr: expected a number > 0, got -1") && Catch::Contains("p.toml:20"));
   CHECK_THROWS_WITH(validate_text(replace(kGood, "width = 20", "width = \"wide\"")),
                     Catch::Contains("model.width: expected an integer") && Catch::Contains("got \"wide\" (string)"));
-  CHECK_THROWS_WITH(validate_text(kGood, {"model.activation=tanh"}),
-                    Catch::Contains("--set model.activation: model.activation: expected one of"));
+  CHECK_THROWS_WITH(validate_text(kGood, {"model.second_layer=fixed"}),
+                    Catch::Contains("--set model.second_layer: model.second_layer: expected one of"));
   CHECK_THROWS_WITH(validate_text(replace(kGood, "train = 200", "train = 0")),
                     Catch::Contains("data.train: expected an integer >= 1 or \"all\", got 0"));
   CHECK_THROWS_WITH(validate_text(replace(kGood, "train = 200", "train = \"most\"")),

@@ -2,6 +2,9 @@
 
 #include "registry/catalog.hpp"
 
+#include <featurelab/activation.hpp>
+#include <featurelab/testing.hpp>
+
 #include <new>
 
 namespace featurelab {
@@ -78,6 +81,14 @@ class Builder {
     ctx.data = spec;
     ctx.total_steps = c_.total_steps;
     ctx.features = &c_.features;
+    ctx.make_activation = [this, &c](const std::string& name) -> std::shared_ptr<const ActivationFunction> {
+      const ComponentRef ref = catalog_.find(Kind::Activation, name);
+      Context own;
+      own.log = log_;
+      own.rng = Rng(derive_seed(seed_, c.path + ".activation"));
+      own.path = c.path + ".activation";
+      return catalog_.make<ActivationFunction>(ref, testing::resolve(ref.component->schema, {}), own);
+    };
     return located(c, [&] { return catalog_.make<T>(c.ref, c.params, ctx); }, true);
   }
 

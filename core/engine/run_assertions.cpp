@@ -3,8 +3,10 @@
 
 #include "engine/assertion.hpp"
 #include "engine/metrics_writer.hpp"
+#include "text/suggest.hpp"
 
 #include <fmt/format.h>
+#include <fnmatch.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -281,12 +283,36 @@ std::pair<json, bool> evaluate_assertions(const std::vector<AssertSpec>& asserts
   return {results, all};
 }
 
+namespace {
+
+// Whether a probe declaring these metric names (patterns, '*' for any text) records `key`.
+bool records(const std::vector<std::string>& patterns, const std::string& key) {
+  return std::any_of(patterns.begin(), patterns.end(),
+                     [&](const std::string& p) { return fnmatch(p.c_str(), key.c_str(), 0) == 0; });
+}
+
+}  // namespace
+
 void check_assertions(const RunPlan& plan) {
   std::vector<Diagnostic> errors;
   std::set<std::string> prefixes{"train"};
+  // The metric names each probe declares (patterns), by instance name; a probe that declares none
+  // (or one whose component differs between sweep points) is not checked past its name.
+  std::map<std::string, std::pair<std::string, std::vector<std::string>>> declared;  // name → (component, patterns)
+  std::set<std::string> undeclared;
   for (const auto& p : plan.points) {
-    for (const auto& probe : p.probes) prefixes.insert(probe.name);
+    for (const auto& probe : p.probes) {
+      prefixes.insert(probe.name);
+      const auto* component = probe.ref.component;
+      if (!component || component->metrics.empty()) {
+        undeclared.insert(probe.name);
+        continue;
+      }
+      auto [it, fresh] = declared.emplace(probe.name, std::make_pair(component->name, component->metrics));
+      if (!fresh && it->second.second != component->metrics) undeclared.insert(probe.name);
+    }
   }
+  for (const auto& name : undeclared) declared.erase(name);
   std::map<std::string, std::set<std::string>> axis_values;
   for (const auto& axis : plan.axes) {
     for (const auto& v : axis.values) axis_values[axis.key].insert(unquote(v));
@@ -326,6 +352,23 @@ void check_assertions(const RunPlan& plan) {
           for (const auto& k : prefixes) known += (known.empty() ? "" : ", ") + k;
           errors.push_back({a.where, path + ".expect: '" + metric + "' names no probe of this pipeline; metrics are "
                                          "<probe name>.<metric>, with probe names: " + known});
+        }
+        if (dot != std::string::npos && reported.count(metric) == 0) {
+          const auto it = declared.find(metric.substr(0, dot));
+          const std::string key = metric.substr(dot + 1);
+          if (it != declared.end() && !records(it->second.second, key)) {
+            reported.insert(metric);
+            std::string known;
+            for (const auto& k : it->second.second) known += (known.empty() ? "" : ", ") + k;
+            std::vector<std::string> names;
+            for (const auto& k : it->second.second) {
+              if (k.find('*') == std::string::npos) names.push_back(it->first + "." + k);
+            }
+            const auto guess = closest_name(metric, names);
+            errors.push_back({a.where, path + ".expect: probe '" + it->first + "' records no metric '" + key + "'" +
+                                           (guess ? "; did you mean '" + *guess + "'?" : "") + " (it records: " + known +
+                                           "; see featurelab describe " + it->second.first + ")"});
+          }
         }
         check_pairs(parsed.selectors()[m], a.where, path + ".expect", true);
       }

@@ -1,6 +1,7 @@
 // Kind -> interface id, read from the SDK headers the core itself is compiled with.
 #include "loader/interface_ids.hpp"
 
+#include <featurelab/activation.hpp>
 #include <featurelab/attack.hpp>
 #include <featurelab/augment.hpp>
 #include <featurelab/distribution.hpp>
@@ -26,6 +27,7 @@ const char* core_interface_id(Kind kind) {
     case Kind::Probe: return Probe::interface_id;
     case Kind::Attack: return Attack::interface_id;
     case Kind::Regularizer: return Regularizer::interface_id;
+    case Kind::Activation: return ActivationFunction::interface_id;
   }
   return "?";
 }

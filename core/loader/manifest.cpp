@@ -122,6 +122,7 @@ PackManifest read_manifest(const std::filesystem::path& manifest_file) {
       component.doc = c.value("doc", "");
       component.interface_id = c.at("interface").get<std::string>();
       component.source = c.value("source", "");
+      component.metrics = c.value("metrics", std::vector<std::string>{});
       for (const auto& p : c.at("params")) component.schema.add(spec_from_json(p));
       m.components.push_back(std::move(component));
     }
@@ -149,6 +150,7 @@ void write_manifest(const PackManifest& m, const std::filesystem::path& manifest
     for (const auto& spec : c.schema.specs()) params.push_back(spec_to_json(spec));
     j["components"].push_back({{"kind", to_string(c.kind)}, {"name", c.name}, {"interface", c.interface_id},
                                {"doc", c.doc}, {"source", c.source}, {"params", params}});
+    if (!c.metrics.empty()) j["components"].back()["metrics"] = c.metrics;
   }
   write_file_atomically(manifest_file, j.dump(2) + "\n");
 }
@@ -161,7 +163,7 @@ PackManifest manifest_of(const LoadedPack& pack) {
   m.fingerprint = pack.fingerprint;
   m.name = pack.name;
   m.version = pack.version;
-  for (const auto& c : pack.components) m.components.push_back({c.kind, c.name, c.doc, c.schema, c.interface_id, c.source});
+  for (const auto& c : pack.components) m.components.push_back({c.kind, c.name, c.doc, c.schema, c.interface_id, c.source, c.metrics});
   return m;
 }
 

@@ -18,6 +18,7 @@ struct ComponentManifest {
   Schema schema;
   std::string interface_id;  // "featurelab.model/1": checked at discovery, before the library is loaded
   std::string source;        // the file that declares it, as the plugin was compiled
+  std::vector<std::string> metrics;  // a probe's metric names, patterns with '*'; empty: undeclared
 };
 
 struct PackManifest {

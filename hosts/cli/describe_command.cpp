@@ -31,6 +31,11 @@ Action add_describe_command(CLI::App& app, const GlobalOptions& global) {
       std::cout << fmt::format("{} {}  (pack {} {}, {})\n\n", to_string(c.kind), c.name, r.pack->manifest.name,
                                r.pack->manifest.version, r.pack->manifest.library_file.string());
       if (!c.source.empty()) std::cout << "Source: " << c.source << "\n\n";
+      if (!c.metrics.empty()) {
+        std::string metrics;
+        for (const auto& m : c.metrics) metrics += (metrics.empty() ? "" : ", ") + c.name + "." + m;
+        std::cout << "Metrics (named after the probe's instance name; * is any text): " << metrics << "\n\n";
+      }
       std::cout << c.doc << "\n\n";
       if (c.schema.specs().empty()) {
         std::cout << "No parameters.\n";

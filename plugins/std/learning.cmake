@@ -12,6 +12,7 @@ set(STD_LEARNING_SOURCES
   src/sgd.cpp
   src/adam.cpp
   src/regularizers.cpp
+  src/tanh_activation.cpp
 )
 set(STD_LEARNING_TESTS
   tests/models_test.cpp

@@ -15,6 +15,7 @@ const char* to_string(Kind kind) {
     case Kind::Probe: return "probe";
     case Kind::Attack: return "attack";
     case Kind::Regularizer: return "regularizer";
+    case Kind::Activation: return "activation";
   }
   return "?";
 }

@@ -1,4 +1,5 @@
 // Test harness: load built plugins (checked like the core does) and make their components with validated parameters.
+#include <featurelab/activation.hpp>
 #include <featurelab/error.hpp>
 #include <featurelab/testing.hpp>
 
@@ -121,6 +122,9 @@ std::pair<std::unique_ptr<Component>, std::shared_ptr<const void>> Harness::crea
   context.path = name;
   context.data = data;
   context.features = features;  // the distribution's ground truth, for components that read it
+  context.make_activation = [this, seed](const std::string& activation) -> std::shared_ptr<const ActivationFunction> {
+    return make<ActivationFunction>(activation, {}, DataSpec{}, seed);
+  };
   std::unique_ptr<Component> made = component->create(resolve(component->schema, overrides), context);
   if (!made) throw Error(std::string(to_string(kind)) + " '" + name + "': its factory returned nothing");
   for (const auto& lib : libraries_) {

@@ -22,6 +22,13 @@ expect 2 "" -- $fl frobnicate
 
 expect 0 "ok \(1 job" -- $fl validate "$good"
 expect 0 "width = 30" -- $fl validate "$good" --print --set model.width=30
+# A metric a probe never records is refused before any job, with the closest one it does record.
+expect 2 "probe 'clean' records no metric 'tset'; did you mean 'clean.test'" -- \
+  $fl validate $SOURCE_DIR/plugins/std/pipelines/xor-figure1.toml --set 'assert.2.expect=clean.tset >= 0.98'
+expect 0 "Metrics .*accuracy.test" -- $fl describe accuracy
+# A pack's activation (kind "activation") by name; a misspelt one refused with the closest.
+expect 0 "ok" -- $fl validate "$good" --set model.activation=tanh
+expect 2 "activation 'tahn' is not built in .*did you mean 'tanh'" -- $fl validate "$good" --set model.activation=tahn
 expect 2 "^error: --set model.widht: model.widht: unknown parameter.*did you mean 'width'" -- \
   $fl validate "$good" --set model.widht=3
 sed 's/^width = 40/widht = 40/' "$good" > "$work/typo.toml"

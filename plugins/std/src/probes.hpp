@@ -12,6 +12,7 @@ class AccuracyProbe : public Probe {
       "Accuracy on train and test against the labels (or a metadata column such as y_clean), optionally "
       "per value of a metadata column (e.g. is_noisy): metrics <split> and <split>.<column>=<value>.";
   static Schema schema();
+  static std::vector<std::string> metrics() { return {"train", "test", "train.*=*", "test.*=*"}; }
   AccuracyProbe(const Params& params, Context& context);
   void measure(const ProbeInput& in, Measurements& out) override;
 
@@ -27,6 +28,7 @@ class LossProbe : public Probe {
  public:
   static constexpr Doc kDoc = "The pipeline's loss on the train and test sets: metrics train, test.";
   static Schema schema();
+  static std::vector<std::string> metrics() { return {"train", "test"}; }
   LossProbe(const Params& params, Context& context);
   void measure(const ProbeInput& in, Measurements& out) override;
 };
@@ -36,6 +38,7 @@ class WeightNormsProbe : public Probe {
   static constexpr Doc kDoc =
       "Norms of every parameter block: <block>.fro, and for matrices the max and mean row norm.";
   static Schema schema();
+  static std::vector<std::string> metrics() { return {"*.fro", "*.row_max", "*.row_mean", "W.fro_over_bound", "W.row_over_bound"}; }
   WeightNormsProbe(const Params& params, Context& context);
   void measure(const ProbeInput& in, Measurements& out) override;
 
@@ -49,6 +52,7 @@ class NeuronFeatureCosineProbe : public Probe {
       "Cosine of every neuron (row of a weight block) with every ground-truth feature, in one GEMM: the "
       "matrix as table \"cosine\", and max, mean_best, min_best and best.<f> (best neuron per feature).";
   static Schema schema();
+  static std::vector<std::string> metrics() { return {"max", "mean_best", "min_best", "best.*"}; }
   NeuronFeatureCosineProbe(const Params& params, Context& context);
   void measure(const ProbeInput& in, Measurements& out) override;
 
@@ -64,6 +68,7 @@ class RobustAccuracyProbe : public Probe {
       "Accuracy under the pipeline's [[attack]]s, per radius: the worst case over attacks for each sample; "
       "metrics clean and r=<radius>.";
   static Schema schema();
+  static std::vector<std::string> metrics() { return {"clean", "r=*"}; }
   RobustAccuracyProbe(const Params& params, Context& context);
   void measure(const ProbeInput& in, Measurements& out) override;
 

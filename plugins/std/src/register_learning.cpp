@@ -5,6 +5,7 @@
 #include "output_losses.hpp"
 #include "registration.hpp"
 #include "regularizers.hpp"
+#include "tanh_activation.hpp"
 #include "two_layer.hpp"
 
 namespace featurelab::std_pack {
@@ -28,6 +29,8 @@ void register_learning(PackBuilder& pack) {
   pack.add<L2Penalty>("l2");
   pack.add<L1Penalty>("l1");
   pack.add<NuclearNormPenalty>("nuclear-norm");
+
+  pack.add<TanhActivation>("tanh");
 }
 
 }  // namespace featurelab::std_pack

@@ -36,7 +36,7 @@ Schema TwoLayerNet::schema() { return common_schema(false); }
 Schema RandomFeatures::schema() { return common_schema(true); }
 
 TwoLayerNet::TwoLayerNet(const Params& params, Context& context, bool random_features)
-    : activation_(params),
+    : activation_(params, context),
       width_(params.integer("width")),
       dim_(context.data.dim),
       bias_(params.boolean("bias")),

@@ -44,7 +44,8 @@ Dataset batch_data(Index n, Index dim, int classes, std::uint64_t seed, bool sof
 GradientCheckOptions options_for(const std::string& activation) {
   GradientCheckOptions o;
   // ReLU kinks: a small step keeps most pre-activations on one side.
-  if (activation == "relu" || activation == "leaky-relu") o.step = std::is_same_v<Scalar, float> ? 2e-3 : 1e-6;
+  // tanh: the multiclass hinge kinks where its saturated outputs tie.
+  if (activation == "relu" || activation == "leaky-relu" || activation == "tanh") o.step = std::is_same_v<Scalar, float> ? 2e-3 : 1e-6;
   return o;
 }
 
@@ -72,7 +73,8 @@ void check_model_with_loss(const std::string& model_name, const Overrides& model
 }  // namespace
 
 TEST_CASE("two-layer gradients for every activation, bias and second layer") {
-  for (const std::string act : {"relu", "leaky-relu", "smoothed-relu", "poly", "identity"}) {
+  // tanh is a pack's activation (kind "activation"), the others are built in.
+  for (const std::string act : {"relu", "leaky-relu", "smoothed-relu", "poly", "identity", "tanh"}) {
     for (bool bias : {false, true}) {
       Overrides p{{"width", std::int64_t(6)}, {"activation", act}, {"bias", bias}, {"smooth_rho", 0.5}};
       check_model_with_loss("two-layer", p, "logistic", 2);
@@ -99,6 +101,22 @@ TEST_CASE("linear and random-features gradients with every loss") {
   }
   check_model_with_loss("linear", {}, "cross-entropy", 3, true);     // soft targets (mixup)
   check_model_with_loss("linear", {{"outputs", std::int64_t(1)}}, "logistic", 2, false);
+}
+
+TEST_CASE("a pack's activation plugs into two-layer: tanh's values and slopes, and a clear refusal of an unknown one") {
+  auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(3)}, {"activation", std::string("tanh")},
+                                                   {"second_layer", std::string("trainable")}}, spec(2, 2), 1);
+  Rng rng(2);
+  model->init(rng);
+  Mat pre, post;
+  Mat X(2, 2);
+  X << 0.3, -1.2, 2.0, 0.5;
+  model->hook("hidden.pre", X, pre);
+  model->hook("hidden.post", X, post);
+  for (Index i = 0; i < pre.size(); ++i) CHECK(post(i) == Approx(std::tanh(double(pre(i)))).epsilon(1e-5));
+  CHECK_THROWS_WITH(harness().make<Model>("two-layer", {{"activation", std::string("tahn")}}, spec(2, 2), 1),
+                    Catch::Contains("activation 'tahn' is not built in (relu, leaky-relu") &&
+                        Catch::Contains("no activation 'tahn'"));
 }
 
 TEST_CASE("random-features trains only its second layer") {

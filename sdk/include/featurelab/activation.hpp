@@ -7,13 +7,22 @@
 //                  above ρ. C¹ at ρ (value ρ/α, slope 1).
 //   poly           u^p
 //   identity       u
+//
+// A pack adds its own (tanh, softplus, …) as a component of kind "activation": a class deriving
+// from ActivationFunction that computes φ and φ' over a whole block of pre-activations (so a
+// model's hot loop makes one call per block, and the pack vectorises it as it likes), registered
+// with pack.add<T>("name"). A model that declares the `activation` parameter then takes any such
+// name (`featurelab list activation`); the core builds it from its defaults.
 #pragma once
 
+#include <featurelab/component.hpp>
 #include <featurelab/params.hpp>
 #include <featurelab/types.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -88,12 +97,32 @@ struct Identity {
 
 }  // namespace activation_kernel
 
+// A pack's activation: φ and φ' elementwise over blocks.
+class ActivationFunction : public Component {
+ public:
+  static constexpr Kind kind_id = Kind::Activation;
+  static constexpr const char* interface_id = "featurelab.activation/1";
+
+  // H = φ(Z) and D = φ'(Z), elementwise; H and D presized like Z (any block of rows: models call
+  // it from parallel loops, so it must keep no mutable state).
+  virtual void apply(ConstMatRef Z, MatRef H, MatRef D) const = 0;
+  // One of the two only; the defaults call apply() with a scratch block.
+  virtual void value(ConstMatRef Z, MatRef H) const;
+  virtual void derivative(ConstMatRef Z, MatRef D) const;
+};
+
 class Activation {
  public:
+  // The built-in names.
   static const std::vector<std::string>& names();
   // Adds activation, leaky_slope, smooth_alpha, smooth_rho, power to a schema.
   static void declare(Schema& schema);
+  // A built-in activation, or (with the context's make_activation) any pack's by name.
+  Activation(const Params& params, const Context& context);
+  // The built-in activations only.
   explicit Activation(const Params& params);
+  // Whether visit() can hand out an inline kernel (built-ins); a pack's activation is a block call.
+  bool fusable() const { return !custom_; }
 
   // H = φ(Z) and D = φ'(Z), elementwise (H and D presized like Z; blocks of rows are fine).
   void apply(ConstMatRef Z, MatRef H, MatRef D) const;
@@ -102,7 +131,8 @@ class Activation {
   void value(ConstMatRef Z, MatRef H) const;
   void derivative(ConstMatRef Z, MatRef D) const;
   // Calls f(kernel) once with this activation's elementwise kernel (activation_kernel::*), so a
-  // model can fuse φ and φ' into its own loop: f is instantiated once per kernel type.
+  // model can fuse φ and φ' into its own loop: f is instantiated once per kernel type. Built-ins
+  // only (fusable()); throws for a pack's activation.
   template <class F>
   void visit(F&& f) const;
   // Scalar versions, for tests and probes.
@@ -113,7 +143,12 @@ class Activation {
   template <class F, int... N>
   void visit_smoothed(F& f, std::integer_sequence<int, N...>) const;
 
-  enum class Kind { Relu, LeakyRelu, SmoothedRelu, Poly, Identity } kind_;
+  Activation(const Params& params, std::nullptr_t);  // parses the name and the built-ins' parameters
+  [[noreturn]] void refuse_fusing() const;
+
+  enum class Kind { Relu, LeakyRelu, SmoothedRelu, Poly, Identity, Pack } kind_;
+  std::shared_ptr<const ActivationFunction> custom_;  // kind_ == Pack
+  std::string name_;
   Scalar slope_;
   Scalar alpha_;
   Scalar rho_;
@@ -128,6 +163,7 @@ void Activation::visit(F&& f) const {
     case Kind::SmoothedRelu: visit_smoothed(f, std::make_integer_sequence<int, 17>{}); return;
     case Kind::Poly: f(activation_kernel::Poly{power_}); return;
     case Kind::Identity: f(activation_kernel::Identity{}); return;
+    case Kind::Pack: refuse_fusing();
   }
 }
 

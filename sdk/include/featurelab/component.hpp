@@ -5,6 +5,7 @@
 #include <featurelab/params.hpp>
 #include <featurelab/rng.hpp>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -15,12 +16,14 @@ class logger;
 
 namespace featurelab {
 
-enum class Kind { Distribution, Transform, Augment, Model, Loss, Optimizer, Trainer, Probe, Attack, Regularizer };
+class ActivationFunction;
+
+enum class Kind { Distribution, Transform, Augment, Model, Loss, Optimizer, Trainer, Probe, Attack, Regularizer, Activation };
 
 inline constexpr Kind kAllKinds[] = {Kind::Distribution, Kind::Transform, Kind::Augment,
                                      Kind::Model,        Kind::Loss,      Kind::Optimizer,
                                      Kind::Trainer,      Kind::Probe,     Kind::Attack,
-                                     Kind::Regularizer};
+                                     Kind::Regularizer,  Kind::Activation};
 
 const char* to_string(Kind kind);
 bool parse_kind(const std::string& text, Kind& out);
@@ -56,6 +59,10 @@ struct Context {
   // The distribution's ground-truth features (null before the distribution exists): models use
   // them for theory-prescribed initialisations (warm starts along a feature).
   const FeatureSet* features = nullptr;
+  // Builds a pack's activation by name (kind "activation", from its defaults), for models whose
+  // `activation` parameter names one that is not built in (activation.hpp). Null where no
+  // catalog is at hand: then only the built-in activations exist.
+  std::function<std::shared_ptr<const ActivationFunction>(const std::string& name)> make_activation;
 };
 
 class Component {

@@ -56,6 +56,9 @@ struct ComponentInfo {
   // Parameters the contract test builds it with, where its defaults do not fit a small data spec
   // (T::test_params(), optional).
   std::map<std::string, Value> test_params;
+  // A probe's metric names ("test", "r=*": '*' matches any text), so that `featurelab validate`
+  // refuses an assertion reading one it never records (T::metrics(), optional; empty: undeclared).
+  std::vector<std::string> metrics;
 };
 
 namespace detail {
@@ -64,6 +67,10 @@ struct declares_dimension : std::false_type {};
 template <class T>
 struct declares_dimension<T, std::void_t<decltype(double(T::dimension(std::declval<const Params&>())))>>
     : std::true_type {};
+template <class T, class = void>
+struct declares_metrics : std::false_type {};
+template <class T>
+struct declares_metrics<T, std::void_t<decltype(std::vector<std::string>(T::metrics()))>> : std::true_type {};
 template <class T, class = void>
 struct declares_test_params : std::false_type {};
 template <class T>
@@ -108,6 +115,7 @@ class PackBuilder {
       info.dimension = [](const Params& params) { return double(T::dimension(params)); };
     }
     if constexpr (detail::declares_test_params<T>::value) info.test_params = T::test_params();
+    if constexpr (detail::declares_metrics<T>::value) info.metrics = T::metrics();
     components_.push_back(std::move(info));
   }
 

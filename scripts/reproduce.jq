@@ -154,25 +154,29 @@ def pipeline_pass:
            ($jobs[] | select(.summary.status != "ok") | "- `\(.dir)`: \(.summary.status)\(if .summary.error then ": " + (.summary.error | tostring | cell) else "" end)")
          else empty end),
         "",
-        "<details><summary>Final metrics: mean ± std over seeds [min, max] per sweep point</summary>",
+        "<details><summary>Final metrics per sweep point: mean ± std over seeds [min, max]</summary>",
         "",
-        "| point | metric | mean ± std [min, max] | seeds |",
-        "|---|---|---|---|",
         ( ($run.jobs | map({key: .dir, value: {point, where: (.assignments | map("\(.[0])=\(.[1] | gsub("^\"|\"$"; ""))") | join(" "))}})
            | from_entries) as $points
           | [ $jobs[] | select(.summary.status == "ok") | $points[.dir] as $p | select($p)
               | {point: $p.point, where: $p.where, final: (.summary.final // {})} ]
           | group_by(.point)[]
-          | (.[0].where) as $pw
-          | map(.final | to_entries[]) | group_by(.key)[]
-          | (map(.value | select(type == "number"))) as $v
-          | ($v | length) as $n
-          | (if $n > 0 then ($v | add / $n) else null end) as $mean
-          | (if $n > 1 then (($v | map((. - $mean) * (. - $mean)) | add) / ($n - 1) | sqrt) else 0 end) as $std
-          | "| \($pw | if . == "" then "—" else cell end) | `\(.[0].key | cell)` | "
-            + (if $n == 0 then "NaN" else "\($mean | sig) ± \($std | sig(2)) [\($v | min | sig), \($v | max | sig)]" end)
-            + " | \($n) |"),
-        "",
+          | "\(if .[0].where == "" then "Every job" else "`\(.[0].where | cell)`" end) (\(length) seed\(if length > 1 then "s" else "" end)):",
+            "",
+            "| metric | value |",
+            "|---|---|",
+            ( map(.final | to_entries[]) | group_by(.key)[]
+              | (map(.value | select(type == "number"))) as $v
+              | ($v | length) as $n
+              | (if $n > 0 then ($v | add / $n) else null end) as $mean
+              | (if $n > 1 then (($v | map((. - $mean) * (. - $mean)) | add) / ($n - 1) | sqrt) else 0 end) as $std
+              | "| `\(.[0].key | cell)` | "
+                + (if $n == 0 then "NaN"
+                   elif $n == 1 or ($v | min) == ($v | max) then ($mean | sig) + (if $n > 1 then " (every seed)" else "" end)
+                   else "\($mean | sig) ± \($std | sig(2)) [\($v | min | sig), \($v | max | sig)]" end)
+                + (if $n < length then " (\(length - $n) not finite)" else "" end) + " |"),
+            ""
+        ),
         "</details>",
         ""
       ] | join("\n"))

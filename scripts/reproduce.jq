@@ -131,9 +131,9 @@ def pipeline_pass:
         "",
         "`featurelab run \($file)` "
           + (if ($meta.args | length) > 0 then "with `\($meta.args | cell)` " else "" end)
-          + "(`--jobs \($meta.jobs)`): **\($njobs) jobs** (\($ok) ok), wall time **\($meta.wall_s | duration)**"
+          + "(`--jobs \($meta.jobs)`): **\($njobs) job\(if $njobs == 1 then "" else "s" end)** (\($ok) ok), wall time **\($meta.wall_s | duration)**"
           + " on \($meta.cores) cores (load average \($meta.load) at the start), exit code \($meta.rc);"
-          + " run \($meta.date) at commit `\($meta.commit)`\(if $meta.dirty then " (with uncommitted changes)" else "" end)"
+          + " finished \($meta.date) at commit `\($meta.commit)`\(if $meta.dirty then " (with uncommitted changes)" else "" end)"
           + (if $meta.build_revision != $meta.commit then ", featurelab built at `\($meta.build_revision)`" else "" end) + ".",
         "",
         (if $counts.total == 0 then "No assertions (or no asserts.json: the run did not finish)."

@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 
@@ -56,4 +57,13 @@ TEST_CASE("a harness refuses a file that is not a pack") {
                     Catch::Contains("no featurelab_pack entry point"));
   CHECK_THROWS_WITH(testing::Harness((kFixtures / "wrong-abi/libfixture-wrong-abi.so").string()),
                     Catch::Contains("ABI " + std::to_string(FEATURELAB_ABI_VERSION + 1)));
+}
+
+TEST_CASE("a harness lists the packs it loaded and what each registers") {
+  testing::Harness h({(kFixtures / "fixture/libfixture.so").string(), (kPlugins / "libstd.so").string()});
+  CHECK(h.packs() == std::vector<std::string>{"fixture", "std"});
+  const auto& components = h.components("std");
+  CHECK(std::any_of(components.begin(), components.end(),
+                    [](const ComponentInfo& c) { return c.kind == Kind::Model && c.name == "two-layer"; }));
+  CHECK_THROWS_WITH(h.components("nope"), "no pack 'nope' is loaded");
 }

@@ -1,5 +1,6 @@
 // PackBuilder::add refuses a name registered twice in one pack, in one kind or across kinds: a
-// pipeline's use = "name" and a probe's metric prefix must mean one component.
+// pipeline's use = "name" and a probe's metric prefix must mean one component. It collects what a
+// component declares for the contract test (test_params(), contract_data()).
 #include <featurelab/pack.hpp>
 
 #include <catch2/catch.hpp>
@@ -22,6 +23,14 @@ class OtherWeights : public Probe {
   static Schema schema() { return {}; }
   OtherWeights(const Params&, Context&) {}
   void measure(const ProbeInput&, Measurements&) override {}
+};
+
+// Declares what the contract test builds it with (tests/contract).
+class CheckedWeights : public Weights {
+ public:
+  static std::map<std::string, Value> test_params() { return {{"tol", 0.5}}; }
+  static ContractData contract_data() { return {{"xor-clusters", {{"dim", std::int64_t(4)}}}, {}, {"two-layer", {}}, {}}; }
+  using Weights::Weights;
 };
 
 class WeightsModel : public Model {
@@ -67,4 +76,20 @@ TEST_CASE("a component knows its registry name, and its registration its doc, sc
   const auto made = info.create(Params{}, context);
   CHECK(context.name == "learned-feature-weights");  // what its constructor sees
   CHECK(made->name() == "learned-feature-weights");
+}
+
+TEST_CASE("a registration carries the contract test's parameters and companions where the component declares them") {
+  PackBuilder pack;
+  pack.add<Weights>("feature-weights");
+  pack.add<CheckedWeights>("checked-weights");
+  const ComponentInfo& plain = pack.components().front();
+  CHECK(plain.test_params.empty());
+  CHECK(plain.contract.distribution.use.empty());
+  CHECK(plain.contract.model.use.empty());
+  const ComponentInfo& checked = pack.components().back();
+  CHECK(checked.test_params.at("tol") == Value(0.5));
+  CHECK(checked.contract.distribution.use == "xor-clusters");
+  CHECK(checked.contract.distribution.params.at("dim") == Value(std::int64_t(4)));
+  CHECK(checked.contract.augment.use.empty());
+  CHECK(checked.contract.model.use == "two-layer");
 }

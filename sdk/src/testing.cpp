@@ -113,6 +113,19 @@ std::pair<const ComponentInfo*, const Harness::Library*> Harness::find(Kind kind
 
 const ComponentInfo& Harness::info(Kind kind, const std::string& name) const { return *find(kind, name).first; }
 
+std::vector<std::string> Harness::packs() const {
+  std::vector<std::string> names;
+  for (const auto& lib : libraries_) names.push_back(lib->pack);
+  return names;
+}
+
+const std::vector<ComponentInfo>& Harness::components(const std::string& pack) const {
+  for (const auto& lib : libraries_) {
+    if (lib->pack == pack) return lib->builder.components();
+  }
+  throw Error("no pack '" + pack + "' is loaded");
+}
+
 std::pair<std::unique_ptr<Component>, std::shared_ptr<const void>> Harness::create(
     Kind kind, const std::string& name, const std::map<std::string, Value>& overrides, const DataSpec& data,
     std::uint64_t seed, const FeatureSet* features) {

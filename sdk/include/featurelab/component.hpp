@@ -31,7 +31,7 @@ bool parse_kind(const std::string& text, Kind& out);
 // What the data looks like after the distribution and transforms; models size themselves by it.
 struct DataSpec {
   Index dim = 0;        // D
-  int classes = 0;      // number of classes (2 for binary)
+  int classes = 0;      // number of classes (2 for binary); 0: no class labels (regression on T, every y 0)
   Index target_cols = 0;  // columns of Dataset::T, 0 if labels only
   DataShape shape;
   std::vector<std::string> meta;  // metadata columns every sample carries

@@ -15,6 +15,7 @@
 
 #include <featurelab/attack.hpp>
 #include <featurelab/augment.hpp>
+#include <featurelab/contract.hpp>
 #include <featurelab/distribution.hpp>
 #include <featurelab/error.hpp>
 #include <featurelab/loss.hpp>
@@ -56,6 +57,8 @@ struct ComponentInfo {
   // Parameters the contract test builds it with, where its defaults do not fit a small data spec
   // (T::test_params(), optional).
   std::map<std::string, Value> test_params;
+  // What the contract test checks it with (T::contract_data(), optional; empty parts: the defaults).
+  ContractData contract;
   // A probe's metric names ("test", "r=*": '*' matches any text), so that `featurelab validate`
   // refuses an assertion reading one it never records (T::metrics(), optional; empty: undeclared).
   std::vector<std::string> metrics;
@@ -76,6 +79,10 @@ struct declares_test_params : std::false_type {};
 template <class T>
 struct declares_test_params<T, std::void_t<decltype(std::map<std::string, Value>(T::test_params()))>>
     : std::true_type {};
+template <class T, class = void>
+struct declares_contract_data : std::false_type {};
+template <class T>
+struct declares_contract_data<T, std::void_t<decltype(ContractData(T::contract_data()))>> : std::true_type {};
 }  // namespace detail
 
 class PackBuilder {
@@ -115,6 +122,7 @@ class PackBuilder {
       info.dimension = [](const Params& params) { return double(T::dimension(params)); };
     }
     if constexpr (detail::declares_test_params<T>::value) info.test_params = T::test_params();
+    if constexpr (detail::declares_contract_data<T>::value) info.contract = T::contract_data();
     if constexpr (detail::declares_metrics<T>::value) info.metrics = T::metrics();
     components_.push_back(std::move(info));
   }

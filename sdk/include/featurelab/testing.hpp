@@ -42,6 +42,11 @@ class Harness {
   // "name" (unique among the loaded packs) or "pack:name". Throws Error otherwise.
   const ComponentInfo& info(Kind kind, const std::string& name) const;
 
+  // The loaded packs' names, in load order, and what one of them registers (for tests that walk
+  // every component: tests/contract). components() throws Error for a pack that is not loaded.
+  std::vector<std::string> packs() const;
+  const std::vector<ComponentInfo>& components(const std::string& pack) const;
+
   template <class T>
   std::shared_ptr<T> make(const std::string& name, const std::map<std::string, Value>& overrides,
                           const DataSpec& data = {}, std::uint64_t seed = 1,

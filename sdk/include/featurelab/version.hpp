@@ -5,6 +5,8 @@
 // another ABI is refused before any of its C++ objects is touched.
 //
 // ABI 7: ComponentInfo gains interface_id (the kind interface a component implements, checked at load).
+// ABI 8: ComponentInfo gains test_params, metrics and contract (what the contract test builds a component
+// with); Context gains make_activation.
 //
 // The fingerprint records what must agree for C++ objects (std::string, Eigen matrices) to
 // cross the plugin boundary safely: compiler, standard-library ABI, Eigen version and alignment,
@@ -19,7 +21,7 @@
 
 #include <string>
 
-#define FEATURELAB_ABI_VERSION 7u
+#define FEATURELAB_ABI_VERSION 8u
 #define FEATURELAB_SDK_VERSION "0.1.0"
 
 namespace featurelab {

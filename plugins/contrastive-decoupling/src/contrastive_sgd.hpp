@@ -19,6 +19,8 @@
 // train.bias_ratio (mean b_i/‖w_i‖) at the probe steps; the probes also run at T1.
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/trainer.hpp>
 
 #include <string>
@@ -31,6 +33,10 @@ class ContrastiveSgd : public featurelab::Trainer {
       "Online SGD on fresh batches (K positives + N negatives per step) with the paper's bias schedule (zero "
       "until all neurons have grown, then a fraction of ‖w_i‖ growing with it), zero or trained biases.";
   static featurelab::Schema schema();
+  static std::map<std::string, featurelab::Value> test_params() {
+    return {{"steps", std::int64_t(3)}, {"batch", std::int64_t(8)}};
+  }
+  static featurelab::ContractData contract_data() { return contrastive_training_contract(); }
   ContrastiveSgd(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Index total_steps() const override { return steps_; }
   void train(featurelab::TrainerHost& host, featurelab::Rng& rng) override;

@@ -15,6 +15,8 @@
 // Table "neurons": per neuron [sparse_fraction, top1, best_atom, norm, bias_ratio].
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/probe.hpp>
 
 #include <vector>
@@ -28,6 +30,7 @@ class DictionaryAlignment : public featurelab::Probe {
       "atom coverage per threshold, sparse/dense norms, active atoms |N_i|, and Stage I (Thm C.1) at the step the "
       "biases turn on.";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return sparse_coding_contract(); }
   DictionaryAlignment(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 

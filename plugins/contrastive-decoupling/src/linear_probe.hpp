@@ -12,6 +12,8 @@
 // label-efficiency curve. Everything in double.
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/probe.hpp>
 
 #include <string>
@@ -25,6 +27,7 @@ class LinearProbe : public featurelab::Probe {
       "Ridge regression (or ridge logistic classification of the sign) of a meta target on the frozen representation "
       "and on raw x, fitted on train, scored on test (R², sign accuracy); optionally by number of labelled samples.";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return sparse_coding_contract(); }
   LinearProbe(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 

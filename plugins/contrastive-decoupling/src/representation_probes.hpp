@@ -9,6 +9,8 @@
 //                        fraction of neurons that never fire. Any model: its output or a hook's activations.
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/probe.hpp>
 
 #include <string>
@@ -21,6 +23,7 @@ class NoiseAlignment : public featurelab::Probe {
       "On test x = Mz + ξ: mean cos(f(x), f(ξ)), mean ‖f(x) − f(Mz)‖/‖f(Mz)‖ and the zero fractions (needs the "
       "sparse-coding distribution's codes and dictionary).";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return sparse_coding_contract(); }
   NoiseAlignment(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 
@@ -35,6 +38,7 @@ class ActivationSparsity : public featurelab::Probe {
       "On the test split: the fraction of nonzero entries of the representation (the model's output, or a hook), the "
       "largest and median per-neuron firing rate, and the fraction of neurons that never fire.";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return sparse_coding_contract(); }
   ActivationSparsity(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 

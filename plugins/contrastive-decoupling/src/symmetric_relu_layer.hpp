@@ -10,6 +10,8 @@
 // paper sets it by a schedule, which the contrastive-sgd trainer runs).
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/model.hpp>
 
 namespace contrastive_decoupling {
@@ -20,6 +22,8 @@ class SymmetricReluLayer : public featurelab::Model {
       "f(x)_i = ReLU(<w_i,x> − b_i) − ReLU(−<w_i,x> − b_i), m neurons, no output layer (Wen & Li §2.2); W ~ N(0, "
       "init_norm²/d1), b = 0, b trainable only with train_bias.";
   static featurelab::Schema schema();
+  static std::map<std::string, featurelab::Value> test_params() { return {{"width", std::int64_t(8)}}; }
+  static featurelab::ContractData contract_data() { return sparse_coding_contract(); }
   SymmetricReluLayer(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Index outputs() const override { return width_; }
   void init(featurelab::Rng& rng) override;

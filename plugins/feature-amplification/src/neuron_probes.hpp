@@ -9,6 +9,8 @@
 //   feature-map-change          Prop. 3.2: min_i ‖φ(Wx_i) − φ(W0x_i)‖/‖φ(W0x_i)‖, also × ‖W0‖_F
 #pragma once
 
+#include "xor_geometry.hpp"
+
 #include <featurelab/probe.hpp>
 
 #include <array>
@@ -26,6 +28,7 @@ class NeuronFeatureCorrelation : public featurelab::Probe {
       "own_min/p10/median/max, cross_median/max (Frei et al. Lemmas 4.2, 4.10).";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
   NeuronFeatureCorrelation(const featurelab::Params&, featurelab::Context&) {}
+  static featurelab::ContractData contract_data() { return xor_contract(); }
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 };
 
@@ -36,6 +39,7 @@ class CandidateSetsProbe : public featurelab::Probe {
       "init norms ‖w_j‖/(ω√d) (Lemma 4.1) and the activation edge Edge_μ(j)/n (Lemma 4.4).";
   static featurelab::Schema schema();
   CandidateSetsProbe(const featurelab::Params& params, featurelab::Context& context);
+  static featurelab::ContractData contract_data() { return xor_contract(); }
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 
  private:
@@ -53,6 +57,7 @@ class NeuronAlignment : public featurelab::Probe {
       "active on every point of their cluster, inactive on the opposite one.";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
   NeuronAlignment(const featurelab::Params&, featurelab::Context&) {}
+  static featurelab::ContractData contract_data() { return xor_contract(); }
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 
  private:
@@ -67,6 +72,7 @@ class AlmostOrthogonality : public featurelab::Probe {
       "largest |<w_j, other>|/(α|a_j|).";
   static featurelab::Schema schema();
   AlmostOrthogonality(const featurelab::Params& params, featurelab::Context& context);
+  static featurelab::ContractData contract_data() { return xor_contract(); }
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 
  private:
@@ -82,6 +88,7 @@ class FeatureMapChange : public featurelab::Probe {
       "minimum times ‖W0‖_F (≈ ω√(md)).";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
   FeatureMapChange(const featurelab::Params&, featurelab::Context&) {}
+  static featurelab::ContractData contract_data() { return xor_contract(); }
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 
  private:

@@ -8,6 +8,8 @@
 // A binary model with one output predicts class 1 (y = +1) iff f > 0.
 #pragma once
 
+#include "xor_geometry.hpp"
+
 #include <featurelab/probe.hpp>
 
 namespace feature_amplification {
@@ -18,6 +20,7 @@ class SplitAccuracy : public featurelab::Probe {
       "train_clean_acc, train_noisy_misclf, test_err_noisy, test_err_clean, realised noise rates and their gap to "
       "the test error, per-cluster clean test error (Frei et al. Thm 3.1).";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
+  static featurelab::ContractData contract_data() { return xor_contract(); }
   SplitAccuracy(const featurelab::Params&, featurelab::Context&) {}
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 };
@@ -28,6 +31,7 @@ class Margins : public featurelab::Probe {
       "min y f over clean training points, max y f over noisy ones, and f at the cluster centres ±μ1, ±μ2 "
       "(Lemma 4.9).";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
+  static featurelab::ContractData contract_data() { return xor_contract(); }
   Margins(const featurelab::Params&, featurelab::Context&) {}
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 };
@@ -36,6 +40,7 @@ class LossStats : public featurelab::Probe {
  public:
   static constexpr featurelab::Doc kDoc = "Training logistic loss and min_i −ℓ′(y_i f(x_i)) (Frei et al. eq. 17).";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
+  static featurelab::ContractData contract_data() { return xor_contract(); }
   LossStats(const featurelab::Params&, featurelab::Context&) {}
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 };
@@ -45,6 +50,7 @@ class ReferenceAgreement : public featurelab::Probe {
   static constexpr featurelab::Doc kDoc =
       "Fraction of test points where sgn f agrees with the reference sgn(|<μ1,x>| − |<μ2,x>|) (§3).";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
+  static featurelab::ContractData contract_data() { return xor_contract(); }
   ReferenceAgreement(const featurelab::Params&, featurelab::Context&) {}
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 };
@@ -55,6 +61,7 @@ class DecisionGrid : public featurelab::Probe {
       "sgn f on a resolution × resolution grid of [low, high]² in the first two coordinates (others 0): table "
       "\"sign\", drawn as a heatmap by featurelab plot (Figure 1).";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return xor_contract(); }
   DecisionGrid(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 

@@ -3,6 +3,7 @@
 // the cluster metadata (0: +μ1, 1: −μ1, 2: +μ2, 3: −μ2).
 #pragma once
 
+#include <featurelab/contract.hpp>
 #include <featurelab/model.hpp>
 #include <featurelab/probe.hpp>
 
@@ -15,6 +16,16 @@ struct XorNeurons {
   // Row j: the mean neuron j serves (μ1 if a_j > 0, μ2 if a_j < 0) and the other one.
   featurelab::Mat own, other;
 };
+
+// What the contract test checks this pack's probes and reference network with: XOR clusters in 4
+// dimensions with flipped labels (the metadata y_clean, is_noisy, cluster the probes split by) and
+// a small two-layer net with the paper's fixed balanced second layer.
+inline featurelab::ContractData xor_contract() {
+  return {{"xor-clusters", {{"dim", std::int64_t(4)}, {"sigma", 0.2}, {"label_noise", 0.2}}},
+          {},
+          {"two-layer", {{"width", std::int64_t(8)}}},
+          {}};
+}
 
 // Throws featurelab::Error for a model without blocks W and a (one output) or data without "means".
 XorNeurons xor_neurons(const featurelab::Model& model, const featurelab::FeatureSet& features, const std::string& who);

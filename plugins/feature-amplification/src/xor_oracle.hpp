@@ -4,6 +4,8 @@
 // distribution's means, so probes and attacks treat it as any trained net.
 #pragma once
 
+#include "xor_geometry.hpp"
+
 #include <featurelab/model.hpp>
 
 namespace feature_amplification {
@@ -14,6 +16,7 @@ class XorOracle : public featurelab::Model {
       "Reference classifier f*(x) = |<μ1,x>| − |<μ2,x>| (Frei et al. eq. 1) as a fixed width-4 ReLU net over the "
       "distribution's means.";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
+  static featurelab::ContractData contract_data() { return xor_contract(); }
   XorOracle(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Index outputs() const override { return 1; }
   void init(featurelab::Rng& rng) override;

@@ -8,6 +8,8 @@
 // Both read the sample's side through the readout (binary labels, or cluster labels and the partition).
 #pragma once
 
+#include "cluster_geometry.hpp"
+
 #include <featurelab/attack.hpp>
 #include <featurelab/readout.hpp>
 
@@ -18,6 +20,7 @@ class FeatureAveragingDirection : public featurelab::Attack {
   static constexpr featurelab::Doc kDoc =
       "x − s·δ·u with u ∝ Σ_{J+} μ_j − Σ_{J−} μ_j and s the sample's side (Li et al. Remark 4.2).";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return clusters_contract(); }
   FeatureAveragingDirection(const featurelab::Params& params, featurelab::Context& context);
   void perturb(featurelab::Model& model, const featurelab::Batch& batch, double radius, featurelab::MatRef X_adv,
                featurelab::Rng& rng) override;
@@ -33,6 +36,7 @@ class NearestOppositeCentre : public featurelab::Attack {
       "x + δ (μ_l − μ_j0)/‖μ_l − μ_j0‖ for the sample's nearest centre j0 and the other side's centre l that lowers "
       "the margin most.";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return clusters_contract(); }
   NearestOppositeCentre(const featurelab::Params& params, featurelab::Context& context);
   void perturb(featurelab::Model& model, const featurelab::Batch& batch, double radius, featurelab::MatRef X_adv,
                featurelab::Rng& rng) override;

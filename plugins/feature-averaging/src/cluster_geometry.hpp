@@ -4,11 +4,21 @@
 //   k outputs (Sec. 4.2, h neurons per class): neuron r serves the class argmax_c a_{c,r}: one matched centre.
 #pragma once
 
+#include <featurelab/contract.hpp>
 #include <featurelab/model.hpp>
 
 #include <vector>
 
 namespace feature_averaging {
+
+// What the contract test checks this pack's model, attacks and probes with: four orthogonal
+// clusters in 16 dimensions (centres and partition) and a small two-layer net with biases.
+inline featurelab::ContractData clusters_contract() {
+  return {{"orthogonal-clusters", {{"clusters", std::int64_t(4)}, {"dim", std::int64_t(16)}}},
+          {},
+          {"two-layer", {{"width", std::int64_t(8)}, {"bias", true}}},
+          {}};
+}
 
 struct Clusters {
   featurelab::Mat centres;   // k×d

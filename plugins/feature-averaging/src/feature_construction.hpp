@@ -8,6 +8,8 @@
 // Nothing is trainable; input gradients are exact, so attacks run on them as on trained models.
 #pragma once
 
+#include "cluster_geometry.hpp"
+
 #include <featurelab/model.hpp>
 
 namespace feature_averaging {
@@ -18,6 +20,7 @@ class FeatureConstruction : public featurelab::Model {
       "Fixed networks of Li et al.: average (f_θavg, biases b±), decoupled (f_dec, Thm D.3), prop48 (Prop. 4.8, k "
       "outputs), built from the distribution's centres and partition.";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return clusters_contract(); }
   FeatureConstruction(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Index outputs() const override { return outputs_; }
   void init(featurelab::Rng& rng) override;

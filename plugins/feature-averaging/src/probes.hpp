@@ -6,6 +6,8 @@
 //   activation-pattern           fraction of (sample, neuron) pairs of the same / other side active
 #pragma once
 
+#include "cluster_geometry.hpp"
+
 #include <featurelab/probe.hpp>
 
 namespace feature_averaging {
@@ -17,6 +19,7 @@ class ClusterCosineMatrix : public featurelab::Probe {
       "(neuron serves the centre) and unmatched means/extremes, decoupling score max_i cos, averaging score cos(w, Σ "
       "matched μ).";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return clusters_contract(); }
   ClusterCosineMatrix(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 
@@ -30,6 +33,7 @@ class FeatureAveragingDistance : public featurelab::Probe {
       "λ̂ (mean ⟨w_r, μ_j⟩ over neurons and matched centres), √d·max_r ‖w_r − λ̂ Σ_{matched} μ_j/d‖ and its "
       "relative form, the largest unmatched ⟨w_r, μ_j⟩, and max |b| (Li et al. Thm 4.5-2, Lemma B.24).";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return clusters_contract(); }
   FeatureAveragingDistance(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 };
@@ -40,6 +44,7 @@ class ActivationPattern : public featurelab::Probe {
       "Fraction of (training sample, neuron) pairs with ⟨w_r, x⟩ + b_r ≥ 0: own (the neuron serves the sample's "
       "side or cluster) and opp (Li et al. Lemma 5.5).";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return clusters_contract(); }
   ActivationPattern(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 };

@@ -31,6 +31,7 @@
 #pragma once
 
 #include <featurelab/model.hpp>
+#include <featurelab/contract.hpp>
 
 namespace feature_emergence {
 
@@ -40,6 +41,11 @@ class GroundTruthNet : public featurelab::Model {
       "Fixed ground-truth networks built from the distribution's features: ch2-bump (Lemma 2.5, y g* = 1 exactly), "
       "ch3-parity (Lemma B.51), ch3-mixture (Lemma B.34), ch3-linear (Lemma B.26); trainable_readout trains a (OPT).";
   static featurelab::Schema schema();
+  // The ch3-linear network on its data, with the readout trained so that backward() has work.
+  static std::map<std::string, featurelab::Value> test_params() {
+    return {{"kind", std::string("ch3-linear")}, {"trainable_readout", true}};
+  }
+  static featurelab::ContractData contract_data() { return {{"linear-separable", {{"dim", std::int64_t(6)}}}, {}, {}, {}}; }
   GroundTruthNet(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Index outputs() const override { return 1; }
   // Writes the constructed network (the rng is not used: the network is determined by the features).

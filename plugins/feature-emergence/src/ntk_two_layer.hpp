@@ -16,6 +16,7 @@ class NtkTwoLayer : public featurelab::Model {
       "The truncated-two-layer network linearised at its symmetric init (neural tangent features, never "
       "materialised): trains ΔW, Δb, Δa of f = H0 Δa + rowsum(σ′(Z0) a0 ⊙ (X ΔWᵀ + Δb)).";
   static featurelab::Schema schema();
+  static std::map<std::string, featurelab::Value> test_params() { return {{"width", std::int64_t(8)}}; }
   NtkTwoLayer(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Index outputs() const override { return 1; }
   void init(featurelab::Rng& rng) override;

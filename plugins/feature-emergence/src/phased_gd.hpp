@@ -27,6 +27,9 @@ class PhasedGd : public featurelab::Trainer {
       "phase_smoothing, phase_optimizer): Shi 2024's reset steps, One/Two Step readouts, random features; the "
       "pipeline's [optimizer] steps only phases with phase_optimizer = pipeline.";
   static featurelab::Schema schema();
+  static std::map<std::string, featurelab::Value> test_params() {
+    return {{"phase_steps", std::vector<std::int64_t>{2, 2}}, {"phase_lr", std::vector<double>{0.05, 0.05}}};
+  }
   PhasedGd(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Index total_steps() const override { return total_; }
   void train(featurelab::TrainerHost& host, featurelab::Rng& rng) override;

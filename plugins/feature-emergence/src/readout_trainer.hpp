@@ -7,6 +7,8 @@
 
 #include "phased_gd.hpp"
 
+#include <featurelab/contract.hpp>
+
 namespace feature_emergence {
 
 class ReadoutTrainer : public PhasedGd {
@@ -15,6 +17,11 @@ class ReadoutTrainer : public PhasedGd {
       "Freeze the first layer at a snapshot (after the listed phased-gd phases; none = init) and solve the readout a "
       "as a hinge SVM by dual coordinate descent: One Step, Two Step, random features, OPT.";
   static featurelab::Schema schema();
+  static std::map<std::string, featurelab::Value> test_params() { return {{"readout_steps", std::int64_t(3)}}; }
+  // A readout needs a trainable block a: the chapter's truncated network.
+  static featurelab::ContractData contract_data() {
+    return {{}, {}, {"truncated-two-layer", {{"width", std::int64_t(8)}}}, {}};
+  }
   ReadoutTrainer(const featurelab::Params& params, featurelab::Context& context);
 };
 

@@ -34,6 +34,7 @@ class SymmetricReluTwoLayer : public featurelab::Model {
       "g(x) = Σ_{i≤4m} a_i ReLU(<w_i,x> − b_i), b fixed (not trained), symmetric 4m init of Eq. 3.9 (g ≡ 0 exactly): "
       "the network of Shi 2024 ch. 3's gradient feature framework; init gaussian or binary (Eq. B.493).";
   static featurelab::Schema schema();
+  static std::map<std::string, featurelab::Value> test_params() { return {{"width", std::int64_t(8)}}; }
   SymmetricReluTwoLayer(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Index outputs() const override { return 1; }
   void init(featurelab::Rng& rng) override;

@@ -16,6 +16,7 @@ class TruncatedTwoLayer : public featurelab::Model, public featurelab::Tunable {
       "g(x) = Σ a_i σ_s(<w_i,x> + b_i), truncated ReLU with closed-form Gaussian smoothing s, symmetric init (g ≡ 0 "
       "at init), all layers trained (Shi 2024 Eq. 2.2–2.3).";
   static featurelab::Schema schema();
+  static std::map<std::string, featurelab::Value> test_params() { return {{"width", std::int64_t(8)}}; }
   TruncatedTwoLayer(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Index outputs() const override { return 1; }
   void init(featurelab::Rng& rng) override;

@@ -14,6 +14,8 @@
 //     ratio_train, the same minimum over the training split only (what our reference runs measured).
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/probe.hpp>
 
 #include <limits>
@@ -26,6 +28,7 @@ class FourierNeuronSpectrum : public featurelab::Probe {
       "One-sided DFT power of each neuron's u_{i,1..k} and w_i (summed): max-normalised power over active neurons, "
       "dominant-frequency coverage and entropy, phase residual Σθ_j − θ_w at the dominant frequency (Shi 2024 ch. 4).";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return modular_mlp_contract(); }
   FourierNeuronSpectrum(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 
@@ -40,6 +43,7 @@ class NormalizedMargin : public featurelab::Probe {
       "Minimum margin over the full table D_p divided by ‖θ‖_{2,k+1}^{k+1}, against γ*(k, p) (Shi 2024 Thm. 4.9); "
       "the class-weighted mean margin and the accuracy over D_p.";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
+  static featurelab::ContractData contract_data() { return modular_mlp_contract(); }
   NormalizedMargin(const featurelab::Params&, featurelab::Context&) {}
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 

@@ -13,6 +13,8 @@
 //   generation mem.  standard m w + 2 m h (n + t) d, SnapKV and GemFilter m w + 2 m h (k + t) d
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include "transformer.hpp"
 
 #include <featurelab/probe.hpp>
@@ -48,6 +50,8 @@ class GemfilterSelection : public featurelab::Probe {
       "GemFilter on a trained transformer: top-k tokens by the filter layer's last query row, rerun on the selection; "
       "needle coverage and accuracy per layer, Thm 9.3's complexity counters (Shi 2024 ch. 9).";
   static featurelab::Schema schema();
+  static std::map<std::string, featurelab::Value> test_params() { return {{"samples", std::int64_t(8)}}; }
+  static featurelab::ContractData contract_data() { return needle_contract(); }
   GemfilterSelection(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 

@@ -12,6 +12,8 @@
 // coefficients table: diag(G) beside v*.
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/probe.hpp>
 
 namespace fourier_icl {
@@ -22,6 +24,7 @@ class IclLossVsRank : public featurelab::Probe {
       "Linear self-attention vs Shi 2024 Thms. 5.4.1–5.4.3: distance to the closed-form rank-r optimum, tail "
       "coefficients, exact pretraining and evaluation losses, Monte Carlo on the test prompts, loss by rank.";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
+  static featurelab::ContractData contract_data() { return icl_regression_contract(); }
   IclLossVsRank(const featurelab::Params&, featurelab::Context&) {}
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 

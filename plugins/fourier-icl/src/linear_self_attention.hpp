@@ -1,5 +1,7 @@
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/model.hpp>
 
 #include <string>
@@ -16,6 +18,7 @@ class LinearSelfAttention : public featurelab::Model {
       "Reduced linear self-attention ŷ = u·((1/ρ)Σ y_i x_i)ᵀ A Bᵀ x_q with U = ABᵀ of rank r (Shi 2024 Eq. 5.1–5.3); "
       "init gaussian or the closed-form rank-r optimum (Thm. 5.4.1).";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return icl_regression_contract(); }
   LinearSelfAttention(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Index outputs() const override { return 1; }
   void init(featurelab::Rng& rng) override;

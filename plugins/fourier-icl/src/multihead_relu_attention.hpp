@@ -10,6 +10,8 @@
 // (the theory's box constraint); the constructions satisfy it.
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include "prompt_tokens.hpp"
 
 #include <featurelab/model.hpp>
@@ -24,6 +26,7 @@ class MultiheadReluAttention : public featurelab::Model {
       "g = Σ_i a_i ReLU(hᵀ W^(i) x_q) over m reduced-LSA heads (Shi 2024 §5.5); init gaussian or Thm. 5.5.1's "
       "constructions (construction = small: 2(log2 k + 1) heads, large: 2(log2 d + 1) heads).";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return icl_parity_contract(); }
   MultiheadReluAttention(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Index outputs() const override { return 1; }
   void init(featurelab::Rng& rng) override;

@@ -11,6 +11,8 @@
 //     constructions: the projection assumes diagonal heads).
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/probe.hpp>
 
 namespace fourier_icl {
@@ -21,6 +23,7 @@ class ParityCoverage : public featurelab::Probe {
       "Hinge loss, accuracy and uncovered (task, pattern) counts on S_1 and S_2 with the population context "
       "(Shi 2024 Thm. 5.5.1), for icl-sparse-parity models.";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
+  static featurelab::ContractData contract_data() { return icl_parity_contract(); }
   ParityCoverage(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 
@@ -34,6 +37,10 @@ class ParityNoiseProjection : public featurelab::Probe {
   static constexpr featurelab::Doc kDoc =
       "Rank of the heads' diagonal matrix D and the projected M-shot input-noise energy E‖P_D Ξ‖² (Shi 2024 Thm. 5.5.2).";
   static featurelab::Schema schema();
+  static std::map<std::string, featurelab::Value> test_params() {
+    return {{"samples", std::int64_t(1000)}, {"shots", std::int64_t(8)}};
+  }
+  static featurelab::ContractData contract_data() { return icl_parity_contract(); }
   ParityNoiseProjection(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 

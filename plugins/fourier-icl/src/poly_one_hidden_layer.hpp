@@ -10,6 +10,8 @@
 // (Lemmas C.17/C.18; see fourier_construction.hpp) and width 2^{2k−2}(p−1).
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/model.hpp>
 
 namespace fourier_icl {
@@ -20,6 +22,7 @@ class PolyOneHiddenLayer : public featurelab::Model {
       "f(a)[c] = Σ_i (u_{i,1}[a_1] + … + u_{i,k}[a_k])^k w_i[c] on one-hot inputs (Shi 2024 Eq. 4.2): activation z^k, "
       "no bias, blocks U (m×kp) and W (m×p); width 0 = 2^{2k−2}(p−1).";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return modular_mlp_contract(); }
   PolyOneHiddenLayer(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Index outputs() const override { return p_; }
   void init(featurelab::Rng& rng) override;

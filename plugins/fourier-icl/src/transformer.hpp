@@ -17,6 +17,8 @@
 // lnf_g, lnf_b, out (D×C), bout, and the frozen attention_shape = [H, a] that probes read.
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/model.hpp>
 
 #include <vector>
@@ -29,6 +31,8 @@ class Transformer : public featurelab::Model {
       "Pre-norm decoder transformer over token ids (embeddings ×√D + learned positions, L blocks of H-head causal "
       "softmax attention and a GELU MLP, final LayerNorm, readout at the last token); batched forward and backward.";
   static featurelab::Schema schema();
+  static std::map<std::string, featurelab::Value> test_params() { return small_transformer_params(); }
+  static featurelab::ContractData contract_data() { return modular_transformer_contract(); }
   Transformer(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Index outputs() const override { return classes_; }
   void init(featurelab::Rng& rng) override;

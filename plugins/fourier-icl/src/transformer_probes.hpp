@@ -11,6 +11,8 @@
 //     generalisation); any classifier.
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/probe.hpp>
 
 namespace fourier_icl {
@@ -21,6 +23,7 @@ class AttentionFourier2d : public featurelab::Probe {
       "Per attention head, the 2-D DFT of the token-space matrix E_num W_q W_kᵀ E_numᵀ: fraction of power in the top 4 "
       "bins and the dominant frequencies (Shi 2024 Fig. 4.3).";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return modular_transformer_contract(); }
   AttentionFourier2d(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 
@@ -34,6 +37,7 @@ class GrokkingTiming : public featurelab::Probe {
   static constexpr featurelab::Doc kDoc =
       "First evaluated steps at which train and test accuracy reach a threshold, and the gap between them (grokking).";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return modular_transformer_contract(); }
   GrokkingTiming(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 

@@ -1,6 +1,8 @@
 // Probes of which features a multi-view model learned (Chidambaram et al. Def. 4.5, App. B).
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/probe.hpp>
 
 namespace midpoint_mixup {
@@ -17,6 +19,7 @@ class FeatureLearnedProbe : public featurelab::Probe {
       "R(c) >= log k): fractions both / one / none, ablation table, and whether the initial correlation "
       "predicted the winner.";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return multiview_contract(); }
   FeatureLearnedProbe(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 
@@ -34,6 +37,7 @@ class FeatureCorrelationProbe : public featurelab::Probe {
       "Λ_{y,l} = max_r <w_{y,r}, v_{y,l}> per class and feature (table \"lambda\"), its smaller/larger feature "
       "means, and the off-diagonal max O = max_{y,r,s≠y,l} <w_{y,r}, v_{s,l}>.";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return multiview_contract(); }
   FeatureCorrelationProbe(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 

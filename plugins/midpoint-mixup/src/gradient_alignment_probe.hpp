@@ -4,6 +4,8 @@
 // on the model's current weights, or on Section 3's "lagging" weights w_y = C·log k·v_{y,1}.
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/probe.hpp>
 
 namespace midpoint_mixup {
@@ -14,6 +16,7 @@ class GradientAlignmentProbe : public featurelab::Probe {
       "⟨−∇_{w_y}J, v_{y,l}⟩ for ERM (cross-entropy) and exact Midpoint Mixup on the training set (Props. 3.4/3.5): "
       "erm_lagging, mm_lagging, mm_lagging_k2 (× k²), mm_gap (along v_{y,1} − v_{y,2}), ratio (mm/erm on v_{y,2}).";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return multiview_contract(); }
   GradientAlignmentProbe(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "beta_quadrature.hpp"
+#include "contract_setups.hpp"
 
 #include <featurelab/loss.hpp>
 #include <featurelab/preactivation.hpp>
@@ -17,6 +18,7 @@ namespace midpoint_mixup {
 
 class ExactPairMixingLoss : public featurelab::Loss {
  public:
+  static featurelab::ContractData contract_data() { return multiview_contract(); }
   featurelab::Scalar evaluate_with_gradient(featurelab::Model& model, const featurelab::Batch& batch,
                                             featurelab::VecRef grad) override;
   featurelab::Scalar evaluate(featurelab::Model& model, const featurelab::Batch& batch) override;

@@ -5,6 +5,8 @@
 // one (n·P)×d matrix (a view of the row-major n×(P·d) input), so the forward pass is one GEMM.
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/activation.hpp>
 #include <featurelab/model.hpp>
 #include <featurelab/preactivation.hpp>
@@ -19,6 +21,8 @@ class PatchTwoLayer : public featurelab::Model, public featurelab::LinearPreacti
   static featurelab::Schema schema();
   PatchTwoLayer(const featurelab::Params& params, featurelab::Context& context);
 
+  static std::map<std::string, featurelab::Value> test_params() { return {{"neurons", std::int64_t(2)}}; }
+  static featurelab::ContractData contract_data() { return multiview_contract(); }
   featurelab::Index outputs() const override { return classes_; }
   void init(featurelab::Rng& rng) override;
   // X: n×(P·d) -> out: n×k

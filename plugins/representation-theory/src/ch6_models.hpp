@@ -7,6 +7,8 @@
 //     one per class, as the official code's nn.Linear + cross-entropy); blocks "A", "head", "bias".
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/model.hpp>
 
 namespace representation_theory {
@@ -18,6 +20,7 @@ class FeatureWeights : public featurelab::Model {
   static featurelab::Schema schema();
   FeatureWeights(const featurelab::Params& params, featurelab::Context& context);
 
+  static featurelab::ContractData contract_data() { return dg_theory_contract(); }
   featurelab::Index outputs() const override { return 1; }
   void init(featurelab::Rng& rng) override;
   void forward(featurelab::ConstMatRef X, featurelab::MatRef out) override;
@@ -42,6 +45,7 @@ class LinearFeatures : public featurelab::Model {
   LinearFeatures(const featurelab::Params& params, featurelab::Context& context);
 
   featurelab::Index outputs() const override { return outputs_; }
+  static featurelab::ContractData contract_data() { return dg_toy_contract(); }
   void init(featurelab::Rng& rng) override;
   void forward(featurelab::ConstMatRef X, featurelab::MatRef out) override;
   void backward(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::VecRef grad) override;

@@ -11,6 +11,8 @@
 //     lies in R (Lemma 6.2 / Prop. 6.3), Lemma 6.1's bounds 3/(4γ) and 1/√r beside them.
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/probe.hpp>
 
 namespace representation_theory {
@@ -20,6 +22,7 @@ class OodAccuracy : public featurelab::Probe {
   static constexpr featurelab::Doc kDoc =
       "In-domain (test split) and out-of-domain (features ood_inputs / ood_labels) accuracy, and err_ood/err_id.";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return dg_toy_contract(); }
   OodAccuracy(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 
@@ -33,6 +36,7 @@ class StableRank : public featurelab::Probe {
       "Singular values of a hook point's feature matrix on a split: stable rank (standard and as printed), "
       "nuclear norm / N, σ2/σ1.";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return dg_toy_contract(); }
   StableRank(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 
@@ -46,6 +50,7 @@ class FeatureSupport : public featurelab::Probe {
   static constexpr featurelab::Doc kDoc =
       "Weights on the invariant vs environmental features (α̂, β̂, α̂/β̂, support counts) against Lemma 6.1's bounds.";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return dg_theory_contract(); }
   FeatureSupport(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 

@@ -8,6 +8,8 @@
 // the contrastive loss on pairs made from the same inputs by the transformation. λ = 0 is plain fine-tuning.
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include "ch7_contrastive_term.hpp"
 
 #include <featurelab/loss.hpp>
@@ -20,6 +22,7 @@ class ContrastiveInnerProduct : public featurelab::Loss {
       "Contrastive loss ℓ(φ(x)ᵀ(φ(x⁺) − n)) over view pairs (chapter 7, Eq 7.1 / F.38): ℓ logistic or linear (Thm 7.1), the "
       "negative term expected (E φ(x⁻) = 0), batch-mean or single; gradient through every branch.";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return multitask_contract(); }
   ContrastiveInnerProduct(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Scalar evaluate_with_gradient(featurelab::Model& model, const featurelab::Batch& batch,
                                             featurelab::VecRef grad) override;
@@ -36,6 +39,7 @@ class ContrastiveRegularized : public featurelab::Loss {
       "Fine-tuning with contrastive regularisation (chapter 7, Eq 7.9): ½(uᵀφ(x) − y)² on the labelled anchors with the "
       "model's linear head u, plus λ × the contrastive loss on their transformed pairs.";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return multitask_contract(); }
   ContrastiveRegularized(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Scalar evaluate_with_gradient(featurelab::Model& model, const featurelab::Batch& batch,
                                             featurelab::VecRef grad) override;

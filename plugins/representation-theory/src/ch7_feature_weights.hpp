@@ -13,6 +13,8 @@
 // the whole history, so its heat map is the group weights against step).
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/probe.hpp>
 
 #include <string>
@@ -26,6 +28,7 @@ class FeatureWeights : public featurelab::Probe {
       "Feature weights D = diag((WM)ᵀ(WM)) of a linear representation on multitask-linear data: group means over S, "
       "each P_t, U (chapter 7, Prop 7.3/7.4/F.9 predict 1, 1/T, 0), the off-diagonal share, and the history per group.";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return multitask_contract(); }
   FeatureWeights(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 

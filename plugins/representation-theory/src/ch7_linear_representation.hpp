@@ -11,6 +11,8 @@
 // not part of forward() (the output stays φ): `contrastive-regularized` reads it and writes its gradient.
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/model.hpp>
 
 #include <string>
@@ -23,6 +25,7 @@ class LinearRepresentation : public featurelab::Model {
       "Linear representation φ(x) = Wx, W ∈ R^{k×d} (chapter 7, §7.2.2); init gaussian, or the theory's optimum on the "
       "even mixture (Prop 7.3: √α on S, √β on each P_t) or on one task (Prop 7.4); optional linear head u.";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return multitask_contract(); }
   LinearRepresentation(const featurelab::Params& params, featurelab::Context& context);
 
   featurelab::Index outputs() const override { return k_; }

@@ -17,6 +17,8 @@
 // probe steps; the probes also run when fine-tuning starts.
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include "ch7_norm_projection.hpp"
 
 #include <featurelab/trainer.hpp>
@@ -30,6 +32,10 @@ class ProjectedSgd : public featurelab::Trainer {
       "Online SGD with the exact projection onto {‖W‖₂ ≤ 1, ‖W‖_F ≤ √r} after each step (chapter 7, §7.2.2), optionally "
       "followed by fine-tuning on one task inside the ball ‖W − W₀‖_F ≤ γ (F.104–F.105).";
   static featurelab::Schema schema();
+  static std::map<std::string, featurelab::Value> test_params() {
+    return {{"steps", std::int64_t(3)}, {"batch", std::int64_t(8)}};
+  }
+  static featurelab::ContractData contract_data() { return multitask_contract(); }
   ProjectedSgd(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Index total_steps() const override { return steps_ + finetune_steps_; }
   bool applies_regularizers() const override { return true; }

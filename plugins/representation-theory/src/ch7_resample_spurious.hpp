@@ -8,6 +8,8 @@
 // reads).
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/augment.hpp>
 
 namespace representation_theory::ch7 {
@@ -19,6 +21,8 @@ class ResampleSpurious : public featurelab::Augment {
       "`positives` rows become (anchor, positive) pairs, the rest stay negatives (0 = every row a pair, for the "
       "expected negative).";
   static featurelab::Schema schema();
+  static std::map<std::string, featurelab::Value> test_params() { return {{"positives", std::int64_t(3)}}; }
+  static featurelab::ContractData contract_data() { return multitask_contract(); }
   ResampleSpurious(const featurelab::Params& params, featurelab::Context& context);
   void apply(const featurelab::Batch& in, featurelab::Dataset& out, featurelab::Rng& rng) override;
 

@@ -21,6 +21,8 @@
 // Table `target`: rows m, columns trained / ideal-mixture / ideal-specific MSE on the target task.
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/probe.hpp>
 
 #include <vector>
@@ -34,6 +36,10 @@ class RidgeProbe : public featurelab::Probe {
       "exact population MSE (chapter 7, Prop 7.3/7.4): label efficiency on the target task, universality over all tasks, "
       "beside the chapter's ideal mixture and task-specific representations.";
   static featurelab::Schema schema();
+  static std::map<std::string, featurelab::Value> test_params() {
+    return {{"labels", std::vector<std::int64_t>{5, 10}}, {"trials", std::int64_t(2)}};
+  }
+  static featurelab::ContractData contract_data() { return multitask_contract(); }
   RidgeProbe(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 

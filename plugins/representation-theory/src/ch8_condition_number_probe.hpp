@@ -4,6 +4,8 @@
 // kappa_max, lambda_min and lambda_max (means). Table `kappa`: per prompt κ, λ_min, λ_max.
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/probe.hpp>
 
 namespace representation_theory {
@@ -13,6 +15,7 @@ class ConditionNumberProbe : public featurelab::Probe {
   static constexpr featurelab::Doc kDoc =
       "κ = λ_max/λ_min of XᵀX for each test prompt (Def. 8.12): mean, min, max, mean extreme eigenvalues; per-prompt table.";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
+  static featurelab::ContractData contract_data() { return looped_contract(); }
   ConditionNumberProbe(const featurelab::Params&, featurelab::Context&) {}
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 };

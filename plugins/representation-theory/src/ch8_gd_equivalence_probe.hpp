@@ -10,6 +10,8 @@
 // Table `prompts`: per prompt rel_diff, rows_changed, alpha_changed, eta.
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/probe.hpp>
 
 namespace representation_theory {
@@ -20,6 +22,7 @@ class GdEquivalenceProbe : public featurelab::Probe {
       "Looped transformer vs gradient descent (Thm. 8.14): max |TF_t − αθ^(t)| over every loop and prompt, rows 1..n "
       "and the α cell unchanged bit for bit, the attention against Lemma 8.13's closed form.";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
+  static featurelab::ContractData contract_data() { return looped_contract(); }
   GdEquivalenceProbe(const featurelab::Params&, featurelab::Context&) {}
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 };

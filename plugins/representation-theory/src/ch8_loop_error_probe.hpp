@@ -22,6 +22,8 @@
 // bare bounds (the chapter's theory lines).
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include <featurelab/probe.hpp>
 
 #include <vector>
@@ -34,6 +36,8 @@ class LoopErrorProbe : public featurelab::Probe {
       "Log normalised error ‖θ^(t) − θ*‖² of the looped transformer per loop vs −t/κ (Thm. 8.25) and 2t ln(1 − 1/κ) "
       "(exact GD), the prediction error vs |α|e^{−t/(2κ)} (Thm. 8.16), the float64 floor; table `curve` for Fig. 8.1.";
   static featurelab::Schema schema();
+  static std::map<std::string, featurelab::Value> test_params() { return {{"at", std::vector<std::int64_t>{5, 10}}}; }
+  static featurelab::ContractData contract_data() { return looped_contract(); }
   LoopErrorProbe(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 

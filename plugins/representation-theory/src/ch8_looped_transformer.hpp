@@ -9,6 +9,8 @@
 // in double whatever featurelab::Scalar is (`precision = "float32"` runs the same loops in float, to show that floor).
 #pragma once
 
+#include "contract_setups.hpp"
+
 #include "ch8_prompt_layout.hpp"
 
 #include <featurelab/model.hpp>
@@ -21,6 +23,7 @@ class LoopedLinearTransformer : public featurelab::Model {
       "Shi 2024 Defs. 8.6–8.7: Z ← Z − η (M ∘ ZQZᵀ) Z P for T loops on the prompt matrix, output −Z_{n+1,1:d}; "
       "Q = I, P = diag(I_d, 0) (Lemma 8.13); η = 1/λ_max(XᵀX) per prompt or constant; computed in double.";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return looped_contract(); }
   LoopedLinearTransformer(const featurelab::Params& params, featurelab::Context& context);
 
   featurelab::Index outputs() const override { return shape_.d; }

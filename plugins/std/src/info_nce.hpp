@@ -18,6 +18,7 @@
 #pragma once
 
 #include <featurelab/loss.hpp>
+#include <featurelab/contract.hpp>
 
 namespace featurelab::std_pack {
 
@@ -27,6 +28,18 @@ class InfoNce : public Loss {
       "Contrastive loss −Sim(x⁺, x⁺⁺) + τ log Σ exp(Sim(x⁺, ·)/τ) over the positive and the shared negatives (Wen & Li "
       "Def. 2.2), Sim unnormalised (dot) or cosine; gradient stop-gradient (the paper's, anchor branch only) or full.";
   static Schema schema();
+  // The loss's own gradient: the paper's stop-gradient is a semi-gradient, no derivative to check.
+  static std::map<std::string, Value> test_params() { return {{"gradient", std::string("full")}}; }
+  // Masked view pairs (three anchors, their positives, the other rows negatives) of a smooth
+  // 4-dimensional representation.
+  static ContractData contract_data() {
+    return {{},
+            {"random-mask", {{"positives", std::int64_t(3)}}},
+            {"two-layer",
+             {{"width", std::int64_t(8)}, {"outputs", std::int64_t(4)}, {"activation", std::string("smoothed-relu")},
+              {"second_layer", std::string("trainable")}}},
+            {}};
+  }
   InfoNce(const Params& params, Context& context);
   Scalar evaluate_with_gradient(Model& model, const Batch& batch,
                                             VecRef grad) override;

@@ -4,6 +4,7 @@
 
 #include <featurelab/loss.hpp>
 #include <featurelab/tunable.hpp>
+#include <featurelab/contract.hpp>
 
 namespace featurelab::std_pack {
 
@@ -13,6 +14,15 @@ class CrossEntropyLoss : public OutputLoss {
       "Softmax cross-entropy over K ≥ 2 outputs, with hard labels or soft target rows (mixup); optional "
       "label smoothing.";
   static Schema schema();
+  // Three classes, and a smooth two-layer net with one trainable output each.
+  static ContractData contract_data() {
+    return {{"gaussian-mixture", {{"classes", std::int64_t(3)}, {"dim", std::int64_t(6)}, {"sigma", 0.5}}},
+            {},
+            {"two-layer",
+             {{"width", std::int64_t(8)}, {"bias", true}, {"activation", std::string("smoothed-relu")},
+              {"second_layer", std::string("trainable")}}},
+            {}};
+  }
   CrossEntropyLoss(const Params& params, Context& context);
   void check_model(const Model& model, const DataSpec& data) const override;
   Scalar value_and_gradient(ConstMatRef out, const Batch& batch, MatRef dout) const override;

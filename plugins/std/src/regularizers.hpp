@@ -43,6 +43,8 @@ class BlockSelection {
 class WeightPenalty : public Regularizer {
  public:
   static Schema schema();
+  // λ = 0 (the default) would check nothing.
+  static std::map<std::string, Value> test_params() { return {{"lambda", 0.1}}; }
   WeightPenalty(const Params& params, std::string name);
   void bind(Model& model) override { selection_.bind(model, blocks_, name_); }
 
@@ -79,6 +81,8 @@ class NuclearNormPenalty : public Regularizer {
       "λ·‖F‖_*/N on a hook point's feature matrix of the batch (ERM-NU, Shi 2024 eq. 6.3; official code: "
       "divided by N, on after a warm-up); subgradient U₊V₊ᵀ through Model::hook_backward.";
   static Schema schema();
+  // The hook point of std two-layer, the contract test's model: its pre-activations, linear in W.
+  static std::map<std::string, Value> test_params() { return {{"hook", std::string("hidden.pre")}}; }
   NuclearNormPenalty(const Params& params, Context& context);
   void bind(Model& model) override;
   Scalar add_penalty(Model& model, const Batch& batch, Index step, VecRef grad) override;

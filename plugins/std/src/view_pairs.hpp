@@ -17,6 +17,8 @@ namespace featurelab::std_pack {
 class ViewPairs : public Augment {
  public:
   static Schema schema();
+  // A batch of the contract test holds a few rows: four pairs, the rest negatives.
+  static std::map<std::string, Value> test_params() { return {{"positives", std::int64_t(4)}}; }
   ViewPairs(const Params& params, Context& context);
   void apply(const Batch& in, Dataset& out, Rng& rng) override;
 

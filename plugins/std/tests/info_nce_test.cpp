@@ -90,7 +90,7 @@ TEST_CASE("info-nce: the stop-gradient update is the anchor-branch derivative wi
   CHECK(check_gradient(*model, *cosine, Batch::of(d)).ok);
 }
 
-TEST_CASE("info-nce: zero representations give τ·ln(N + 1); batches not in the view layout refused with the fix") {
+TEST_CASE("info-nce: zero representations give τ·ln(N + 1), and batches not in the view layout refused with the fix") {
   const Index K = 3, N = 4, D = 5;
   DataSpec spec;
   spec.dim = D;

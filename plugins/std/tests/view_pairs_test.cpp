@@ -52,7 +52,7 @@ TEST_CASE("view augments: anchors, positives and raw negatives with their roles,
                     Catch::Contains("random-mask") && Catch::Contains("K + N") && Catch::Contains("batch"));
 }
 
-TEST_CASE("random-mask rescales by 1/q and 1/(1 − q); independent masks overlap; identity-views copies") {
+TEST_CASE("random-mask rescales by 1/q and 1/(1 − q), independent masks overlap, identity-views copies") {
   Rng rng(6);
   const Dataset raw = gaussian(50, rng);
   Dataset views;

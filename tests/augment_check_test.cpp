@@ -9,7 +9,7 @@ using namespace featurelab;
 namespace {
 
 struct Fixture {
-  ComponentManifest manifest{Kind::Augment, "forgetful-augment", "", Schema{}, "featurelab.augment/1", ""};
+  ComponentManifest manifest{Kind::Augment, "forgetful-augment", "", Schema{}, "featurelab.augment/1", "", {}};
   PackRecord pack;
   ComponentConfig augment;
   DataSpec spec;

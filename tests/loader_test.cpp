@@ -48,7 +48,7 @@ TEST_CASE("the manifest records each component's interface id, and discovery ref
   m.fingerprint = build_fingerprint();
   m.name = "old-interface";
   m.version = "1.0";
-  m.components.push_back({Kind::Model, "old-model", "", Schema{}, "featurelab.model/0", ""});
+  m.components.push_back({Kind::Model, "old-model", "", Schema{}, "featurelab.model/0", "", {}});
   write_manifest(m, manifest_path_for(m.library_file));
   Catalog catalog;
   catalog.discover({dir.path()});

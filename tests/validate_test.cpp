@@ -109,6 +109,27 @@ TEST_CASE("wrong types and out-of-range values say what is expected") {
                     Catch::Contains("data.train: expected an integer >= 1 or \"all\", got a string"));
 }
 
+TEST_CASE("an automatic key is \"auto\" when left out or written so, a number otherwise, and 0 is refused naming auto") {
+  // std two-layer: init_scale = auto (1/√D) by default.
+  const Pipeline p = validate_text(kGood);
+  CHECK(is_auto(p.model.params.at("init_scale")));
+  CHECK_FALSE(p.model.params.real_or_auto("init_scale").has_value());
+  CHECK_THAT(p.operative_toml(), Catch::Contains("init_scale = 'auto'") || Catch::Contains("init_scale = \"auto\""));
+  const Pipeline written = validate_text(replace(kGood, "width = 20", "width = 20\ninit_scale = \"auto\""));
+  CHECK(written.operative_toml() == p.operative_toml());
+  const Pipeline number = validate_text(kGood, {"model.init_scale=0.25"});
+  CHECK(number.model.params.real_or_auto("init_scale") == std::optional<double>(0.25));
+  CHECK(validate_text(kGood, {"model.init_scale=auto"}).operative_toml() == p.operative_toml());
+  CHECK_THROWS_WITH(validate_text(replace(kGood, "width = 20", "width = 20\ninit_scale = 0")),
+                    Catch::Contains("model.init_scale: expected a number > 0 or \"auto\", got 0") &&
+                        Catch::Contains("0 no longer means 1/√D: write init_scale = \"auto\" or leave the key out"));
+  CHECK_THROWS_WITH(validate_text(replace(kGood, "width = 20", "width = \"auto\"")),
+                    Catch::Contains("model.width: expected an integer >= 1, got \"auto\", but width has no automatic value"));
+  CHECK_THROWS_WITH(validate_text(replace(kGood, "width = 20", "width = 20\ninit_scale = \"big\"")),
+                    Catch::Contains("model.init_scale: expected a number > 0 or \"auto\", got \"big\" (string); the default is "
+                                    "auto (1/√D)"));
+}
+
 TEST_CASE("data.train = \"all\" is kept for the job, which asks a finite distribution for its size") {
   const Pipeline p = validate_text(replace(kGood, "train = 200", "train = \"all\""));
   CHECK(p.train_size == kAllSamples);
@@ -215,8 +236,23 @@ TEST_CASE("a --set of a key the sweep also sets is refused, naming the key, the 
   const std::string variants = std::string(kGood) + "[sweep]\nsteps = [{ name = \"short\", \"train.steps\" = 5 }]\n";
   CHECK_THROWS_WITH(validate_text(variants, {"train.steps=50"}),
                     Catch::Contains("--set train.steps: the [sweep] (") && Catch::Contains("p.toml:31:44) also sets train.steps") &&
-                        Catch::Contains("edit the [sweep] variant that sets it, or drop this --set"));
+                        Catch::Contains("edit the [sweep] variants that set it, or drop this --set"));
   CHECK_NOTHROW(validate_text(swept, {"model.activation=\"relu\""}));  // keys the sweep leaves alone
+}
+
+TEST_CASE("a --set of a key only some variants set applies to the others and warns naming those that keep theirs") {
+  // A reduced run of a sweep whose "frozen" variant trains no steps: the --set shortens the other.
+  const std::string text = std::string(kGood) +
+                           "[sweep]\nsteps = [{ name = \"trained\", \"model.width\" = 8 }, "
+                           "{ name = \"frozen\", \"train.steps\" = 0 }]\n";
+  test::TempDir dir;
+  RunPlan plan = plan_run(dir.write("p.toml", text), {"train.steps=50"}, std_catalog());
+  REQUIRE(plan.points.size() == 2);
+  CHECK(plan.points[0].trainer.params.integer("steps") == 50);
+  CHECK(plan.points[1].trainer.params.integer("steps") == 0);
+  REQUIRE(plan.warnings.size() == 1);
+  CHECK_THAT(plan.warnings[0], Catch::Contains("--set train.steps applies to the sweep points of steps but \"frozen\" (") &&
+                                   Catch::Contains("p.toml:31:86), which sets train.steps itself"));
 }
 
 TEST_CASE("every sweep value is checked against its component's schema, located at the value") {

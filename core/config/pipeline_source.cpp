@@ -197,34 +197,6 @@ void apply_override(toml::table& table, const std::string& assignment, std::vect
   }
 }
 
-namespace {
-
-// A --set of a key the sweep also sets would be replaced at every sweep point: refuse it, naming
-// the key, where the sweep sets it and how to run other values.
-void refuse_swept_overrides(const PipelineSource& source, const std::vector<std::string>& sweep_assignments,
-                            const std::vector<std::string>& sweep_locations, std::vector<Diagnostic>& errors) {
-  const toml::table* sweep = source.table["sweep"].as_table();
-  for (std::size_t i = 0; i < sweep_assignments.size(); ++i) {
-    const std::string swept = sweep_assignments[i].substr(0, sweep_assignments[i].find('='));
-    for (const auto& [key, value] : source.overrides) {
-      const bool same = key == swept || swept.rfind(key + ".", 0) == 0 || key.rfind(swept + ".", 0) == 0;
-      if (!same) continue;
-      // A plain axis is the sweep table's key (quoted, or nested tables), located at its list; a
-      // variant's key is located at its value in that variant.
-      const toml::node* axis = !sweep ? nullptr : sweep->contains(swept) ? sweep->get(swept) : sweep->at_path(swept).node();
-      const bool plain_axis = axis != nullptr;
-      const std::string location = plain_axis ? where(*axis) : i < sweep_locations.size() ? sweep_locations[i] : "";
-      const std::string at = location.empty() ? std::string() : " (" + location + ")";
-      errors.push_back({"--set " + key, "the [sweep]" + at + " also sets " + swept + ", and each sweep point's value "
-                        "replaces this one; " + (plain_axis ? "to run other values, set the sweep's instead: --set '"
-                        "sweep." + swept + "=[" + value + "]'" : "edit the [sweep] variant that sets it") +
-                        ", or drop this --set"});
-    }
-  }
-}
-
-}  // namespace
-
 PipelineSource load_pipeline(const fs::path& file, const std::vector<std::string>& overrides,
                              const std::vector<std::string>& sweep_assignments,
                              const std::vector<std::string>& sweep_locations) {
@@ -236,9 +208,7 @@ PipelineSource load_pipeline(const fs::path& file, const std::vector<std::string
   source.table = load_with_bases(file, stack, &source.text, errors);
   for (const auto& o : overrides) {
     apply_override(source.table, o, errors);
-    if (auto eq = o.find('='); eq != std::string::npos) source.overrides[o.substr(0, eq)] = o.substr(eq + 1);
   }
-  refuse_swept_overrides(source, sweep_assignments, sweep_locations, errors);
   for (std::size_t i = 0; i < sweep_assignments.size(); ++i) {
     apply_override(source.table, sweep_assignments[i], errors, "[sweep]",
                    i < sweep_locations.size() ? sweep_locations[i] : std::string());

@@ -20,14 +20,13 @@ struct PipelineSource {
   std::filesystem::path file;
   std::string text;               // the input file as written
   toml::table table;              // merged result
-  std::map<std::string, std::string> overrides;  // dotted key -> value text, from --set
 };
 
 // Throws ConfigError (parse errors with file:line:column, missing base files, bad --set).
 // sweep_assignments ("key=value", from a [sweep] point) are applied after the overrides and
 // located in messages as "file:line:col ([sweep] key)", with sweep_locations[i] the file:line:col
 // of assignment i's value in the [sweep] table (or as "[sweep] key" where it is not given).
-// A --set of a key that a sweep assignment also sets is refused: the sweep's value would replace it.
+// (plan_run refuses a --set of a key the whole sweep sets: every point would replace it.)
 PipelineSource load_pipeline(const std::filesystem::path& file, const std::vector<std::string>& overrides,
                              const std::vector<std::string>& sweep_assignments = {},
                              const std::vector<std::string>& sweep_locations = {});

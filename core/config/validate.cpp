@@ -155,6 +155,13 @@ class Validator {
       why = "got " + render(node) + " (" + toml_type(node) + ")";
       return std::nullopt;
     };
+    if (const auto* text = node.as_string(); text && (spec.type == ParamType::Int || spec.type == ParamType::Real)) {
+      if (spec.automatic && text->get() == kAuto) return Value(std::string(kAuto));
+      if (text->get() == kAuto) {
+        why = "got \"auto\", but " + spec.name + " has no automatic value: give a number";
+        return std::nullopt;
+      }
+    }
     switch (spec.type) {
       case ParamType::Bool:
         if (auto* b = node.as_boolean()) return Value(b->get());
@@ -264,7 +271,14 @@ class Validator {
       }
       if (!why.empty()) {
         std::string msg = "expected " + spec->expectation() + ", " + why;
-        if (spec->default_value) msg += "; the default is " + format_value(*spec->default_value);
+        if (spec->automatic && value && !is_auto(*value) && (node.is_integer() || node.is_floating_point()) &&
+            node.value<double>().value_or(1) == 0) {
+          // Before automatic values, 0 asked for the derived value: say what asks for it now.
+          msg += "; 0 no longer means " + *spec->automatic + ": write " + k + " = \"auto\"" +
+                 (spec->default_value && is_auto(*spec->default_value) ? " or leave the key out" : "");
+        } else if (spec->default_value) {
+          msg += "; the default is " + spec->default_text();
+        }
         error(node, dotted, msg);
         continue;
       }

@@ -143,6 +143,57 @@ void check_data_memory(const Pipeline& p, const Catalog& catalog) {
   if (!problem.empty()) throw ConfigError({{p.data.where, problem}});
 }
 
+// A --set of a key the sweep also sets is replaced wherever the sweep sets it. Set by every value of
+// an axis (a plain axis always), it would change nothing: refused, naming the key, where the sweep
+// sets it and how to run other values. Set by some variants only, it still applies to the others
+// (a reduced run of a sweep whose "closed-form" variant sets train.steps = 0): a warning names the
+// variants that keep their own value.
+void check_swept_overrides(const toml::table& merged, const std::vector<SweepAxis>& axes,
+                           const std::vector<std::string>& overrides, std::vector<Diagnostic>& errors,
+                           std::vector<std::string>& warnings) {
+  const toml::table* sweep = merged["sweep"].as_table();
+  for (const auto& assignment : overrides) {
+    const auto eq = assignment.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key = assignment.substr(0, eq);
+    const std::string value = assignment.substr(eq + 1);
+    for (const auto& axis : axes) {
+      std::vector<std::string> setters;  // "\"closed-form4\" (file:line:col)", per value that sets the key
+      std::string swept, first_location;
+      for (std::size_t v = 0; v < axis.values.size(); ++v) {
+        for (std::size_t j = 0; j < axis.overrides[v].size(); ++j) {
+          const std::string set = axis.overrides[v][j].substr(0, axis.overrides[v][j].find('='));
+          if (key != set && set.rfind(key + ".", 0) != 0 && key.rfind(set + ".", 0) != 0) continue;
+          const std::string location = j < axis.locations[v].size() ? axis.locations[v][j] : "";
+          if (setters.empty()) {
+            swept = set;
+            first_location = location;
+          }
+          setters.push_back(axis.values[v] + (location.empty() ? "" : " (" + location + ")"));
+          break;
+        }
+      }
+      if (setters.empty()) continue;
+      const bool plain_axis = axis.key == swept;
+      if (setters.size() < axis.values.size() && !plain_axis) {
+        std::string list;
+        for (const auto& s : setters) list += (list.empty() ? "" : ", ") + s;
+        warnings.push_back("--set " + key + " applies to the sweep points of " + axis.key + " but " + list +
+                           (setters.size() == 1 ? ", which sets " + swept + " itself" : ", which set " + swept + " themselves"));
+        continue;
+      }
+      // A plain axis is the sweep table's key (quoted, or nested tables), located at its list.
+      const toml::node* node = !sweep ? nullptr : sweep->contains(swept) ? sweep->get(swept) : sweep->at_path(swept).node();
+      const std::string location = plain_axis && node ? where(*node) : first_location;
+      const std::string at = location.empty() ? std::string() : " (" + location + ")";
+      errors.push_back({"--set " + key, "the [sweep]" + at + " also sets " + swept + ", and each sweep point's value "
+                        "replaces this one; " + (plain_axis ? "to run other values, set the sweep's instead: --set '"
+                        "sweep." + swept + "=[" + value + "]'" : "edit the [sweep] variants that set it") +
+                        ", or drop this --set"});
+    }
+  }
+}
+
 }  // namespace
 
 std::string JobSpec::point_label() const {
@@ -182,6 +233,7 @@ RunPlan plan_run(const std::filesystem::path& file, const std::vector<std::strin
       errors.push_back({where(*sweep), "sweep: expected a table [sweep] of key = [values]"});
     }
   }
+  check_swept_overrides(source.table, plan.axes, overrides, errors, plan.warnings);
   if (!errors.empty()) throw ConfigError(errors);
 
   // Cartesian product, last axis fastest: each point's coordinates and the overrides they apply.

@@ -51,6 +51,7 @@ struct RunPlan {
   std::vector<SweepAxis> axes;
   std::vector<Pipeline> points;           // one validated pipeline per sweep point
   std::vector<JobSpec> jobs;
+  std::vector<std::string> warnings;      // what does not stop the run but may surprise: printed first
   const Pipeline& pipeline_of(const JobSpec& job) const { return points[job.point]; }
 };
 

@@ -18,7 +18,8 @@ namespace {
 using nlohmann::json;
 
 // 2: every component records its interface id.
-constexpr int kManifestFormat = 2;
+// 3: a parameter may be automatic ("automatic": what it means; its default may then be "auto").
+constexpr int kManifestFormat = 3;
 
 json value_to_json(const Value& value) {
   return std::visit([](const auto& v) { return json(v); }, value);
@@ -53,7 +54,8 @@ json spec_to_json(const ParamSpec& spec) {
   j["name"] = spec.name;
   j["type"] = to_string(spec.type);
   j["doc"] = spec.doc;
-  if (spec.default_value) j["default"] = value_to_json(*spec.default_value);
+  if (spec.default_value) j["default"] = value_to_json(*spec.default_value);  // "auto" for an automatic default
+  if (spec.automatic) j["automatic"] = *spec.automatic;
   if (std::isfinite(spec.lower)) {
     j["lower"] = spec.lower;
     j["lower_open"] = spec.lower_open;
@@ -74,7 +76,12 @@ ParamSpec spec_from_json(const json& j) {
     throw Error("unknown parameter type '" + j.at("type").get<std::string>() + "'");
   }
   spec.doc = j.value("doc", "");
-  if (j.contains("default")) spec.default_value = value_from_json(j.at("default"), spec.type);
+  if (j.contains("automatic")) spec.automatic = j.at("automatic").get<std::string>();
+  if (j.contains("default")) {
+    const json& fallback = j.at("default");
+    const bool automatic_default = spec.automatic && fallback.is_string() && fallback.get<std::string>() == kAuto;
+    spec.default_value = automatic_default ? Value(std::string(kAuto)) : value_from_json(fallback, spec.type);
+  }
   if (j.contains("lower")) {
     spec.lower = j.at("lower").get<double>();
     spec.lower_open = j.value("lower_open", false);

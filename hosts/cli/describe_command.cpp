@@ -43,9 +43,12 @@ Action add_describe_command(CLI::App& app, const GlobalOptions& global) {
         std::cout << "Parameters:\n";
         for (const auto& spec : c.schema.specs()) {
           std::cout << fmt::format("  {:<18} {:<11} default {:<14} {}\n", spec.name, to_string(spec.type),
-                                   spec.default_value ? format_value(*spec.default_value) : "(required)",
-                                   spec.expectation());
+                                   spec.default_text(), spec.expectation());
           std::cout << fmt::format("  {:<18} {}\n", "", spec.doc);
+          // A numeric default that may also be "auto": say what auto means too.
+          if (spec.automatic && !(spec.default_value && is_auto(*spec.default_value))) {
+            std::cout << fmt::format("  {:<18} \"auto\": {}\n", "", *spec.automatic);
+          }
         }
       }
       std::cout << "\n";

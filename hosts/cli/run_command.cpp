@@ -40,6 +40,7 @@ void add_pipeline_args(CLI::App* sub, PipelineArgs& args) {
 
 RunPlan load_and_validate(const PipelineArgs& args, Catalog& catalog) {
   RunPlan plan = plan_run(args.file, args.overrides, catalog);
+  for (const auto& warning : plan.warnings) std::cerr << "warning: " << warning << "\n";
   check_assertions(plan);
   check_components(plan, catalog);
   return plan;

@@ -1,5 +1,6 @@
-// Dataset buffers and batch views.
+// Dataset buffers, batch views, and the check of a ground-truth feature a component reads.
 #include <featurelab/dataset.hpp>
+#include <featurelab/error.hpp>
 
 namespace featurelab {
 
@@ -28,6 +29,40 @@ Batch Batch::rows(const Dataset& data, Index begin, Index count) {
     batch.t_cols = data.T.cols();
   }
   return batch;
+}
+
+namespace {
+
+// "2×5", "with 2 rows", "with 5 columns", or nothing when both extents are free.
+std::string shape_text(Index rows, Index cols) {
+  if (rows != kAnyExtent && cols != kAnyExtent) return std::to_string(rows) + "×" + std::to_string(cols);
+  if (rows != kAnyExtent) return "with " + std::to_string(rows) + (rows == 1 ? " row" : " rows");
+  if (cols != kAnyExtent) return "with " + std::to_string(cols) + (cols == 1 ? " column" : " columns");
+  return {};
+}
+
+}  // namespace
+
+const Mat& require_feature(const FeatureSet* features, const std::string& who, const std::string& name,
+                           const std::string& fix, Index rows, Index cols) {
+  const std::string wanted = shape_text(rows, cols);
+  const std::string needs = who + " needs the distribution's feature \"" + name + "\"" +
+                            (wanted.empty() ? std::string() : " (" + wanted + ")");
+  const auto it = features ? features->find(name) : FeatureSet::const_iterator();
+  if (!features || it == features->end()) {
+    std::string exposed;
+    if (features) {
+      for (const auto& [feature, _] : *features) exposed += (exposed.empty() ? "" : ", ") + feature;
+    }
+    throw Error(needs + ", which the distribution does not expose (it has: " +
+                (exposed.empty() ? std::string("none") : exposed) + "); " + fix);
+  }
+  const Mat& m = it->second;
+  if ((rows != kAnyExtent && m.rows() != rows) || (cols != kAnyExtent && m.cols() != cols)) {
+    throw Error(needs + ", but the distribution's is " + std::to_string(m.rows()) + "×" + std::to_string(m.cols()) +
+                "; " + fix);
+  }
+  return m;
 }
 
 }  // namespace featurelab

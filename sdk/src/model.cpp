@@ -45,18 +45,33 @@ ConstMatMap Model::block(const std::string& name) const {
   return ConstMatMap(theta_.data() + b->offset, b->rows, b->cols);
 }
 
-void Model::declare_block(const std::string& name, Index rows, Index cols, bool trainable) {
+BlockHandle Model::declare_block(const std::string& name, Index rows, Index cols, bool trainable) {
+  if (find_block(name)) throw Error(described() + " declares parameter block '" + name + "' twice");
   ParamBlock block;
   block.name = name;
   block.rows = rows;
   block.cols = cols;
   block.trainable = trainable;
   blocks_.push_back(block);
+  slot_.push_back(slot_.size());
+  return BlockHandle(static_cast<int>(blocks_.size()) - 1);
+}
+
+void Model::frozen_gradient(const ParamBlock& b) const {
+  throw Error(described() + ": block '" + b.name + "' is frozen, so the gradient has no place for it");
 }
 
 void Model::allocate_parameters() {
-  // Trainable blocks first, so the optimizer's range is one contiguous head.
-  std::stable_partition(blocks_.begin(), blocks_.end(), [](const ParamBlock& b) { return b.trainable; });
+  // Trainable blocks first, so the optimizer's range is one contiguous head; handles follow their blocks.
+  std::vector<ParamBlock> declared(blocks_.size());
+  for (std::size_t id = 0; id < declared.size(); ++id) declared[id] = blocks_[slot_[id]];
+  std::vector<std::size_t> order(declared.size());  // slot -> declaration id
+  for (std::size_t id = 0; id < order.size(); ++id) order[id] = id;
+  std::stable_partition(order.begin(), order.end(), [&declared](std::size_t id) { return declared[id].trainable; });
+  for (std::size_t slot = 0; slot < order.size(); ++slot) {
+    blocks_[slot] = declared[order[slot]];
+    slot_[order[slot]] = slot;
+  }
   Index offset = 0;
   trainable_ = 0;
   for (auto& b : blocks_) {

@@ -74,6 +74,11 @@ std::string format_value(const Value& value) {
   return std::visit(Visitor{}, value);
 }
 
+bool is_auto(const Value& value) {
+  const auto* text = std::get_if<std::string>(&value);
+  return text && *text == kAuto;
+}
+
 ParamType type_of(const Value& value) {
   switch (value.index()) {
     case 0: return ParamType::Bool;
@@ -117,10 +122,18 @@ std::string ParamSpec::expectation() const {
     noun = "a list of numbers each" + noun.substr(noun.find(' ', 2));
   }
   if (min_length && *min_length > 0) noun += " (at least " + std::to_string(*min_length) + ")";
+  if (automatic) noun += " or \"auto\"";
   return noun;
 }
 
+std::string ParamSpec::default_text() const {
+  if (!default_value) return "(required)";
+  if (automatic && is_auto(*default_value)) return "auto (" + *automatic + ")";
+  return format_value(*default_value);
+}
+
 std::optional<std::string> ParamSpec::check(const Value& value) const {
+  if (automatic && is_auto(value)) return std::nullopt;
   const ParamType got = type_of(value);
   const bool int_for_real = (type == ParamType::Real && got == ParamType::Int) ||
                             (type == ParamType::RealList && got == ParamType::IntList);
@@ -211,6 +224,16 @@ ParamSpec& Schema::integer(const std::string& name, std::int64_t fallback, const
 ParamSpec& Schema::real(const std::string& name, double fallback, const std::string& doc) {
   return add(make_spec(name, ParamType::Real, fallback, doc));
 }
+ParamSpec& Schema::integer(const std::string& name, Automatic fallback, const std::string& doc) {
+  ParamSpec& spec = add(make_spec(name, ParamType::Int, std::string(kAuto), doc));
+  spec.automatic = std::move(fallback.means);
+  return spec;
+}
+ParamSpec& Schema::real(const std::string& name, Automatic fallback, const std::string& doc) {
+  ParamSpec& spec = add(make_spec(name, ParamType::Real, std::string(kAuto), doc));
+  spec.automatic = std::move(fallback.means);
+  return spec;
+}
 ParamSpec& Schema::string(const std::string& name, const std::string& fallback, const std::string& doc) {
   return add(make_spec(name, ParamType::String, fallback, doc));
 }
@@ -255,6 +278,10 @@ const Value& Params::at(const std::string& name) const {
 
 namespace {
 [[noreturn]] void wrong_type(const std::string& name, const Value& value, const char* wanted) {
+  if (is_auto(value)) {
+    throw Error("parameter '" + name + "' is \"auto\", read as " + wanted +
+                " (a plugin bug: read an automatic key with integer_or_auto or real_or_auto)");
+  }
   throw Error("parameter '" + name + "' holds " + format_value(value) + " (" +
               to_string(type_of(value)) + "), read as " + wanted +
               " (a plugin bug: read it with the type its schema declares)");
@@ -297,6 +324,15 @@ const std::vector<std::string>& Params::strings(const std::string& name) const {
   const Value& v = at(name);
   if (auto p = std::get_if<std::vector<std::string>>(&v)) return *p;
   wrong_type(name, v, "string list");
+}
+
+std::optional<std::int64_t> Params::integer_or_auto(const std::string& name) const {
+  if (is_auto(at(name))) return std::nullopt;
+  return integer(name);
+}
+std::optional<double> Params::real_or_auto(const std::string& name) const {
+  if (is_auto(at(name))) return std::nullopt;
+  return real(name);
 }
 
 Params Params::defaults(const Schema& schema) {

@@ -15,11 +15,10 @@ void Readout::declare(Schema& schema) {
 
 Readout Readout::from(const Params& params, const Context& context) {
   if (params.str("readout") == "outputs") return outputs();
-  if (!context.features || !context.features->count("partition")) {
-    throw Error("readout = \"partition\" needs a distribution that exposes a \"partition\" of its classes "
-                "(e.g. orthogonal-clusters); use readout = \"outputs\" otherwise");
-  }
-  const Mat& p = context.features->at("partition");
+  const Mat& p = require_feature(context.features, context.name + " (readout = \"partition\")", "partition",
+                                 "use a distribution that partitions its classes (e.g. orthogonal-clusters), or "
+                                 "readout = \"outputs\"",
+                                 1, kAnyExtent);
   return partition(p.row(0).transpose().cast<double>());
 }
 

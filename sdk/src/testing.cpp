@@ -5,6 +5,8 @@
 
 #include <boost/dll/shared_library.hpp>
 
+#include <mutex>
+
 namespace featurelab::testing {
 
 Params resolve(const Schema& schema, const std::map<std::string, Value>& overrides) {
@@ -32,6 +34,24 @@ Params resolve(const Schema& schema, const std::map<std::string, Value>& overrid
     params.set(spec.name, value);
   }
   return params;
+}
+
+DataSpec spec(Index dim, int classes) {
+  DataSpec s;
+  s.dim = dim;
+  s.classes = classes;
+  return s;
+}
+
+Harness& pack(const std::string& library_path) {
+  // One harness per file, never moved (the map holds pointers), loaded under the lock: Catch may run
+  // sections of one test case in any order, and tests of several files ask for the same pack.
+  static std::mutex mutex;
+  static std::map<std::string, std::unique_ptr<Harness>> loaded;
+  const std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<Harness>& harness = loaded[library_path];
+  if (!harness) harness = std::make_unique<Harness>(library_path);
+  return *harness;
 }
 
 // One loaded pack. The builder (its factories are the plugin's code) is declared after the

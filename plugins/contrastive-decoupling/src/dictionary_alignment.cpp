@@ -33,7 +33,7 @@ DictionaryAlignment::DictionaryAlignment(const Params& params, Context&) : thres
 
 void DictionaryAlignment::measure(const ProbeInput& in, Measurements& out) {
   const std::string& who = name();
-  const MatD M = feature(in, "dictionary", who).cast<double>();  // d×d1
+  const MatD M = require_feature(in.features, who, "dictionary", kSparseCodingData).cast<double>();  // d×d1
   const MatD W = weights(in.model, M.cols(), who).cast<double>();  // m×d1
   const Index m = W.rows(), d = M.rows();
   const MatD alpha = W * M.transpose();  // m×d

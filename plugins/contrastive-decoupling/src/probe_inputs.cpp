@@ -6,14 +6,6 @@ namespace contrastive_decoupling {
 
 using namespace featurelab;
 
-const Mat& feature(const ProbeInput& in, const std::string& name, const std::string& who) {
-  auto it = in.features.find(name);
-  if (it == in.features.end()) {
-    throw Error(who + " needs the distribution's feature \"" + name + "\" (the sparse-coding distribution provides it)");
-  }
-  return it->second;
-}
-
 Mat codes(const Dataset& data, Index d, const std::string& who) {
   Mat Z(data.size(), d);
   for (Index j = 0; j < d; ++j) {

@@ -8,8 +8,8 @@
 
 namespace contrastive_decoupling {
 
-// The named feature matrix; throws naming the probe and the distribution that provides it.
-const featurelab::Mat& feature(const featurelab::ProbeInput& in, const std::string& name, const std::string& who);
+// The fix for require_feature when the sparse-coding ground truth is missing.
+inline constexpr const char* kSparseCodingData = "use data.use = \"sparse-coding\", which exposes it";
 
 // The sparse codes z of a dataset (n×d) from its meta columns z0..z{d−1} (the sparse-coding distribution).
 featurelab::Mat codes(const featurelab::Dataset& data, featurelab::Index d, const std::string& who);

@@ -25,7 +25,7 @@ NoiseAlignment::NoiseAlignment(const Params& params, Context&) : hook_(params.st
 
 void NoiseAlignment::measure(const ProbeInput& in, Measurements& out) {
   const std::string& who = name();
-  const Mat& M = feature(in, "dictionary", who);
+  const Mat& M = require_feature(in.features, who, "dictionary", kSparseCodingData);
   if (in.test.size() == 0) throw Error(who + " measures on the test split: set data.test > 0");
   if (in.test.dim() != M.cols()) throw Error(who + ": the test inputs and the dictionary differ in dimension");
   signal_.noalias() = codes(in.test, M.rows(), who) * M;  // Mz

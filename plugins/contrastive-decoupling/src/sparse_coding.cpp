@@ -3,6 +3,7 @@
 #include "sparse_coding.hpp"
 
 #include <featurelab/error.hpp>
+#include <featurelab/linalg.hpp>
 
 #include <Eigen/QR>
 
@@ -46,12 +47,7 @@ SparseCoding::SparseCoding(const Params& params, Context& context)
   const std::string kind = params.str("dictionary");
   Eigen::MatrixXd basis(d1_, d_);  // columns M_j
   if (kind == "random-orthonormal") {
-    Eigen::MatrixXd g(d1_, d_);
-    for (Index c = 0; c < d_; ++c) {
-      for (Index r = 0; r < d1_; ++r) g(r, c) = context.rng.normal();
-    }
-    Eigen::HouseholderQR<Eigen::MatrixXd> qr(g);
-    basis = qr.householderQ() * Eigen::MatrixXd::Identity(d1_, d_);
+    basis = random_orthonormal(context.rng, d1_, d_);
   } else if (kind == "hadamard") {
     if ((d1_ & (d1_ - 1)) != 0 || d1_ <= d_) {
       throw Error("dictionary = \"hadamard\" needs d1 a power of 2 larger than d (Sylvester's construction; column 0 "

@@ -23,48 +23,42 @@ Schema SymmetricReluLayer::schema() {
 SymmetricReluLayer::SymmetricReluLayer(const Params& params, Context& context)
     : width_(params.integer("width")), dim_(context.data.dim), init_norm_(params.real("init_norm")) {
   if (dim_ <= 0) throw Error("the data has no input dimension (a distribution bug)");
-  declare_block("W", width_, dim_, true);
-  declare_block("b", 1, width_, params.boolean("train_bias"));
+  W_ = declare_block("W", width_, dim_, true);
+  b_ = declare_block("b", 1, width_, params.boolean("train_bias"));
   allocate_parameters();
 }
 
 void SymmetricReluLayer::init(Rng& rng) {
-  rng.fill_normal(block("W"), init_norm_ / std::sqrt(static_cast<double>(dim_)));
-  block("b").setZero();
+  rng.fill_normal(block(W_), init_norm_ / std::sqrt(static_cast<double>(dim_)));
+  block(b_).setZero();
 }
 
 void SymmetricReluLayer::forward(ConstMatRef X, MatRef out) {
   A_.resize(X.rows(), width_);
-  A_.noalias() = X * block("W").transpose();
-  const auto b = static_cast<const Model&>(*this).block("b").row(0).array();
+  A_.noalias() = X * block(W_).transpose();
+  const auto b = cblock(b_).row(0).array();
   // ReLU(a − b) − ReLU(−a − b), one fused pass.
   out.array() = (A_.array().rowwise() - b).cwiseMax(Scalar(0)) - ((-A_.array()).rowwise() - b).cwiseMax(Scalar(0));
 }
 
 void SymmetricReluLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
-  const ParamBlock& wb = *find_block("W");
-  const ParamBlock& bb = *find_block("b");
-  const auto b = static_cast<const Model&>(*this).block("b").row(0).array();
+  const auto b = cblock(b_).row(0).array();
   const auto up = ((A_.array().rowwise() - b) > Scalar(0)).cast<Scalar>();       // 1[a > b]
   const auto down = (((-A_.array()).rowwise() - b) > Scalar(0)).cast<Scalar>();  // 1[−a > b]
-  if (bb.trainable) {
-    MatMap gb(grad.data() + bb.offset, 1, bb.cols);
-    gb = (dout.array() * (down - up)).colwise().sum().matrix();
-  }
+  if (block_info(b_).trainable) grad_block(grad, b_) = (dout.array() * (down - up)).colwise().sum().matrix();
   dA_.resize(X.rows(), width_);
   dA_.array() = dout.array() * (up + down);
-  MatMap gW(grad.data() + wb.offset, wb.rows, wb.cols);
-  gW.noalias() = dA_.transpose() * X;
+  grad_block(grad, W_).noalias() = dA_.transpose() * X;
 }
 
 void SymmetricReluLayer::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
   A_.resize(X.rows(), width_);
-  A_.noalias() = X * block("W").transpose();
-  const auto b = static_cast<const Model&>(*this).block("b").row(0).array();
+  A_.noalias() = X * block(W_).transpose();
+  const auto b = cblock(b_).row(0).array();
   dA_.resize(X.rows(), width_);
   dA_.array() = dout.array() * (((A_.array().rowwise() - b) > Scalar(0)).cast<Scalar>() +
                                 (((-A_.array()).rowwise() - b) > Scalar(0)).cast<Scalar>());
-  dX.noalias() = dA_ * block("W");
+  dX.noalias() = dA_ * block(W_);
 }
 
 std::vector<HookSpec> SymmetricReluLayer::hook_points() const {
@@ -74,7 +68,7 @@ std::vector<HookSpec> SymmetricReluLayer::hook_points() const {
 
 void SymmetricReluLayer::hook(const std::string& name, ConstMatRef X, Mat& out) {
   if (name == "hidden.pre") {
-    out.noalias() = X * block("W").transpose();
+    out.noalias() = X * block(W_).transpose();
     return;
   }
   if (name != "hidden.post") Model::hook(name, X, out);

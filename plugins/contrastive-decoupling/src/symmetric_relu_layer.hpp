@@ -34,6 +34,7 @@ class SymmetricReluLayer : public featurelab::Model {
   void hook(const std::string& name, featurelab::ConstMatRef X, featurelab::Mat& out) override;
 
  private:
+  featurelab::BlockHandle W_, b_;
   featurelab::Index width_, dim_;
   double init_norm_;
   featurelab::Mat A_;   // pre-activations ⟨w_i, x⟩ of the last forward (n×m)

@@ -18,14 +18,8 @@ using namespace featurelab;
 
 namespace {
 
-testing::Harness& pack() {
-  static testing::Harness h(CONTRASTIVE_DECOUPLING_PLUGIN);
-  return h;
-}
-testing::Harness& std_pack() {
-  static testing::Harness h(FEATURELAB_STD_PLUGIN);
-  return h;
-}
+testing::Harness& pack() { return testing::pack(CONTRASTIVE_DECOUPLING_PLUGIN); }
+testing::Harness& std_pack() { return testing::pack(FEATURELAB_STD_PLUGIN); }
 
 constexpr bool kDouble = sizeof(Scalar) == 8;
 
@@ -154,9 +148,7 @@ TEST_CASE("random-mask: complementary masks decouple the dense noise, independen
 }
 
 TEST_CASE("symmetric-relu-layer: h(a, b) = ReLU(a − b) − ReLU(−a − b) for every sign of b (A2), and its gradients") {
-  DataSpec spec;
-  spec.dim = 1;
-  spec.classes = 2;
+  const DataSpec spec = testing::spec(1);
   auto model = pack().make<Model>("symmetric-relu-layer", {{"width", std::int64_t(1)}, {"train_bias", true}}, spec);
   model->block("W")(0, 0) = 1;
   auto h = [&](double a, double b) {
@@ -174,9 +166,7 @@ TEST_CASE("symmetric-relu-layer: h(a, b) = ReLU(a − b) − ReLU(−a − b) fo
   CHECK(h(0.1, -0.5) == Approx(0.2));   // 2a inside |a| < |b|
   CHECK(h(1.0, -0.5) == Approx(1.5));   // a − b·sign(a) outside
 
-  DataSpec wide;
-  wide.dim = 6;
-  wide.classes = 2;
+  const DataSpec wide = testing::spec(6);
   auto net = pack().make<Model>("symmetric-relu-layer", {{"width", std::int64_t(4)}, {"train_bias", true}, {"init_norm", 1.0}}, wide);
   Rng rng(2);
   net->init(rng);

@@ -33,7 +33,7 @@ CandidateSets candidate_sets(const Mat& W, const Vec& a, const Mat& means, doubl
 }
 
 void NeuronFeatureCorrelation::measure(const ProbeInput& in, Measurements& out) {
-  const XorNeurons n = xor_neurons(in.model, in.features, "neuron-feature-correlation");
+  const XorNeurons n = xor_neurons(in.model, in.features, name());
   const Vec norms = n.W.rowwise().norm().cwiseMax(Scalar(1e-30));
   const VecD own = ((n.W.array() * n.own.array()).rowwise().sum().abs() / norms.array()).cast<double>();
   const VecD cross = ((n.W.array() * n.other.array()).rowwise().sum().abs() / norms.array()).cast<double>();
@@ -49,12 +49,12 @@ Schema CandidateSetsProbe::schema() {
   Schema s;
   s.real("C0", 2.0, "C0 of Lemma 4.2 (the paper's 4⁵·1024²·e⁴ makes the threshold ≈ 0)").above(1);
   s.choice("mode", "threshold", {"threshold", "sign"}, "J_μ by ⟨ŵ, μ⟩ ≥ 1/(3 C0 √d), or by its sign");
-  s.real("init_scale", 0.0, "ω, the std of the initial weights; 0 = ‖W0‖_F/√(md)").min(0);
+  s.real("init_scale", Automatic{"‖W0‖_F/√(md)"}, "ω, the std of the initial weights").above(0);
   return s;
 }
 
 CandidateSetsProbe::CandidateSetsProbe(const Params& params, Context&)
-    : c0_(params.real("C0")), by_sign_(params.str("mode") == "sign"), omega_(params.real("init_scale")) {}
+    : c0_(params.real("C0")), by_sign_(params.str("mode") == "sign"), omega_(params.real_or_auto("init_scale")) {}
 
 void CandidateSetsProbe::measure(const ProbeInput& in, Measurements& out) {
   if (measured_) {
@@ -66,7 +66,7 @@ void CandidateSetsProbe::measure(const ProbeInput& in, Measurements& out) {
   const Index m = n.W.rows(), d = n.W.cols();
   const double threshold = by_sign_ ? 0.0 : 1.0 / (3 * c0_ * std::sqrt(static_cast<double>(d)));
   const CandidateSets sets = candidate_sets(n.W, n.a, n.means, threshold);
-  const double omega = omega_ > 0 ? omega_ : n.W.norm() / std::sqrt(static_cast<double>(m * d));
+  const double omega = omega_ ? *omega_ : n.W.norm() / std::sqrt(static_cast<double>(m * d));
   double min_size = 1e300;
   for (std::size_t s = 0; s < 4; ++s) {
     first_.scalar(std::string("size_") + kSetNames[s], static_cast<double>(sets[s].size()));
@@ -142,7 +142,7 @@ AlmostOrthogonality::AlmostOrthogonality(const Params& params, Context&)
     : lr_(params.real("lr")), factor_(params.real("factor")) {}
 
 void AlmostOrthogonality::measure(const ProbeInput& in, Measurements& out) {
-  const XorNeurons n = xor_neurons(in.model, in.features, "almost-orthogonality");
+  const XorNeurons n = xor_neurons(in.model, in.features, name());
   if (!fixed_) {
     sets_ = candidate_sets(n.W, n.a, n.means, 0.0);
     fixed_ = true;
@@ -162,7 +162,7 @@ void AlmostOrthogonality::measure(const ProbeInput& in, Measurements& out) {
 }
 
 void FeatureMapChange::measure(const ProbeInput& in, Measurements& out) {
-  const XorNeurons n = xor_neurons(in.model, in.features, "feature-map-change");
+  const XorNeurons n = xor_neurons(in.model, in.features, name());
   if (W0_.size() == 0) W0_ = n.W;
   const Mat H0 = (in.train.X * W0_.transpose()).cwiseMax(Scalar(0));
   const Mat H = (in.train.X * n.W.transpose()).cwiseMax(Scalar(0));

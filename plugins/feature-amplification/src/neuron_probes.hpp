@@ -14,6 +14,7 @@
 #include <featurelab/probe.hpp>
 
 #include <array>
+#include <optional>
 #include <vector>
 
 namespace feature_amplification {
@@ -27,8 +28,8 @@ class NeuronFeatureCorrelation : public featurelab::Probe {
       "Normalised correlation of each neuron with its own mean (μ1 for a_j > 0, μ2 for a_j < 0) and with the other: "
       "own_min/p10/median/max, cross_median/max (Frei et al. Lemmas 4.2, 4.10).";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
-  NeuronFeatureCorrelation(const featurelab::Params&, featurelab::Context&) {}
   static featurelab::ContractData contract_data() { return xor_contract(); }
+  NeuronFeatureCorrelation(const featurelab::Params&, featurelab::Context&) {}
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 };
 
@@ -38,14 +39,14 @@ class CandidateSetsProbe : public featurelab::Probe {
       "The candidate sets J_μ of Lemma 4.2 at t = 0 (threshold 1/(3 C0 √d) or sign), their sizes against m(1−1/C0)²/4, "
       "init norms ‖w_j‖/(ω√d) (Lemma 4.1) and the activation edge Edge_μ(j)/n (Lemma 4.4).";
   static featurelab::Schema schema();
-  CandidateSetsProbe(const featurelab::Params& params, featurelab::Context& context);
   static featurelab::ContractData contract_data() { return xor_contract(); }
+  CandidateSetsProbe(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 
  private:
   double c0_;
   bool by_sign_;
-  double omega_;
+  std::optional<double> omega_;  // empty: auto
   featurelab::Measurements first_;  // the t = 0 measurement, repeated at every step
   bool measured_ = false;
 };
@@ -56,8 +57,8 @@ class NeuronAlignment : public featurelab::Probe {
       "Fraction of the (sign-based, t = 0) candidate neurons satisfying the neuron alignment condition 4.7 at t: "
       "active on every point of their cluster, inactive on the opposite one.";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
-  NeuronAlignment(const featurelab::Params&, featurelab::Context&) {}
   static featurelab::ContractData contract_data() { return xor_contract(); }
+  NeuronAlignment(const featurelab::Params&, featurelab::Context&) {}
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 
  private:
@@ -71,8 +72,8 @@ class AlmostOrthogonality : public featurelab::Probe {
       "Condition 4.8 at t: the fraction of candidate neurons with |<w_j, other mean>| <= factor·α|a_j|, and the "
       "largest |<w_j, other>|/(α|a_j|).";
   static featurelab::Schema schema();
-  AlmostOrthogonality(const featurelab::Params& params, featurelab::Context& context);
   static featurelab::ContractData contract_data() { return xor_contract(); }
+  AlmostOrthogonality(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 
  private:
@@ -87,8 +88,8 @@ class FeatureMapChange : public featurelab::Probe {
       "Prop. 3.2: min over training points of ‖φ(Wx) − φ(W0x)‖/‖φ(W0x)‖ against the first measurement's W0, and that "
       "minimum times ‖W0‖_F (≈ ω√(md)).";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
-  FeatureMapChange(const featurelab::Params&, featurelab::Context&) {}
   static featurelab::ContractData contract_data() { return xor_contract(); }
+  FeatureMapChange(const featurelab::Params&, featurelab::Context&) {}
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 
  private:

@@ -116,12 +116,10 @@ void LossStats::measure(const ProbeInput& in, Measurements& out) {
 }
 
 void ReferenceAgreement::measure(const ProbeInput& in, Measurements& out) {
-  auto it = in.features.find("means");
-  if (it == in.features.end() || it->second.rows() != 2) {
-    throw Error("reference-agreement needs the distribution's XOR \"means\" μ1, μ2 (xor-clusters)");
-  }
-  const Vec f = outputs_of(in.model, in.test.X, "reference-agreement");
-  const Mat proj = in.test.X * it->second.transpose();  // n×2
+  const Mat& means = require_feature(in.features, name(), "means", "use data.use = \"xor-clusters\", which exposes it", 2,
+                                     in.test.dim());  // μ1, μ2
+  const Vec f = outputs_of(in.model, in.test.X, name());
+  const Mat proj = in.test.X * means.transpose();  // n×2
   const Vec reference = proj.col(0).cwiseAbs() - proj.col(1).cwiseAbs();
   double agree = 0;
   for (Index i = 0; i < f.size(); ++i) agree += (f(i) > 0) == (reference(i) > 0) ? 1 : 0;

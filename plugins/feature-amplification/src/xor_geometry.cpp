@@ -16,14 +16,12 @@ XorNeurons xor_neurons(const Model& model, const FeatureSet& features, const std
   if (!w || !a || a->rows != 1 || a->cols != w->rows) {
     throw Error(who + " reads a two-layer model with one output (blocks W: m×d, a: 1×m; std two-layer, xor-oracle)");
   }
-  auto it = features.find("means");
-  if (it == features.end() || it->second.rows() != 2 || it->second.cols() != w->cols) {
-    throw Error(who + " needs the distribution's XOR \"means\" μ1, μ2 (xor-clusters)");
-  }
+  // The XOR means μ1, μ2, in the model's input space.
+  const Mat& means = require_feature(features, who, "means", "use data.use = \"xor-clusters\", which exposes it", 2, w->cols);
   XorNeurons n;
   n.W = model.block("W");
   n.a = model.block("a").row(0).transpose();
-  n.means = it->second;
+  n.means = means;
   n.own.resize(w->rows, w->cols);
   n.other.resize(w->rows, w->cols);
   for (Index j = 0; j < w->rows; ++j) {

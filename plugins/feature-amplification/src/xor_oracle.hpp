@@ -25,6 +25,7 @@ class XorOracle : public featurelab::Model {
   void input_gradient(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::MatRef dX) override;
 
  private:
+  featurelab::BlockHandle W_, a_;
   featurelab::Mat means_, Z_, dH_;
 };
 

@@ -21,7 +21,7 @@ Schema FeatureAveragingDirection::schema() { return readout_schema(); }
 
 FeatureAveragingDirection::FeatureAveragingDirection(const Params& params, Context& context)
     : readout_(Readout::from(params, context)) {
-  const Clusters c = clusters_of(context.features, "feature-averaging-direction");
+  const Clusters c = clusters_of(context.features, context.name);
   direction_ = (c.sides.cast<Scalar>().transpose() * c.centres).transpose();
   direction_ /= direction_.norm();
 }
@@ -38,7 +38,7 @@ Schema NearestOppositeCentre::schema() { return readout_schema(); }
 
 NearestOppositeCentre::NearestOppositeCentre(const Params& params, Context& context)
     : readout_(Readout::from(params, context)) {
-  const Clusters c = clusters_of(context.features, "nearest-opposite-centre");
+  const Clusters c = clusters_of(context.features, context.name);
   centres_ = c.centres;
   sides_ = c.sides;
 }

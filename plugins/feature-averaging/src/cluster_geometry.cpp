@@ -8,13 +8,11 @@ namespace feature_averaging {
 using namespace featurelab;
 
 Clusters clusters_of(const FeatureSet* features, const std::string& who) {
-  if (!features || !features->count("centres") || !features->count("partition")) {
-    throw Error(who + " needs the distribution's cluster \"centres\" and \"partition\" (orthogonal-clusters)");
-  }
+  const char* fix = "use data.use = \"orthogonal-clusters\", which exposes it";
   Clusters c;
-  c.centres = features->at("centres");
-  c.sides = features->at("partition").row(0).transpose().cast<double>();
-  if (c.sides.size() != c.centres.rows()) throw Error(who + ": the partition and the centres disagree in size");
+  c.centres = require_feature(features, who, "centres", fix);
+  // One side (±1) per centre.
+  c.sides = require_feature(features, who, "partition", fix, 1, c.centres.rows()).row(0).transpose().cast<double>();
   return c;
 }
 

@@ -18,7 +18,7 @@ Schema FeatureConstruction::schema() {
 }
 
 FeatureConstruction::FeatureConstruction(const Params& params, Context& context) {
-  const Clusters c = clusters_of(context.features, "feature-construction");
+  const Clusters c = clusters_of(context.features, context.name);
   const Index k = c.centres.rows(), d = c.centres.cols();
   if (context.data.dim != d) throw Error("feature-construction: the data dimension differs from the centres'");
   const std::string kind = params.str("kind");
@@ -48,34 +48,34 @@ FeatureConstruction::FeatureConstruction(const Params& params, Context& context)
     throw Error("feature-construction kind = \"prop48\" has one output per cluster: use data.label = \"cluster\"");
   }
   outputs_ = a_.rows();
-  declare_block("W", W_.rows(), d, false);
-  declare_block("b", 1, W_.rows(), false);
-  declare_block("a", a_.rows(), W_.rows(), false);
+  W_block_ = declare_block("W", W_.rows(), d, false);
+  b_block_ = declare_block("b", 1, W_.rows(), false);
+  a_block_ = declare_block("a", a_.rows(), W_.rows(), false);
   allocate_parameters();
   init(context.rng);
 }
 
 void FeatureConstruction::init(Rng&) {
-  block("W") = W_;
-  block("b") = b_;
-  block("a") = a_;
+  block(W_block_) = W_;
+  block(b_block_) = b_;
+  block(a_block_) = a_;
 }
 
 void FeatureConstruction::forward(ConstMatRef X, MatRef out) {
-  Z_.noalias() = X * block("W").transpose();
-  Z_.rowwise() += block("b").row(0);
+  Z_.noalias() = X * block(W_block_).transpose();
+  Z_.rowwise() += block(b_block_).row(0);
   H_ = Z_.cwiseMax(Scalar(0));
-  out.noalias() = H_ * block("a").transpose();
+  out.noalias() = H_ * block(a_block_).transpose();
 }
 
 void FeatureConstruction::backward(ConstMatRef, ConstMatRef, VecRef) {}  // nothing is trainable
 
 void FeatureConstruction::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
-  Z_.noalias() = X * block("W").transpose();
-  Z_.rowwise() += block("b").row(0);
-  dH_.noalias() = dout * block("a");
+  Z_.noalias() = X * block(W_block_).transpose();
+  Z_.rowwise() += block(b_block_).row(0);
+  dH_.noalias() = dout * block(a_block_);
   dH_.array() *= (Z_.array() >= Scalar(0)).cast<Scalar>();  // ReLU'(0) = 1, as the paper's indicator
-  dX.noalias() = dH_ * block("W");
+  dX.noalias() = dH_ * block(W_block_);
 }
 
 }  // namespace feature_averaging

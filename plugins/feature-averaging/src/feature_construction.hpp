@@ -29,6 +29,7 @@ class FeatureConstruction : public featurelab::Model {
   void input_gradient(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::MatRef dX) override;
 
  private:
+  featurelab::BlockHandle W_block_, b_block_, a_block_;
   featurelab::Index outputs_ = 1;
   featurelab::Mat W_, b_, a_;  // the construction, copied into the blocks by init()
   featurelab::Mat Z_, H_, dH_;

@@ -5,8 +5,7 @@
 #include "orthogonal_clusters.hpp"
 
 #include <featurelab/error.hpp>
-
-#include <Eigen/QR>
+#include <featurelab/linalg.hpp>
 
 #include <cmath>
 
@@ -45,13 +44,7 @@ OrthogonalClusters::OrthogonalClusters(const Params& params, Context& context)
   if (params.str("basis") == "standard") {
     for (Index j = 0; j < needed; ++j) basis(j, j) = 1;
   } else {
-    Eigen::MatrixXd g(d_, needed);
-    for (Index c = 0; c < needed; ++c) {
-      for (Index r = 0; r < d_; ++r) g(r, c) = context.rng.normal();
-    }
-    Eigen::HouseholderQR<Eigen::MatrixXd> qr(g);
-    const Eigen::MatrixXd q = qr.householderQ() * Eigen::MatrixXd::Identity(d_, needed);
-    basis = q.transpose().cast<Scalar>();
+    basis = random_orthonormal(context.rng, d_, needed).transpose().cast<Scalar>();
   }
   const auto root_d = static_cast<Scalar>(std::sqrt(static_cast<double>(d_)));
   centres_.resize(k_, d_);

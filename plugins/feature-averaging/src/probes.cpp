@@ -21,7 +21,7 @@ Schema ClusterCosineMatrix::schema() {
 ClusterCosineMatrix::ClusterCosineMatrix(const Params& params, Context&) : group_(params.integer("group")) {}
 
 void ClusterCosineMatrix::measure(const ProbeInput& in, Measurements& out) {
-  const Clusters clusters = clusters_of(&in.features, "cluster-cosine-matrix");
+  const Clusters clusters = clusters_of(&in.features, name());
   const Neurons neurons = neurons_of(in.model, clusters, "cluster-cosine-matrix");
   const Index m = neurons.W.rows(), k = clusters.centres.rows();
   if (m % group_ != 0) throw Error("cluster-cosine-matrix: group = " + std::to_string(group_) + " does not divide the width " + std::to_string(m));
@@ -85,7 +85,7 @@ Schema FeatureAveragingDistance::schema() { return Schema{}; }
 FeatureAveragingDistance::FeatureAveragingDistance(const Params&, Context&) {}
 
 void FeatureAveragingDistance::measure(const ProbeInput& in, Measurements& out) {
-  const Clusters clusters = clusters_of(&in.features, "feature-averaging-distance");
+  const Clusters clusters = clusters_of(&in.features, name());
   const Neurons neurons = neurons_of(in.model, clusters, "feature-averaging-distance");
   const Mat coef = neurons.W * clusters.centres.transpose();  // m×k: λ̂_{r,j} = ⟨w_r, μ_j⟩
   const double d = static_cast<double>(clusters.centres.cols());
@@ -112,7 +112,7 @@ Schema ActivationPattern::schema() { return Schema{}; }
 ActivationPattern::ActivationPattern(const Params&, Context&) {}
 
 void ActivationPattern::measure(const ProbeInput& in, Measurements& out) {
-  const Clusters clusters = clusters_of(&in.features, "activation-pattern");
+  const Clusters clusters = clusters_of(&in.features, name());
   const Neurons neurons = neurons_of(in.model, clusters, "activation-pattern");
   const auto it = in.train.meta.find("cluster");
   if (it == in.train.meta.end()) throw Error("activation-pattern needs the metadata column \"cluster\" (orthogonal-clusters)");

@@ -11,14 +11,8 @@ using namespace featurelab;
 
 namespace {
 
-testing::Harness& pack() {
-  static testing::Harness h(FEATURE_AVERAGING_PLUGIN);
-  return h;
-}
-testing::Harness& std_pack() {
-  static testing::Harness h(FEATURELAB_STD_PLUGIN);
-  return h;
-}
+testing::Harness& pack() { return testing::pack(FEATURE_AVERAGING_PLUGIN); }
+testing::Harness& std_pack() { return testing::pack(FEATURELAB_STD_PLUGIN); }
 
 struct Sample {
   std::shared_ptr<Distribution> dist;

@@ -2,8 +2,7 @@
 #include "dictionary_patterns.hpp"
 
 #include <featurelab/error.hpp>
-
-#include <Eigen/QR>
+#include <featurelab/linalg.hpp>
 
 #include <cmath>
 
@@ -51,12 +50,7 @@ DictionaryPatterns::DictionaryPatterns(const Params& params, Context& context)
     M_ = Mat::Zero(D_, d_);
     for (Index j = 0; j < D_; ++j) M_(j, j) = 1;
   } else {
-    Eigen::MatrixXd g(d_, D_);
-    for (Index c = 0; c < D_; ++c) {
-      for (Index r = 0; r < d_; ++r) g(r, c) = context.rng.normal();
-    }
-    Eigen::HouseholderQR<Eigen::MatrixXd> qr(g);
-    M_ = (qr.householderQ() * Eigen::MatrixXd::Identity(d_, D_)).transpose().cast<Scalar>();
+    M_ = random_orthonormal(context.rng, d_, D_).transpose().cast<Scalar>();
   }
   const auto order = context.rng.permutation(D_);
   in_a_.assign(static_cast<std::size_t>(D_), false);

@@ -44,17 +44,11 @@ void GradientFeatures::measure(const ProbeInput& in, Measurements& out) {
     throw Error(who + " reads the neurons from blocks \"W\" (width×d) and \"b\" (1×width); this model has: " + names +
                 ". Use a model with first-layer biases (symmetric-relu-two-layer, truncated-two-layer)");
   }
-  auto it = in.features.find(feature_);
-  if (it == in.features.end()) {
-    std::string names;
-    for (const auto& [name, _] : in.features) names += (names.empty() ? "" : ", ") + name;
-    throw Error(who + " needs the distribution's feature \"" + feature_ + "\" (rows: the directions D_j); this distribution exposes: " +
-                (names.empty() ? std::string("none") : names) + ". Set probe.feature to one of them");
-  }
+  // Rows of the feature: the directions D_j.
+  const Mat& F = require_feature(in.features, who, feature_, "set probe.feature to one of them");
   const Model& model = in.model;
   const ConstMatMap W = model.block("W");
   const ConstMatMap b = model.block("b");
-  const Mat& F = it->second;
   const Index N = W.rows(), d = W.cols(), r = F.rows();
   if (b.size() != N) throw Error(who + ": block b has " + std::to_string(b.size()) + " entries for " + std::to_string(N) + " neurons");
   if (F.cols() != d) {

@@ -13,21 +13,12 @@ using namespace featurelab;
 
 namespace {
 
-std::string feature_names(const FeatureSet& features) {
-  std::string names;
-  for (const auto& [name, _] : features) names += (names.empty() ? "" : ", ") + name;
-  return names.empty() ? "none" : names;
-}
-
-const Mat& need(const FeatureSet& features, const std::string& name, const std::string& kind, const std::string& what) {
-  auto it = features.find(name);
-  if (it == features.end()) {
-    throw Error("ground-truth-net (kind = " + kind + ") needs the distribution's feature \"" + name + "\" (" + what +
-                "); this distribution exposes: " + feature_names(features) +
-                ". Use a distribution that exposes it, or set `feature` to the matrix that holds it");
-  }
-  if (it->second.size() == 0) throw Error("ground-truth-net: the distribution's feature \"" + name + "\" is empty");
-  return it->second;
+// A non-empty feature the network is built from; `what` says its shape and which distribution has it.
+const Mat& need(const FeatureSet& features, const std::string& who, const std::string& name, const std::string& what) {
+  const Mat& m = require_feature(features, who, name,
+                                 "use a distribution that exposes it (" + what + "), or set `feature` to the matrix that holds it");
+  if (m.size() == 0) throw Error(who + ": the distribution's feature \"" + name + "\" is empty");
+  return m;
 }
 
 // One neuron of the constructed network.
@@ -50,8 +41,9 @@ Schema GroundTruthNet::schema() {
            "ch2-bump: the positive counts P of relevant patterns: odd counts, c > k/2, [t1, t2] (interval) or positive_counts");
   s.integers("interval", {20, 30}, "ch2-bump, label = interval: [t1, t2]");
   s.integers("positive_counts", {}, "ch2-bump, label = set: P ⊆ {0..k}").min(0);
-  s.real("sigma_tilde", 0.0, "ch2-bump: σ̃, the data's normalisation (x = M(φ̃ − Eφ̃)/σ̃); 0 = the feature \"normalisation\" [σ̃, μ]").min(0);
-  s.real("mu", -1.0, "ch2-bump: μ = Σ_{j∈A} E φ̃_j (k/2 for the parity mixture); −1 = the feature \"normalisation\" [σ̃, μ]").min(-1);
+  s.real("sigma_tilde", Automatic{"the feature \"normalisation\" [σ̃, μ]"},
+         "ch2-bump: σ̃, the data's normalisation (x = M(φ̃ − Eφ̃)/σ̃)").above(0);
+  s.real("mu", Automatic{"the feature \"normalisation\" [σ̃, μ]"}, "ch2-bump: μ = Σ_{j∈A} E φ̃_j (k/2 for the parity mixture)").min(0);
   s.integer("k", 0, "ch3-parity: the block size k = |A_j| (D_j = Σ_{l∈A_j} M_l/√k); required for that kind").min(0);
   s.real("tau", 1.0, "ch3-mixture: τ of the threshold 2√(τ log d) σ_B+").above(0);
   s.real("sigma_bplus", 1.0, "ch3-mixture: σ_B+ = max(σ_B, B_μ2), per-coordinate std scale").above(0);
@@ -60,12 +52,13 @@ Schema GroundTruthNet::schema() {
   return s;
 }
 
-GroundTruthNet::GroundTruthNet(const Params& params, Context& context) : kind_(params.str("kind")), dim_(context.data.dim) {
+GroundTruthNet::GroundTruthNet(const Params& params, Context& context)
+    : kind_(params.str("kind")), who_(context.name + " (kind = " + kind_ + ")"), dim_(context.data.dim) {
   if (context.data.classes != 2) {
     throw Error("ground-truth-net is a binary classifier (one output); the data has " + std::to_string(context.data.classes) + " classes");
   }
   if (!context.features || context.features->empty()) {
-    throw Error("ground-truth-net (kind = " + kind_ + ") is built from the distribution's features, and there are none; "
+    throw Error(who_ + " is built from the distribution's features, and there are none; "
                 "use a distribution that exposes its ground truth (dictionary-patterns, structured-parity, gaussian-mixture, "
                 "linear-separable)");
   }
@@ -84,18 +77,18 @@ GroundTruthNet::GroundTruthNet(const Params& params, Context& context) : kind_(p
                 std::to_string(dim_) + " (a transform changed the dimension?)");
   }
   const Index n = W0_.rows();
-  declare_block("W", n, dim_, false);
-  declare_block("b", 1, n, false);
-  declare_block("a", 1, n, params.boolean("trainable_readout"));
+  W_ = declare_block("W", n, dim_, false);
+  b_ = declare_block("b", 1, n, false);
+  a_ = declare_block("a", 1, n, params.boolean("trainable_readout"));
   allocate_parameters();
   Rng unused;
   init(unused);
 }
 
 void GroundTruthNet::init(Rng&) {
-  block("W") = W0_;
-  block("b") = b0_;
-  block("a") = a0_;
+  block(W_) = W0_;
+  block(b_) = b0_;
+  block(a_) = a0_;
 }
 
 namespace {
@@ -116,7 +109,7 @@ void store(const std::vector<Neuron>& neurons, Index dim, Mat& W, Mat& b, Mat& a
 void GroundTruthNet::build_ch2_bump(const Params& params, const FeatureSet& features) {
   truncated_ = true;
   const std::string name = params.str("feature").empty() ? "ground_truth" : params.str("feature");
-  const Mat v = need(features, name, kind_, "v = Σ_{j∈A} M_j, 1×d (dictionary-patterns)").topRows(1);
+  const Mat v = need(features, who_, name, "v = Σ_{j∈A} M_j, 1×d (dictionary-patterns)").topRows(1);
   // k: the relevant indicator if exposed, else ‖v‖² (orthonormal dictionary).
   int k = 0;
   if (auto it = features.find("relevant"); it != features.end()) {
@@ -125,16 +118,17 @@ void GroundTruthNet::build_ch2_bump(const Params& params, const FeatureSet& feat
     k = static_cast<int>(std::lround(static_cast<double>(v.squaredNorm())));
   }
   if (k < 1) throw Error("ground-truth-net (ch2-bump): the ground truth has k = 0 relevant patterns");
-  double sigma = params.real("sigma_tilde"), mu = params.real("mu");
-  if (sigma <= 0 || mu < 0) {
-    auto it = features.find("normalisation");
-    if (it == features.end() || it->second.size() < 2) {
-      throw Error("ground-truth-net (ch2-bump) needs σ̃ and μ = Σ_{j∈A} E φ̃_j: set sigma_tilde and mu (parity mixture: σ̃ = "
-                  "√(k/4 + (D−k) p_o(1−p_o)), μ = k/2), or use a distribution exposing the feature \"normalisation\" = [σ̃, μ] "
-                  "(this one exposes: " + feature_names(features) + ")");
-    }
-    if (sigma <= 0) sigma = static_cast<double>(it->second(0, 0));
-    if (mu < 0) mu = static_cast<double>(it->second(0, 1));
+  // σ̃ and μ as given, or (auto) from the feature "normalisation" = [σ̃, μ], μ = Σ_{j∈A} E φ̃_j.
+  const std::optional<double> sigma_given = params.real_or_auto("sigma_tilde"), mu_given = params.real_or_auto("mu");
+  double sigma = sigma_given.value_or(0), mu = mu_given.value_or(0);
+  if (!sigma_given || !mu_given) {
+    const Mat& normalisation = require_feature(
+        features, who_, "normalisation",
+        "set sigma_tilde and mu (parity mixture: σ̃ = √(k/4 + (D−k) p_o(1−p_o)), μ = k/2), or use a distribution that "
+        "exposes [σ̃, μ] (dictionary-patterns)",
+        1, 2);
+    if (!sigma_given) sigma = static_cast<double>(normalisation(0, 0));
+    if (!mu_given) mu = static_cast<double>(normalisation(0, 1));
   }
   // P ⊆ {0..k}.
   std::vector<bool> positive(static_cast<std::size_t>(k + 1), false);
@@ -188,7 +182,7 @@ void GroundTruthNet::build_ch2_bump(const Params& params, const FeatureSet& feat
 
 void GroundTruthNet::build_ch3_parity(const Params& params, const FeatureSet& features) {
   const std::string name = params.str("feature").empty() ? "directions" : params.str("feature");
-  const Mat& D = need(features, name, kind_, "r×d, D_j = Σ_{l∈A_j} M_l/√k (structured-parity)");
+  const Mat& D = need(features, who_, name, "r×d, D_j = Σ_{l∈A_j} M_l/√k (structured-parity)");
   const auto k = params.integer("k");
   if (k < 1) throw Error("ground-truth-net (ch3-parity) needs the block size: set k = |A_j| (e.g. model.k = 5)");
   for (Index j = 0; j < D.rows(); ++j) {
@@ -215,10 +209,10 @@ void GroundTruthNet::build_ch3_parity(const Params& params, const FeatureSet& fe
 
 void GroundTruthNet::build_ch3_mixture(const Params& params, const FeatureSet& features) {
   const std::string name = params.str("feature").empty() ? "directions" : params.str("feature");
-  const Mat& D = need(features, name, kind_, "r×d unit cluster directions D_j = μ_j/‖μ_j‖ (gaussian-mixture)");
+  const Mat& D = need(features, who_, name, "r×d unit cluster directions D_j = μ_j/‖μ_j‖ (gaussian-mixture)");
   std::vector<double> labels = params.reals("cluster_labels");
   if (labels.empty()) {
-    const Mat& y = need(features, "cluster_labels", kind_, "1×r cluster labels y_(j) = ±1; or set cluster_labels");
+    const Mat& y = need(features, who_, "cluster_labels", "1×r cluster labels y_(j) = ±1; or set cluster_labels");
     for (Index j = 0; j < y.size(); ++j) labels.push_back(static_cast<double>(y.data()[j]));
   }
   if (static_cast<Index>(labels.size()) != D.rows()) {
@@ -240,20 +234,20 @@ void GroundTruthNet::build_ch3_mixture(const Params& params, const FeatureSet& f
 
 void GroundTruthNet::build_ch3_linear(const Params& params, const FeatureSet& features) {
   const std::string name = params.str("feature").empty() ? "direction" : params.str("feature");
-  const Mat& F = need(features, name, kind_, "1×d, the unit w* (linear-separable)");
+  const Mat& F = need(features, who_, name, "1×d, the unit w* (linear-separable)");
   const Mat w = F.topRows(1) / F.row(0).norm();
   const double inv = 1.0 / params.real("margin");
   store({{w, 0.0, inv}, {Mat(-w), 0.0, -inv}}, F.cols(), W0_, b0_, a0_);
 }
 
 void GroundTruthNet::activate(ConstMatRef X) {
-  Z_.noalias() = X * block("W").transpose();
+  Z_.noalias() = X * block(W_).transpose();
   if (truncated_) {
-    Z_.rowwise() += block("b").row(0);
+    Z_.rowwise() += block(b_).row(0);
     H_ = Z_.cwiseMax(Scalar(0)).cwiseMin(Scalar(1));
     S_ = ((Z_.array() > Scalar(0)) && (Z_.array() < Scalar(1))).cast<Scalar>();
   } else {
-    Z_.rowwise() -= block("b").row(0);
+    Z_.rowwise() -= block(b_).row(0);
     H_ = Z_.cwiseMax(Scalar(0));
     S_ = (Z_.array() > Scalar(0)).cast<Scalar>();
   }
@@ -261,20 +255,18 @@ void GroundTruthNet::activate(ConstMatRef X) {
 
 void GroundTruthNet::forward(ConstMatRef X, MatRef out) {
   activate(X);
-  out.noalias() = H_ * block("a").transpose();
+  out.noalias() = H_ * block(a_).transpose();
 }
 
 void GroundTruthNet::backward(ConstMatRef, ConstMatRef dout, VecRef grad) {
-  const ParamBlock& ab = *find_block("a");
-  if (!ab.trainable) return;  // nothing trains: the gradient has length 0
-  MatMap ga(grad.data() + ab.offset, 1, ab.cols);
-  ga.noalias() = dout.transpose() * H_;
+  if (!block_info(a_).trainable) return;  // nothing trains: the gradient has length 0
+  grad_block(grad, a_).noalias() = dout.transpose() * H_;
 }
 
 void GroundTruthNet::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
   activate(X);
-  S_.array() *= (dout * block("a")).array();
-  dX.noalias() = S_ * block("W");
+  S_.array() *= (dout * block(a_)).array();
+  dX.noalias() = S_ * block(W_);
 }
 
 std::vector<HookSpec> GroundTruthNet::hook_points() const {

@@ -65,6 +65,8 @@ class GroundTruthNet : public featurelab::Model {
   void activate(featurelab::ConstMatRef X);
 
   std::string kind_;
+  std::string who_;  // "ground-truth-net (kind = ch3-parity)", for messages
+  featurelab::BlockHandle W_, b_, a_;
   bool truncated_ = false;  // ch. 2: truncated ReLU and +b; ch. 3: ReLU and −b
   featurelab::Index dim_;
   featurelab::Mat W0_, b0_, a0_;  // the constructed network, written by init()

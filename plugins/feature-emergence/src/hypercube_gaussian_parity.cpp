@@ -2,8 +2,7 @@
 #include "hypercube_gaussian_parity.hpp"
 
 #include <featurelab/error.hpp>
-
-#include <Eigen/QR>
+#include <featurelab/linalg.hpp>
 
 #include <cmath>
 
@@ -41,12 +40,7 @@ HypercubeGaussianParity::HypercubeGaussianParity(const Params& params, Context& 
                 ": M needs k orthonormal columns in R^d; raise dim or lower k");
   }
   noise_std_ = params.real("sigma_r") * std::sqrt(static_cast<double>(k_) / static_cast<double>(d_));
-  Eigen::MatrixXd g(d_, k_);
-  for (Index c = 0; c < k_; ++c) {
-    for (Index r = 0; r < d_; ++r) g(r, c) = context.rng.normal();
-  }
-  Eigen::HouseholderQR<Eigen::MatrixXd> qr(g);
-  M_ = (qr.householderQ() * Eigen::MatrixXd::Identity(d_, k_)).transpose().cast<Scalar>();
+  M_ = random_orthonormal(context.rng, d_, k_).transpose().cast<Scalar>();
 }
 
 double HypercubeGaussianParity::dimension(const Params& params) {

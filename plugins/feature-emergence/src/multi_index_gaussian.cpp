@@ -2,8 +2,7 @@
 #include "multi_index_gaussian.hpp"
 
 #include <featurelab/error.hpp>
-
-#include <Eigen/QR>
+#include <featurelab/linalg.hpp>
 
 #include <cmath>
 
@@ -27,12 +26,7 @@ MultiIndexGaussian::MultiIndexGaussian(const Params& params, Context& context)
     throw Error("r = " + std::to_string(r_) + " exceeds dim = " + std::to_string(d_) +
                 ": the u_i must be linearly independent in R^d; raise dim or lower r");
   }
-  Eigen::MatrixXd g(d_, r_);
-  for (Index c = 0; c < r_; ++c) {
-    for (Index row = 0; row < d_; ++row) g(row, c) = context.rng.normal();
-  }
-  Eigen::HouseholderQR<Eigen::MatrixXd> qr(g);
-  U_ = (qr.householderQ() * Eigen::MatrixXd::Identity(d_, r_)).transpose().cast<Scalar>();
+  U_ = random_orthonormal(context.rng, d_, r_).transpose().cast<Scalar>();
 }
 
 double MultiIndexGaussian::dimension(const Params& params) {

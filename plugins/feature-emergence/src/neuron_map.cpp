@@ -23,19 +23,15 @@ NeuronMap::NeuronMap(const Params& params, Context&) : feature_(params.str("feat
 
 void NeuronMap::measure(const ProbeInput& in, Measurements& out) {
   const std::string& who = name();
-  auto it = in.features.find(feature_);
-  if (it == in.features.end() || it->second.rows() == 0) {
-    std::string names;
-    for (const auto& [name, _] : in.features) names += (names.empty() ? "" : ", ") + name;
-    throw Error(who + " needs the distribution's feature \"" + feature_ + "\" (first row: the ground-truth direction v); this "
-                "distribution exposes: " + (names.empty() ? std::string("none") : names) + ". Set probe.feature to one of them");
-  }
+  // First row of the feature: the ground-truth direction v.
+  const Mat& F = require_feature(in.features, who, feature_, "set probe.feature to one of them");
+  if (F.rows() == 0) throw Error(who + ": feature \"" + feature_ + "\" is empty; set probe.feature to another");
   const Mat W = first_layer(in.model, who);
   const Index N = W.rows(), d = W.cols();
-  if (it->second.cols() != d) {
-    throw Error(who + ": feature \"" + feature_ + "\" has length " + std::to_string(it->second.cols()) + " but the neurons " + std::to_string(d));
+  if (F.cols() != d) {
+    throw Error(who + ": feature \"" + feature_ + "\" has length " + std::to_string(F.cols()) + " but the neurons " + std::to_string(d));
   }
-  Eigen::VectorXd v = it->second.row(0).transpose().cast<double>();
+  Eigen::VectorXd v = F.row(0).transpose().cast<double>();
   if (v.norm() <= 0) throw Error(who + ": the first row of feature \"" + feature_ + "\" is zero");
   v /= v.norm();
   Eigen::MatrixXd U = W.cast<double>();

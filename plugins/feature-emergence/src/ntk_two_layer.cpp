@@ -24,43 +24,40 @@ NtkTwoLayer::NtkTwoLayer(const Params& params, Context& context)
       smoothing_(params.real("smoothing")) {
   if (width_ % 2 != 0) throw Error("width must be even, got " + std::to_string(width_));
   if (context.data.classes != 2) throw Error("ntk-two-layer is a binary classifier (one output)");
-  declare_block("dW", width_, dim_, true);
-  declare_block("db", 1, width_, true);
-  declare_block("da", 1, width_, true);
-  declare_block("W0", width_, dim_, false);
-  declare_block("b0", 1, width_, false);
-  declare_block("a0", 1, width_, false);
+  dW_ = declare_block("dW", width_, dim_, true);
+  db_ = declare_block("db", 1, width_, true);
+  da_ = declare_block("da", 1, width_, true);
+  W0_ = declare_block("W0", width_, dim_, false);
+  b0_ = declare_block("b0", 1, width_, false);
+  a0_ = declare_block("a0", 1, width_, false);
   allocate_parameters();
 }
 
 void NtkTwoLayer::init(Rng& rng) {
-  symmetric_init(rng, sigma_w_, sigma_b_, sigma_a_, block("W0"), block("b0"), block("a0"));
-  block("dW").setZero();
-  block("db").setZero();
-  block("da").setZero();
+  symmetric_init(rng, sigma_w_, sigma_b_, sigma_a_, block(W0_), block(b0_), block(a0_));
+  block(dW_).setZero();
+  block(db_).setZero();
+  block(da_).setZero();
 }
 
 void NtkTwoLayer::forward(ConstMatRef X, MatRef out) {
-  Z_.noalias() = X * block("W0").transpose();
-  Z_.rowwise() += block("b0").row(0);
+  Z_.noalias() = X * block(W0_).transpose();
+  Z_.rowwise() += block(b0_).row(0);
   H_.resize(Z_.rows(), Z_.cols());
   S_.resize(Z_.rows(), Z_.cols());
   truncated_relu(Z_, smoothing_, H_, S_);
-  S_.array().rowwise() *= block("a0").row(0).array();
+  S_.array().rowwise() *= block(a0_).row(0).array();
   // Reuse Z_ for X ΔWᵀ + Δb.
-  Z_.noalias() = X * block("dW").transpose();
-  Z_.rowwise() += block("db").row(0);
-  out.noalias() = H_ * block("da").transpose();
+  Z_.noalias() = X * block(dW_).transpose();
+  Z_.rowwise() += block(db_).row(0);
+  out.noalias() = H_ * block(da_).transpose();
   out.col(0) += (S_.array() * Z_.array()).rowwise().sum().matrix();
 }
 
 void NtkTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
-  const ParamBlock& wb = *find_block("dW");
-  const ParamBlock& bb = *find_block("db");
-  const ParamBlock& ab = *find_block("da");
-  MatMap gW(grad.data() + wb.offset, wb.rows, wb.cols);
-  MatMap gb(grad.data() + bb.offset, 1, bb.cols);
-  MatMap ga(grad.data() + ab.offset, 1, ab.cols);
+  MatMap gW = grad_block(grad, dW_);
+  MatMap gb = grad_block(grad, db_);
+  MatMap ga = grad_block(grad, da_);
   ga.noalias() = dout.transpose() * H_;
   G_ = S_.array().colwise() * dout.col(0).array();
   gW.noalias() = G_.transpose() * X;

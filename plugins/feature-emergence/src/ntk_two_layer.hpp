@@ -24,6 +24,7 @@ class NtkTwoLayer : public featurelab::Model {
   void backward(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::VecRef grad) override;
 
  private:
+  featurelab::BlockHandle dW_, db_, da_, W0_, b0_, a0_;
   featurelab::Index width_, dim_;
   double sigma_w_, sigma_b_, sigma_a_, smoothing_;
   featurelab::Mat Z_, H_, S_, G_;

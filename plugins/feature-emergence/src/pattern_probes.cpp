@@ -12,11 +12,8 @@ namespace feature_emergence {
 using namespace featurelab;
 
 namespace {
-const Mat& feature(const ProbeInput& in, const std::string& name, const std::string& who) {
-  auto it = in.features.find(name);
-  if (it == in.features.end()) throw Error(who + " needs the distribution's \"" + name + "\" (dictionary-patterns)");
-  return it->second;
-}
+// The fix when a probe's ground truth is missing.
+constexpr const char* kPatternData = "use data.use = \"dictionary-patterns\", which exposes it";
 double median(std::vector<double> v) {
   if (v.empty()) return std::nan("");
   std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
@@ -31,9 +28,10 @@ Mat first_layer(const Model& model, const std::string& who) {
 }
 
 void PatternCosine::measure(const ProbeInput& in, Measurements& out) {
-  const Mat& v = feature(in, "ground_truth", "pattern-cosine");
-  const Mat W = first_layer(in.model, "pattern-cosine");
-  if (W.cols() != v.cols()) throw Error("pattern-cosine: the model's inputs and the ground truth differ in dimension");
+  const std::string& who = name();
+  const Mat& v = require_feature(in.features, who, "ground_truth", kPatternData);
+  const Mat W = first_layer(in.model, who);
+  if (W.cols() != v.cols()) throw Error(who + ": the model's inputs and the ground truth differ in dimension");
   const Vec norms = W.rowwise().norm().cwiseMax(Scalar(1e-30));
   const Vec cos = (W * v.row(0).transpose()).array() / (norms.array() * v.norm());
   out.scalar("max", static_cast<double>(cos.maxCoeff()));
@@ -53,9 +51,9 @@ PatternComponents::PatternComponents(const Params& params, Context&) : near_(par
 
 void PatternComponents::measure(const ProbeInput& in, Measurements& out) {
   const std::string& who = name();
-  const Mat& v = feature(in, "ground_truth", who);
-  const Mat& M = feature(in, "dictionary", who);
-  const Mat& relevant = feature(in, "relevant", who);
+  const Mat& v = require_feature(in.features, who, "ground_truth", kPatternData);
+  const Mat& M = require_feature(in.features, who, "dictionary", kPatternData);
+  const Mat& relevant = require_feature(in.features, who, "relevant", kPatternData);
   const Mat W = first_layer(in.model, who);
   const Mat q = W * M.transpose();  // 2m×D: q_{i,l} = <w_i, M_l>
   const Vec norms = W.rowwise().norm().cwiseMax(Scalar(1e-30));

@@ -2,8 +2,7 @@
 #include "structured_parity.hpp"
 
 #include <featurelab/error.hpp>
-
-#include <Eigen/QR>
+#include <featurelab/linalg.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -81,12 +80,7 @@ StructuredParity::StructuredParity(const Params& params, Context& context)
   if (identity_) {
     M_ = Mat::Identity(d_, d_);
   } else {
-    Eigen::MatrixXd g(d_, d_);
-    for (Index c = 0; c < d_; ++c) {
-      for (Index row = 0; row < d_; ++row) g(row, c) = context.rng.normal();
-    }
-    Eigen::HouseholderQR<Eigen::MatrixXd> qr(g);
-    M_ = Eigen::MatrixXd(qr.householderQ()).transpose().cast<Scalar>();
+    M_ = random_orthogonal<Eigen::MatrixXd>(context.rng, d_).transpose().cast<Scalar>();
   }
   std::vector<Index> order(static_cast<std::size_t>(d_));
   for (Index l = 0; l < d_; ++l) order[static_cast<std::size_t>(l)] = l;

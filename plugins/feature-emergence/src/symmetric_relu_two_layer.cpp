@@ -35,17 +35,17 @@ SymmetricReluTwoLayer::SymmetricReluTwoLayer(const Params& params, Context& cont
                 std::to_string(context.data.classes) + " classes");
   }
   if (dim_ <= 0) throw Error("the data has no input dimension (a distribution bug)");
-  declare_block("W", width_, dim_, true);
-  declare_block("a", 1, width_, true);
-  declare_block("b", 1, width_, false);  // fixed: Algorithm 1 never updates b
+  W_ = declare_block("W", width_, dim_, true);
+  a_ = declare_block("a", 1, width_, true);
+  b_ = declare_block("b", 1, width_, false);  // fixed: Algorithm 1 never updates b
   allocate_parameters();
 }
 
 void SymmetricReluTwoLayer::init(Rng& rng) {
   const Index m = width_ / 4;
-  MatMap W = block("W");
-  MatMap a = block("a");
-  MatMap b = block("b");
+  MatMap W = block(W_);
+  MatMap a = block(a_);
+  MatMap b = block(b_);
   if (binary_) {
     for (Index i = 0; i < m; ++i) {
       for (Index j = 0; j < dim_; ++j) W(i, j) = static_cast<Scalar>(rng.uniform() < 0.5 ? -sigma_w_ : sigma_w_);
@@ -67,14 +67,14 @@ void SymmetricReluTwoLayer::init(Rng& rng) {
 
 void SymmetricReluTwoLayer::preactivations(ConstMatRef X, Mat& Z) const {
   const Index half = width_ / 2;
-  const ConstMatMap W = block("W");
+  const ConstMatMap W = block(W_);
   // Two GEMMs of the same shape, one per half: neuron i and its copy i + 2m then go through the same
   // kernel path and get bitwise-equal pre-activations (one 4m-wide GEMM may round a column differently
   // depending on where it sits).
   Z.resize(X.rows(), width_);
   Z.leftCols(half).noalias() = X * W.topRows(half).transpose();
   Z.rightCols(half).noalias() = X * W.bottomRows(half).transpose();
-  Z.rowwise() -= block("b").row(0);
+  Z.rowwise() -= block(b_).row(0);
 }
 
 void SymmetricReluTwoLayer::forward(ConstMatRef X, MatRef out) {
@@ -85,17 +85,15 @@ void SymmetricReluTwoLayer::forward(ConstMatRef X, MatRef out) {
   // two are exact negatives, so each pair, and g, is exactly 0. (Fusing h a + h′ a′ into one
   // expression lets the compiler contract it to fma(h, a, h′a′) = h a − round(h a) ≠ 0.)
   P_.resize(X.rows(), width_);
-  P_.array() = H_.array().rowwise() * static_cast<const Model&>(*this).block("a").row(0).array();
+  P_.array() = H_.array().rowwise() * cblock(a_).row(0).array();
   out.col(0) = (P_.leftCols(half) + P_.rightCols(half)).rowwise().sum();
 }
 
 void SymmetricReluTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
-  const ParamBlock& wb = *find_block("W");
-  const ParamBlock& ab = *find_block("a");
-  MatMap gW(grad.data() + wb.offset, wb.rows, wb.cols);
-  MatMap ga(grad.data() + ab.offset, 1, ab.cols);
+  MatMap gW = grad_block(grad, W_);
+  MatMap ga = grad_block(grad, a_);
   ga.noalias() = dout.transpose() * H_;
-  dZ_.noalias() = dout * block("a");  // n×4m outer product dout aᵀ
+  dZ_.noalias() = dout * block(a_);  // n×4m outer product dout aᵀ
   dZ_.array() *= (Z_.array() > Scalar(0)).cast<Scalar>();
   // Per half, as in forward: at init the two halves' gradients are then exactly opposite.
   const Index half = width_ / 2;
@@ -105,9 +103,9 @@ void SymmetricReluTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef gra
 
 void SymmetricReluTwoLayer::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
   preactivations(X, Z_);
-  dZ_.noalias() = dout * block("a");
+  dZ_.noalias() = dout * block(a_);
   dZ_.array() *= (Z_.array() > Scalar(0)).cast<Scalar>();
-  dX.noalias() = dZ_ * block("W");
+  dX.noalias() = dZ_ * block(W_);
 }
 
 std::vector<HookSpec> SymmetricReluTwoLayer::hook_points() const {

@@ -47,6 +47,7 @@ class SymmetricReluTwoLayer : public featurelab::Model {
  private:
   // Z = XWᵀ − b, one GEMM per half of the neurons.
   void preactivations(featurelab::ConstMatRef X, featurelab::Mat& Z) const;
+  featurelab::BlockHandle W_, a_, b_;
   featurelab::Index width_, dim_;
   double sigma_w_, sigma_a_, bias_;
   bool binary_;

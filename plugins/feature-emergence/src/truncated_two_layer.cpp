@@ -24,14 +24,14 @@ TruncatedTwoLayer::TruncatedTwoLayer(const Params& params, Context& context)
       smoothing_(params.real("smoothing")) {
   if (width_ % 2 != 0) throw Error("width must be even (2m: each neuron has a mirrored twin), got " + std::to_string(width_));
   if (context.data.classes != 2) throw Error("truncated-two-layer is a binary classifier (one output); the data has " + std::to_string(context.data.classes) + " classes");
-  declare_block("W", width_, dim_, true);
-  declare_block("b", 1, width_, true);
-  declare_block("a", 1, width_, true);
+  W_ = declare_block("W", width_, dim_, true);
+  b_ = declare_block("b", 1, width_, true);
+  a_ = declare_block("a", 1, width_, true);
   allocate_parameters();
 }
 
 void TruncatedTwoLayer::init(Rng& rng) {
-  symmetric_init(rng, sigma_w_, sigma_b_, sigma_a_, block("W"), block("b"), block("a"));
+  symmetric_init(rng, sigma_w_, sigma_b_, sigma_a_, block(W_), block(b_), block(a_));
 }
 
 void TruncatedTwoLayer::tune(const std::string& setting, double value) {
@@ -41,23 +41,20 @@ void TruncatedTwoLayer::tune(const std::string& setting, double value) {
 }
 
 void TruncatedTwoLayer::forward(ConstMatRef X, MatRef out) {
-  Z_.noalias() = X * block("W").transpose();
-  Z_.rowwise() += block("b").row(0);
+  Z_.noalias() = X * block(W_).transpose();
+  Z_.rowwise() += block(b_).row(0);
   H_.resize(Z_.rows(), Z_.cols());
   dH_.resize(Z_.rows(), Z_.cols());
   truncated_relu(Z_, smoothing_, H_, dH_);
-  out.noalias() = H_ * block("a").transpose();
+  out.noalias() = H_ * block(a_).transpose();
 }
 
 void TruncatedTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
-  const ParamBlock& wb = *find_block("W");
-  const ParamBlock& bb = *find_block("b");
-  const ParamBlock& ab = *find_block("a");
-  MatMap gW(grad.data() + wb.offset, wb.rows, wb.cols);
-  MatMap gb(grad.data() + bb.offset, 1, bb.cols);
-  MatMap ga(grad.data() + ab.offset, 1, ab.cols);
+  MatMap gW = grad_block(grad, W_);
+  MatMap gb = grad_block(grad, b_);
+  MatMap ga = grad_block(grad, a_);
   ga.noalias() = dout.transpose() * H_;
-  dH_.array() *= (dout * block("a")).array();  // dL/dZ = dout a ⊙ σ_s′(Z), in place
+  dH_.array() *= (dout * block(a_)).array();  // dL/dZ = dout a ⊙ σ_s′(Z), in place
   gW.noalias() = dH_.transpose() * X;
   gb = dH_.colwise().sum();
 }
@@ -65,8 +62,8 @@ void TruncatedTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
 void TruncatedTwoLayer::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
   Mat out(X.rows(), 1);
   forward(X, out);
-  dH_.array() *= (dout * block("a")).array();
-  dX.noalias() = dH_ * block("W");
+  dH_.array() *= (dout * block(a_)).array();
+  dX.noalias() = dH_ * block(W_);
 }
 
 std::vector<HookSpec> TruncatedTwoLayer::hook_points() const {
@@ -75,8 +72,8 @@ std::vector<HookSpec> TruncatedTwoLayer::hook_points() const {
 
 void TruncatedTwoLayer::hook(const std::string& name, ConstMatRef X, Mat& out) {
   if (name != "hidden.pre" && name != "hidden.post") Model::hook(name, X, out);
-  Mat Z = X * block("W").transpose();
-  Z.rowwise() += block("b").row(0);
+  Mat Z = X * block(W_).transpose();
+  Z.rowwise() += block(b_).row(0);
   if (name == "hidden.pre") {
     out = std::move(Z);
     return;

@@ -28,6 +28,7 @@ class TruncatedTwoLayer : public featurelab::Model, public featurelab::Tunable {
   void hook(const std::string& name, featurelab::ConstMatRef X, featurelab::Mat& out) override;
 
  private:
+  featurelab::BlockHandle W_, b_, a_;
   featurelab::Index width_, dim_;
   double sigma_w_, sigma_b_, sigma_a_, smoothing_;
   featurelab::Mat Z_, H_, dH_;

@@ -15,14 +15,8 @@ using namespace featurelab;
 
 namespace {
 
-testing::Harness& data_pack() {
-  static testing::Harness h(FEATURE_EMERGENCE_PLUGIN);
-  return h;
-}
-testing::Harness& data_std() {
-  static testing::Harness h(FEATURELAB_STD_PLUGIN);
-  return h;
-}
+testing::Harness& data_pack() { return testing::pack(FEATURE_EMERGENCE_PLUGIN); }
+testing::Harness& data_std() { return testing::pack(FEATURELAB_STD_PLUGIN); }
 
 using Overrides = std::map<std::string, Value>;
 

@@ -20,21 +20,8 @@ using namespace featurelab;
 
 namespace {
 
-testing::Harness& ch3_pack() {
-  static testing::Harness h(FEATURE_EMERGENCE_PLUGIN);
-  return h;
-}
-testing::Harness& ch3_std() {
-  static testing::Harness h(FEATURELAB_STD_PLUGIN);
-  return h;
-}
-
-DataSpec binary_spec(Index dim) {
-  DataSpec s;
-  s.dim = dim;
-  s.classes = 2;
-  return s;
-}
+testing::Harness& ch3_pack() { return testing::pack(FEATURE_EMERGENCE_PLUGIN); }
+testing::Harness& ch3_std() { return testing::pack(FEATURELAB_STD_PLUGIN); }
 
 // A d×d matrix with orthonormal rows (the dictionary M, row l = M_lᵀ).
 Mat orthonormal(Index d, Rng& rng) {
@@ -132,7 +119,7 @@ TEST_CASE("symmetric-relu-two-layer: Eq. 3.9's 4m init gives g = 0 exactly, b is
     for (const auto& [width, d] : std::vector<std::pair<std::int64_t, Index>>{{28, 13}, {64, 13}, {200, 131}, {36, 300}}) {
       const Index m = width / 4;
       auto model = ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", width}, {"init_w", 0.7}, {"init_a", 2.0},
-                                                                       {"bias", 0.3}, {"init", init}}, binary_spec(d));
+                                                                       {"bias", 0.3}, {"init", init}}, testing::spec(d));
       Rng rng(11);
       model->init(rng);
       const Mat W = model->block("W"), a = model->block("a"), b = model->block("b");
@@ -156,7 +143,7 @@ TEST_CASE("symmetric-relu-two-layer: Eq. 3.9's 4m init gives g = 0 exactly, b is
     }
   }
   const Index d = 9;
-  auto model = ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(16)}, {"init_w", 0.8}}, binary_spec(d));
+  auto model = ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(16)}, {"init_w", 0.8}}, testing::spec(d));
   Rng rng(5);
   model->init(rng);
   const Vec b0 = Eigen::Map<const Vec>(model->block("b").data(), 16);
@@ -166,7 +153,7 @@ TEST_CASE("symmetric-relu-two-layer: Eq. 3.9's 4m init gives g = 0 exactly, b is
   data.classes = 2;
   rng.fill_normal(data.X);
   for (Index i = 0; i < 64; ++i) data.y(i) = data.X(i, 0) * data.X(i, 1) > 0 ? 1 : 0;
-  auto loss = ch3_std().make<Loss>("logistic", {}, binary_spec(d));
+  auto loss = ch3_std().make<Loss>("logistic", {}, testing::spec(d));
   auto r = check_gradient(*model, *loss, Batch::of(data));
   INFO(r.report);
   CHECK(r.ok);
@@ -179,7 +166,7 @@ TEST_CASE("symmetric-relu-two-layer: Eq. 3.9's 4m init gives g = 0 exactly, b is
   model->hook("hidden.post", data.X, hidden);
   model->forward(data.X, out);
   CHECK((hidden * model->block("a").transpose() - out).cwiseAbs().maxCoeff() < 1e-4);
-  CHECK_THROWS_WITH(ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(30)}}, binary_spec(d)),
+  CHECK_THROWS_WITH(ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(30)}}, testing::spec(d)),
                     Catch::Contains("multiple of 4"));
 }
 
@@ -193,7 +180,7 @@ TEST_CASE("step 1 with λ1 = 1/η1 through phased-gd: w_i = −η1 ℓ′(0) a_i
   std::vector<int> labels;
   for (Index i = 0; i < n; ++i) labels.push_back(X(i, 0) * X(i, 1) > 0 ? 1 : -1);
   Dataset data = labelled(X, labels);
-  const DataSpec spec = binary_spec(d);
+  const DataSpec spec = testing::spec(d);
   auto model = ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(N)}, {"init_w", 0.5},
                                                                    {"init_a", 1.5}, {"bias", 0.2}}, spec);
   Rng init(3);
@@ -270,7 +257,7 @@ TEST_CASE("ground-truth-net ch3-parity: y g*(x) >= 1 on structured parity (Lemma
   const Dataset data = structured_parity(3000, d, 3, 5, 0.1, 0.2, M, rng, D);
   FeatureSet features{{"directions", D}};
   auto g = ch3_pack().make<Model>("ground-truth-net", {{"kind", std::string("ch3-parity")}, {"k", std::int64_t(5)}},
-                                  binary_spec(d), 1, &features);
+                                  testing::spec(d), 1, &features);
   CHECK(g->find_block("W")->rows == 3 * 3 * 6);  // 3r(k+1) neurons
   CHECK(g->trainable_size() == 0);
   const VecD yg = margins(*g, data);
@@ -280,17 +267,17 @@ TEST_CASE("ground-truth-net ch3-parity: y g*(x) >= 1 on structured parity (Lemma
   const Dataset uniform = structured_parity(2000, d, 1, 4, 0.0, 0.5, M, rng, D1);
   FeatureSet f1{{"directions", D1}};
   auto g1 = ch3_pack().make<Model>("ground-truth-net", {{"kind", std::string("ch3-parity")}, {"k", std::int64_t(4)}},
-                                   binary_spec(d), 1, &f1);
+                                   testing::spec(d), 1, &f1);
   CHECK(margins(*g1, uniform).minCoeff() >= 1 - 1e-4);
   // With the wrong block size the bumps sit at the wrong counts.
   auto wrong = ch3_pack().make<Model>("ground-truth-net", {{"kind", std::string("ch3-parity")}, {"k", std::int64_t(3)}},
-                                      binary_spec(d), 1, &features);
+                                      testing::spec(d), 1, &features);
   CHECK(margins(*wrong, data).minCoeff() < 0.5);
   FeatureSet none{{"dictionary", M}};
   CHECK_THROWS_WITH(ch3_pack().make<Model>("ground-truth-net", {{"kind", std::string("ch3-parity")}, {"k", std::int64_t(5)}},
-                                           binary_spec(d), 1, &none),
+                                           testing::spec(d), 1, &none),
                     Catch::Contains("\"directions\"") && Catch::Contains("dictionary"));
-  CHECK_THROWS_WITH(ch3_pack().make<Model>("ground-truth-net", {{"kind", std::string("ch3-parity")}}, binary_spec(d), 1, &features),
+  CHECK_THROWS_WITH(ch3_pack().make<Model>("ground-truth-net", {{"kind", std::string("ch3-parity")}}, testing::spec(d), 1, &features),
                     Catch::Contains("set k"));
 }
 
@@ -314,19 +301,19 @@ TEST_CASE("ground-truth-net ch3-linear: y g* >= 1 with margin beta (Lemma B.26),
   const Dataset data = labelled(X, labels);
   FeatureSet features{{"direction", w}};
   auto g = ch3_pack().make<Model>("ground-truth-net", {{"kind", std::string("ch3-linear")}, {"margin", beta}},
-                                  binary_spec(d), 1, &features);
+                                  testing::spec(d), 1, &features);
   const VecD yg = margins(*g, data);
   CHECK(yg.minCoeff() >= 1 - 1e-4);
   CHECK(yg.minCoeff() < 1.1);  // the margin is tight: some sample has |u| ≈ 0
   auto readout = ch3_pack().make<Model>("ground-truth-net", {{"kind", std::string("ch3-linear")}, {"margin", beta},
-                                                             {"trainable_readout", true}}, binary_spec(d), 1, &features);
+                                                             {"trainable_readout", true}}, testing::spec(d), 1, &features);
   CHECK(readout->trainable_size() == 2);
-  auto logistic = ch3_std().make<Loss>("logistic", {}, binary_spec(d));
+  auto logistic = ch3_std().make<Loss>("logistic", {}, testing::spec(d));
   const auto r = check_gradient(*readout, *logistic, Batch::rows(data, 0, 64));
   INFO(r.report);
   CHECK(r.ok);
   FeatureSet empty{{"directions", w}};
-  CHECK_THROWS_WITH(ch3_pack().make<Model>("ground-truth-net", {{"kind", std::string("ch3-linear")}}, binary_spec(d), 1, &empty),
+  CHECK_THROWS_WITH(ch3_pack().make<Model>("ground-truth-net", {{"kind", std::string("ch3-linear")}}, testing::spec(d), 1, &empty),
                     Catch::Contains("\"direction\""));
 }
 
@@ -415,8 +402,8 @@ TEST_CASE("ground-truth-net ch3-mixture: small hinge loss on XOR Gaussian mixtur
   const Dataset data = labelled(X, labels);
   FeatureSet features{{"directions", D}, {"cluster_labels", (Mat(1, 4) << 1, 1, -1, -1).finished()}};
   auto g = ch3_pack().make<Model>("ground-truth-net", {{"kind", std::string("ch3-mixture")}, {"tau", tau}, {"sigma_bplus", 1.0}},
-                                  binary_spec(d), 1, &features);
-  auto hinge = ch3_std().make<Loss>("hinge", {}, binary_spec(d));
+                                  testing::spec(d), 1, &features);
+  auto hinge = ch3_std().make<Loss>("hinge", {}, testing::spec(d));
   const double loss = hinge->evaluate(*g, Batch::of(data));
   const double bound = 3 / std::pow(double(d), tau) + 4 / (std::pow(double(d), 0.9 * tau - 1) * std::sqrt(tau * std::log(double(d))));
   CHECK(loss <= bound);
@@ -424,15 +411,15 @@ TEST_CASE("ground-truth-net ch3-mixture: small hinge loss on XOR Gaussian mixtur
   // Labels as a parameter; a wrong count is refused.
   FeatureSet bare{{"directions", D}};
   auto g2 = ch3_pack().make<Model>("ground-truth-net", {{"kind", std::string("ch3-mixture")}, {"tau", tau},
-                                                        {"cluster_labels", std::vector<double>{1, 1, -1, -1}}}, binary_spec(d), 1, &bare);
+                                                        {"cluster_labels", std::vector<double>{1, 1, -1, -1}}}, testing::spec(d), 1, &bare);
   CHECK(hinge->evaluate(*g2, Batch::of(data)) == Approx(loss));
-  CHECK_THROWS_WITH(ch3_pack().make<Model>("ground-truth-net", {{"kind", std::string("ch3-mixture")}}, binary_spec(d), 1, &bare),
+  CHECK_THROWS_WITH(ch3_pack().make<Model>("ground-truth-net", {{"kind", std::string("ch3-mixture")}}, testing::spec(d), 1, &bare),
                     Catch::Contains("cluster_labels"));
   CHECK_THROWS_WITH(ch3_pack().make<Model>("ground-truth-net", {{"kind", std::string("ch3-mixture")},
-                                                                {"cluster_labels", std::vector<double>{1, -1}}}, binary_spec(d), 1, &bare),
+                                                                {"cluster_labels", std::vector<double>{1, -1}}}, testing::spec(d), 1, &bare),
                     Catch::Contains("one y_(j) per direction"));
   // Built from the features: none, and it says so.
-  CHECK_THROWS_WITH(ch3_pack().make<Model>("ground-truth-net", {{"kind", std::string("ch3-mixture")}}, binary_spec(d)),
+  CHECK_THROWS_WITH(ch3_pack().make<Model>("ground-truth-net", {{"kind", std::string("ch3-mixture")}}, testing::spec(d)),
                     Catch::Contains("features"));
 }
 
@@ -450,7 +437,7 @@ TEST_CASE("gradient-features: G of random neurons lies in the cone of D when y =
     noise.push_back(rng.uniform() < 0.5 ? 1 : -1);
   }
   const Dataset with = labelled(X, signal), without = labelled(X, noise);
-  const DataSpec spec = binary_spec(d);
+  const DataSpec spec = testing::spec(d);
   auto model = ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(width)}, {"init_w", 1 / std::sqrt(double(d))},
                                                                    {"bias", 0.1}}, spec);
   Rng init(2);
@@ -497,7 +484,7 @@ TEST_CASE("gradient-features: G of random neurons lies in the cone of D when y =
 TEST_CASE("neuron-map: x = cos with v, y along the top principal direction orthogonal to v") {
   Rng rng(13);
   const Index d = 12, width = 16;
-  auto model = ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(width)}}, binary_spec(d));
+  auto model = ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(width)}}, testing::spec(d));
   const Mat M = orthonormal(d, rng);
   const Mat v = M.row(0), q = M.row(1);
   MatMap W = model->block("W");
@@ -512,8 +499,8 @@ TEST_CASE("neuron-map: x = cos with v, y along the top principal direction ortho
   FeatureSet features{{"ground_truth", Mat(Scalar(5) * v)}};
   Dataset empty;
   std::vector<NamedAttack> attacks;
-  auto hinge = ch3_std().make<Loss>("hinge", {}, binary_spec(d));
-  auto probe = ch3_pack().make<Probe>("neuron-map", {}, binary_spec(d));
+  auto hinge = ch3_std().make<Loss>("hinge", {}, testing::spec(d));
+  auto probe = ch3_pack().make<Probe>("neuron-map", {}, testing::spec(d));
   Measurements out;
   probe->measure(ProbeInput{*model, *hinge, empty, empty, features, attacks, 0}, out);
   REQUIRE(out.tables().size() == 1);

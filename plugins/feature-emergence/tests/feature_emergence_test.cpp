@@ -13,14 +13,8 @@ using namespace featurelab;
 
 namespace {
 
-testing::Harness& pack() {
-  static testing::Harness h(FEATURE_EMERGENCE_PLUGIN);
-  return h;
-}
-testing::Harness& std_pack() {
-  static testing::Harness h(FEATURELAB_STD_PLUGIN);
-  return h;
-}
+testing::Harness& pack() { return testing::pack(FEATURE_EMERGENCE_PLUGIN); }
+testing::Harness& std_pack() { return testing::pack(FEATURELAB_STD_PLUGIN); }
 
 Dataset patterns(const std::map<std::string, Value>& params, Index n, std::shared_ptr<Distribution>& dist) {
   dist = pack().make<Distribution>("dictionary-patterns", params, {});
@@ -99,9 +93,7 @@ TEST_CASE("truncated-two-layer: symmetric init gives g = 0, gradients check with
 
 TEST_CASE("the smoothed truncated ReLU is E[sigma(z + xi)] (Monte Carlo) and sigma' its derivative") {
   // A one-neuron network with w = e_1, b = 0, a = 1 reads σ_s at z = x_1.
-  DataSpec spec;
-  spec.dim = 1;
-  spec.classes = 2;
+  const DataSpec spec = testing::spec(1);
   auto model = pack().make<Model>("truncated-two-layer", {{"width", std::int64_t(2)}, {"smoothing", 0.3}}, spec);
   model->block("W").setConstant(1);
   model->block("b").setZero();

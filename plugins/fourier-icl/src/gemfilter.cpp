@@ -68,9 +68,9 @@ Complexity gemfilter_complexity(double n, double m, double h, double d, double k
 Schema GemfilterSelection::schema() {
   Schema s;
   s.integer("k", 8, "tokens kept by the selection").min(1);
-  s.integer("filter_layer", 0, "r: the block whose last query row selects (1-based); 0 = the first block whose coverage "
-            "reaches coverage_threshold").min(0);
-  s.real("coverage_threshold", 0.95, "the coverage that picks the filter layer when filter_layer = 0").range(0, 1);
+  s.integer("filter_layer", Automatic{"the first block whose coverage reaches coverage_threshold"},
+            "r: the block whose last query row selects (1-based)").min(1);
+  s.real("coverage_threshold", 0.95, "the coverage that picks the filter layer when filter_layer = \"auto\"").range(0, 1);
   s.choice("pool", "avg", {"avg", "max", "none"}, "pooling of the scores before top-k (the code: avg; the text: max)");
   s.integer("kernel", 5, "pooling window (odd; padding kernel/2, stride 1)").min(1);
   s.integer("samples", 1000, "test prompts measured (at most the test set)").min(1);
@@ -80,7 +80,7 @@ Schema GemfilterSelection::schema() {
 
 GemfilterSelection::GemfilterSelection(const Params& params, Context& context)
     : k_(params.integer("k")),
-      filter_layer_(params.integer("filter_layer")),
+      filter_layer_(params.integer_or_auto("filter_layer")),
       kernel_(params.integer("kernel")),
       samples_(params.integer("samples")),
       generated_(params.integer("generated")),
@@ -182,11 +182,11 @@ void GemfilterSelection::measure(const ProbeInput& in, Measurements& out) {
     layers.values(r, 5) = accuracy(logits, data.y, n);
     layers.row_names.push_back(std::to_string(r + 1));
   }
-  Index filter = filter_layer_;
+  Index filter = filter_layer_.value_or(0);
   if (filter > L) {
     throw Error("gemfilter-selection: filter_layer = " + std::to_string(filter) + " but the model has " + std::to_string(L) + " blocks");
   }
-  if (filter == 0) {
+  if (!filter_layer_) {
     filter = L;
     for (Index r = 0; r < L; ++r) {
       if (layers.values(r, 0) >= threshold_) {

@@ -19,6 +19,7 @@
 
 #include <featurelab/probe.hpp>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -56,7 +57,9 @@ class GemfilterSelection : public featurelab::Probe {
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 
  private:
-  featurelab::Index k_, filter_layer_, kernel_, samples_, generated_;
+  featurelab::Index k_;
+  std::optional<featurelab::Index> filter_layer_;  // empty: "auto", picked by coverage
+  featurelab::Index kernel_, samples_, generated_;
   double threshold_;
   Pool pool_;
   featurelab::Rng rng_;

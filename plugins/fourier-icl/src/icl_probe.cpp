@@ -11,19 +11,20 @@ using namespace featurelab;
 
 void IclLossVsRank::measure(const ProbeInput& in, Measurements& out) {
   const std::string& who = name();
-  for (const char* name : {"basis", "eigenvalues", "task", "prompt"}) {
-    if (!in.features.count(name)) throw Error(who + " needs the distribution's " + name + " (icl-linear-regression)");
-  }
+  constexpr const char* kFix = "use data.use = \"icl-linear-regression\", which exposes it";
+  const Mat& eigenvalues = require_feature(in.features, who, "eigenvalues", kFix, 1, kAnyExtent);
+  const Mat& prompt = require_feature(in.features, who, "prompt", kFix, 1, 3);
+  const Mat& task = require_feature(in.features, who, "task", kFix, 1, kAnyExtent);
+  const Mat& basis = require_feature(in.features, who, "basis", kFix);
   if (!in.model.find_block("A") || !in.model.find_block("B") || !in.model.find_block("u")) {
     throw Error(who + " reads blocks A, B and u of linear-self-attention");
   }
   IclSetting s;
-  s.eigenvalues = in.features.at("eigenvalues").row(0).transpose().cast<double>();
-  const Mat& prompt = in.features.at("prompt");
+  s.eigenvalues = eigenvalues.row(0).transpose().cast<double>();
   s.context = prompt(0, 0);
   const double shots = prompt(0, 1), sigma = prompt(0, 2);
-  const VecD c = in.features.at("task").row(0).transpose().cast<double>();
-  const MatD Qt = in.features.at("basis").cast<double>();  // rows: eigenvectors
+  const VecD c = task.row(0).transpose().cast<double>();
+  const MatD Qt = basis.cast<double>();  // rows: eigenvectors
   const MatD A = in.model.block("A").cast<double>(), B = in.model.block("B").cast<double>();
   const double u = in.model.block("u")(0, 0);
   const Index d = A.rows();

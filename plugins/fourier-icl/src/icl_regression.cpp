@@ -3,8 +3,7 @@
 
 #include <algorithm>
 #include <featurelab/error.hpp>
-
-#include <Eigen/QR>
+#include <featurelab/linalg.hpp>
 
 #include <cmath>
 
@@ -45,10 +44,7 @@ IclLinearRegression::IclLinearRegression(const Params& params, Context& context)
   if (params.str("basis") == "identity") {
     Q_ = MatD::Identity(d_, d_);
   } else {
-    MatD g(d_, d_);
-    for (Index i = 0; i < g.size(); ++i) g.data()[i] = context.rng.normal();
-    Eigen::HouseholderQR<MatD> qr(g);
-    Q_ = qr.householderQ();
+    Q_ = random_orthogonal<MatD>(context.rng, d_);
   }
   root_ = Q_ * lambda_.cwiseSqrt().asDiagonal();
   w_test_ = Q_ * task_;

@@ -3,8 +3,7 @@
 
 #include <algorithm>
 #include <featurelab/error.hpp>
-
-#include <Eigen/QR>
+#include <featurelab/linalg.hpp>
 
 #include <cmath>
 #include <vector>
@@ -47,10 +46,7 @@ IclSparseParity::IclSparseParity(const Params& params, Context& context)
   if (params.str("dictionary") == "identity") {
     G_ = MatD::Identity(d_, d_);
   } else {
-    MatD g(d_, d_);
-    for (Index i = 0; i < g.size(); ++i) g.data()[i] = context.rng.normal();
-    Eigen::HouseholderQR<MatD> qr(g);
-    G_ = qr.householderQ();
+    G_ = random_orthogonal<MatD>(context.rng, d_);
   }
   slots_ = std::max<Index>(std::max<Index>(context_, 1), shots_);
 }

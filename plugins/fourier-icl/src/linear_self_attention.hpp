@@ -27,6 +27,7 @@ class LinearSelfAttention : public featurelab::Model {
 
  private:
   void summarize(featurelab::ConstMatRef X);  // H_ (context averages) and Xq_ (queries)
+  featurelab::BlockHandle A_, B_, u_;
   featurelab::Index d_, slots_, rank_;
   double init_scale_;
   std::string init_;

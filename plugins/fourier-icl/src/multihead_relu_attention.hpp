@@ -35,6 +35,7 @@ class MultiheadReluAttention : public featurelab::Model {
 
  private:
   PromptShape shape_;
+  featurelab::BlockHandle W_, a_;
   featurelab::Index heads_;
   std::string init_;
   double init_scale_;

@@ -22,15 +22,13 @@ struct ParitySetting {
   double gamma = 0;
 };
 ParitySetting parity_setting(const ProbeInput& in, const std::string& who) {
-  if (!in.features.count("setting") || !in.features.count("dictionary")) {
-    throw Error(who + " needs the distribution's dictionary and setting (icl-sparse-parity)");
-  }
+  constexpr const char* kFix = "use data.use = \"icl-sparse-parity\", which exposes it";
   ParitySetting s;
-  const Mat& setting = in.features.at("setting");
+  const Mat& setting = require_feature(in.features, who, "setting", kFix, 1, 4);
   s.d = static_cast<Index>(setting(0, 0));
   s.k = static_cast<Index>(setting(0, 1));
   s.gamma = setting(0, 2);
-  s.G = in.features.at("dictionary").cast<double>().transpose();
+  s.G = require_feature(in.features, who, "dictionary", kFix).cast<double>().transpose();
   return s;
 }
 }  // namespace

@@ -26,22 +26,22 @@ void power(const Mat& Z, int e, Mat& out) {
 
 Schema PolyOneHiddenLayer::schema() {
   Schema s;
-  s.integer("width", 0, "m: neurons; 0 = the theorem's 2^{2k−2}(p−1)").min(0);
+  s.integer("width", Automatic{"the theorem's 2^{2k−2}(p−1)"}, "m: neurons").min(1);
   s.real("init_scale", 0.1, "σ_init: every weight ~ N(0, σ_init²) (the chapter does not say; 0.05–0.1 work)").min(0);
   return s;
 }
 
 PolyOneHiddenLayer::PolyOneHiddenLayer(const Params& params, Context& context)
-    : k_(0), p_(context.data.classes), width_(params.integer("width")), init_scale_(params.real("init_scale")) {
+    : k_(0), p_(context.data.classes), width_(0), init_scale_(params.real("init_scale")) {
   if (p_ < 2 || context.data.dim % p_ != 0) {
     throw Error(context.name + " reads k one-hot blocks of p = classes inputs each (the modular-sum distribution); the data "
                 "has " + std::to_string(context.data.dim) + " inputs and " + std::to_string(context.data.classes) + " classes");
   }
   k_ = static_cast<int>(context.data.dim / p_);
   if (k_ > 8) throw Error(context.name + ": k = " + std::to_string(k_) + " summands; the activation z^k is meant for k <= 8");
-  if (width_ == 0) width_ = theorem_width(k_, p_);
-  declare_block("U", width_, static_cast<Index>(k_) * p_, true);
-  declare_block("W", width_, p_, true);
+  width_ = params.integer_or_auto("width").value_or(theorem_width(k_, p_));
+  U_ = declare_block("U", width_, static_cast<Index>(k_) * p_, true);
+  W_ = declare_block("W", width_, p_, true);
   allocate_parameters();
 }
 
@@ -49,31 +49,29 @@ void PolyOneHiddenLayer::init(Rng& rng) { rng.fill_normal(parameters(), init_sca
 
 void PolyOneHiddenLayer::preactivations(ConstMatRef X) {
   Z_.resize(X.rows(), width_);
-  Z_.noalias() = X * block("U").transpose();
+  Z_.noalias() = X * block(U_).transpose();
   power(Z_, k_, H_);
 }
 
 void PolyOneHiddenLayer::forward(ConstMatRef X, MatRef out) {
   preactivations(X);
-  out.noalias() = H_ * block("W");
+  out.noalias() = H_ * block(W_);
 }
 
 void PolyOneHiddenLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
-  const ParamBlock& ub = *find_block("U");
-  const ParamBlock& wb = *find_block("W");
-  MatMap gU(grad.data() + ub.offset, ub.rows, ub.cols);
-  MatMap gW(grad.data() + wb.offset, wb.rows, wb.cols);
+  MatMap gU = grad_block(grad, U_);
+  MatMap gW = grad_block(grad, W_);
   gW.noalias() = H_.transpose() * dout;
   power(Z_, k_ - 1, dZ_);  // Z^{k−1}
-  dZ_.array() *= (dout * block("W").transpose()).array() * static_cast<Scalar>(k_);
+  dZ_.array() *= (dout * block(W_).transpose()).array() * static_cast<Scalar>(k_);
   gU.noalias() = dZ_.transpose() * X;
 }
 
 void PolyOneHiddenLayer::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
   preactivations(X);
   power(Z_, k_ - 1, dZ_);
-  dZ_.array() *= (dout * block("W").transpose()).array() * static_cast<Scalar>(k_);
-  dX.noalias() = dZ_ * block("U");
+  dZ_.array() *= (dout * block(W_).transpose()).array() * static_cast<Scalar>(k_);
+  dX.noalias() = dZ_ * block(U_);
 }
 
 std::vector<HookSpec> PolyOneHiddenLayer::hook_points() const {
@@ -96,7 +94,7 @@ Schema FourierMaxMargin::schema() {
 namespace {
 Params with_theorem_width(const Params& params) {
   Params p = params;
-  p.set("width", std::int64_t(0));
+  p.set("width", std::string(kAuto));
   p.set("init_scale", 0.0);
   return p;
 }
@@ -109,8 +107,8 @@ FourierMaxMargin::FourierMaxMargin(const Params& params, Context& context)
 void FourierMaxMargin::init(Rng&) {
   MatD U, W;
   max_margin_construction(k_, p_, U, W);
-  block("U") = (scale_ * U).cast<Scalar>();
-  block("W") = (scale_ * W).cast<Scalar>();
+  block(U_) = (scale_ * U).cast<Scalar>();
+  block(W_) = (scale_ * W).cast<Scalar>();
 }
 
 }  // namespace fourier_icl

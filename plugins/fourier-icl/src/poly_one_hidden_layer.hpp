@@ -5,7 +5,7 @@
 // ⟨U_i, x⟩ with U_i = (u_{i,1}, …, u_{i,k}), so the forward pass is two GEMMs:
 //     Z = X Uᵀ (n×m),  H = Z^k,  f = H W (n×p).
 // Blocks U (m×kp) and W (m×p), both trained; init N(0, init_scale²) (the chapter does not say; 0.05–0.1 works,
-// 0.3 memorises). k = inputs/classes from the data; width 0 = the theorem's 2^{2k−2}(p−1).
+// 0.3 memorises). k = inputs/classes from the data; width auto = the theorem's 2^{2k−2}(p−1).
 // Model `fourier-max-margin` is the same network with the weights of the chapter's maximum-margin construction
 // (Lemmas C.17/C.18; see fourier_construction.hpp) and width 2^{2k−2}(p−1).
 #pragma once
@@ -20,7 +20,7 @@ class PolyOneHiddenLayer : public featurelab::Model {
  public:
   static constexpr featurelab::Doc kDoc =
       "f(a)[c] = Σ_i (u_{i,1}[a_1] + … + u_{i,k}[a_k])^k w_i[c] on one-hot inputs (Shi 2024 Eq. 4.2): activation z^k, "
-      "no bias, blocks U (m×kp) and W (m×p); width 0 = 2^{2k−2}(p−1).";
+      "no bias, blocks U (m×kp) and W (m×p); width auto = 2^{2k−2}(p−1).";
   static featurelab::Schema schema();
   static featurelab::ContractData contract_data() { return modular_mlp_contract(); }
   PolyOneHiddenLayer(const featurelab::Params& params, featurelab::Context& context);
@@ -36,6 +36,7 @@ class PolyOneHiddenLayer : public featurelab::Model {
   int p() const { return p_; }
 
  protected:
+  featurelab::BlockHandle U_, W_;
   int k_, p_;
   featurelab::Index width_;
   double init_scale_;

@@ -47,7 +47,7 @@ Schema Transformer::schema() {
   s.integer("width", 128, "D: the residual stream's width").min(1);
   s.integer("head_width", 32, "a: each head's query/key/value width").min(1);
   s.integer("mlp", 512, "the MLP's hidden width").min(1);
-  s.integer("vocab", 0, "token ids are in [0, vocab); 0 = the distribution's feature \"vocab\"").min(0);
+  s.integer("vocab", Automatic{"the distribution's feature \"vocab\""}, "token ids are in [0, vocab)").min(1);
   s.boolean("causal", true, "mask attention to later positions (the code base's decoder)");
   s.choice("positions", "learned", {"learned", "rope"},
            "learned: a trained position embedding added to the tokens (the grokking code base); rope: rotary "
@@ -63,7 +63,7 @@ Transformer::Transformer(const Params& params, Context& context)
       width_(params.integer("width")),
       head_width_(params.integer("head_width")),
       mlp_(params.integer("mlp")),
-      vocab_(params.integer("vocab")),
+      vocab_(0),
       length_(context.data.dim),
       classes_(context.data.classes),
       causal_(params.boolean("causal")),
@@ -72,35 +72,42 @@ Transformer::Transformer(const Params& params, Context& context)
     throw Error("transformer: positions = \"rope\" rotates pairs of query/key coordinates; head_width = " +
                 std::to_string(head_width_) + " is odd, make it even");
   }
-  if (vocab_ == 0) {
-    if (!context.features || !context.features->count("vocab")) {
-      throw Error("transformer: set vocab, or use a distribution that declares its token vocabulary (modular-sum with "
-                  "encoding = \"tokens\")");
-    }
-    vocab_ = static_cast<Index>(context.features->at("vocab")(0, 0));
+  if (const auto vocab = params.integer_or_auto("vocab")) {
+    vocab_ = *vocab;
+  } else {
+    vocab_ = static_cast<Index>(require_feature(context.features, context.name, "vocab",
+                                                "set vocab, or use a distribution that declares its token vocabulary "
+                                                "(modular-sum with encoding = \"tokens\")",
+                                                1, 1)(0, 0));
   }
   if (classes_ < 2 || length_ < 1) throw Error("transformer: the data needs token sequences and at least 2 classes");
   const Index D = width_, HA = heads_ * head_width_;
-  declare_block("embed", vocab_, D, true);
-  if (!rope_) declare_block("pos", length_, D, true);
+  embed_ = declare_block("embed", vocab_, D, true);
+  if (!rope_) pos_ = declare_block("pos", length_, D, true);
   for (Index l = 0; l < layers_; ++l) {
-    declare_block(layer_name(l, "ln1_g"), 1, D, true);
-    declare_block(layer_name(l, "ln1_b"), 1, D, true);
-    for (const char* w : {"wq", "wk", "wv"}) declare_block(layer_name(l, w), D, HA, true);
-    for (const char* b : {"bq", "bk", "bv"}) declare_block(layer_name(l, b), 1, HA, true);
-    declare_block(layer_name(l, "wo"), HA, D, true);
-    declare_block(layer_name(l, "bo"), 1, D, true);
-    declare_block(layer_name(l, "ln2_g"), 1, D, true);
-    declare_block(layer_name(l, "ln2_b"), 1, D, true);
-    declare_block(layer_name(l, "w1"), D, mlp_, true);
-    declare_block(layer_name(l, "b1"), 1, mlp_, true);
-    declare_block(layer_name(l, "w2"), mlp_, D, true);
-    declare_block(layer_name(l, "b2"), 1, D, true);
+    LayerBlocks b;
+    b.ln1_g = declare_block(layer_name(l, "ln1_g"), 1, D, true);
+    b.ln1_b = declare_block(layer_name(l, "ln1_b"), 1, D, true);
+    b.wq = declare_block(layer_name(l, "wq"), D, HA, true);
+    b.wk = declare_block(layer_name(l, "wk"), D, HA, true);
+    b.wv = declare_block(layer_name(l, "wv"), D, HA, true);
+    b.bq = declare_block(layer_name(l, "bq"), 1, HA, true);
+    b.bk = declare_block(layer_name(l, "bk"), 1, HA, true);
+    b.bv = declare_block(layer_name(l, "bv"), 1, HA, true);
+    b.wo = declare_block(layer_name(l, "wo"), HA, D, true);
+    b.bo = declare_block(layer_name(l, "bo"), 1, D, true);
+    b.ln2_g = declare_block(layer_name(l, "ln2_g"), 1, D, true);
+    b.ln2_b = declare_block(layer_name(l, "ln2_b"), 1, D, true);
+    b.w1 = declare_block(layer_name(l, "w1"), D, mlp_, true);
+    b.b1 = declare_block(layer_name(l, "b1"), 1, mlp_, true);
+    b.w2 = declare_block(layer_name(l, "w2"), mlp_, D, true);
+    b.b2 = declare_block(layer_name(l, "b2"), 1, D, true);
+    layer_blocks_.push_back(b);
   }
-  declare_block("lnf_g", 1, D, true);
-  declare_block("lnf_b", 1, D, true);
-  declare_block("out", D, classes_, true);
-  declare_block("bout", 1, classes_, true);
+  lnf_g_ = declare_block("lnf_g", 1, D, true);
+  lnf_b_ = declare_block("lnf_b", 1, D, true);
+  out_ = declare_block("out", D, classes_, true);
+  bout_ = declare_block("bout", 1, classes_, true);
   declare_block("attention_shape", 1, 2, false);  // [heads, head width] for probes; never trained
   allocate_parameters();
   cache_.resize(static_cast<std::size_t>(layers_));
@@ -118,11 +125,6 @@ Transformer::Transformer(const Params& params, Context& context)
       }
     }
   }
-}
-
-MatMap Transformer::grad_of(VecRef grad, const std::string& name) {
-  const ParamBlock& b = *find_block(name);
-  return MatMap(grad.data() + b.offset, b.rows, b.cols);
 }
 
 void Transformer::init(Rng& rng) {
@@ -205,8 +207,7 @@ void Transformer::run(Index n, Index T, Index score_layer, MatRef out) {
   const Index N = n * T, A = head_width_;
   const Scalar scale = static_cast<Scalar>(std::sqrt(static_cast<double>(width_)));
   const Scalar inv_sqrt_a = static_cast<Scalar>(1 / std::sqrt(static_cast<double>(A)));
-  const Model& self = *this;
-  const ConstMatMap E = self.block("embed");
+  const ConstMatMap E = cblock(embed_);
   x_.resize(N, width_);
   if (rope_) {
     rope_cos_.resize(N, A / 2);
@@ -218,17 +219,18 @@ void Transformer::run(Index n, Index T, Index score_layer, MatRef out) {
       rope_sin_.row(r) = rope_sin_table_.row(t);
     }
   } else {
-    const ConstMatMap Pos = self.block("pos");
+    const ConstMatMap Pos = cblock(pos_);
     for (Index r = 0; r < N; ++r) x_.row(r) = scale * E.row(tokens_[static_cast<std::size_t>(r)]) + Pos.row(positions_[static_cast<std::size_t>(r)]);
   }
   for (Index l = 0; l < layers_; ++l) {
     LayerCache& c = cache_[static_cast<std::size_t>(l)];
+    const LayerBlocks& lb = layer_blocks_[static_cast<std::size_t>(l)];
     c.x_in = x_;
-    layer_norm(x_, self.block(layer_name(l, "ln1_g")), self.block(layer_name(l, "ln1_b")), c.xhat1, c.rstd1, c.u1);
-    c.Q.noalias() = c.u1 * self.block(layer_name(l, "wq"));
-    c.Q.rowwise() += self.block(layer_name(l, "bq")).row(0);
-    c.K.noalias() = c.u1 * self.block(layer_name(l, "wk"));
-    c.K.rowwise() += self.block(layer_name(l, "bk")).row(0);
+    layer_norm(x_, cblock(lb.ln1_g), cblock(lb.ln1_b), c.xhat1, c.rstd1, c.u1);
+    c.Q.noalias() = c.u1 * cblock(lb.wq);
+    c.Q.rowwise() += cblock(lb.bq).row(0);
+    c.K.noalias() = c.u1 * cblock(lb.wk);
+    c.K.rowwise() += cblock(lb.bk).row(0);
     if (rope_) {
       rotate(c.Q, 1);
       rotate(c.K, 1);
@@ -244,8 +246,8 @@ void Transformer::run(Index n, Index T, Index score_layer, MatRef out) {
       }
       return;
     }
-    c.V.noalias() = c.u1 * self.block(layer_name(l, "wv"));
-    c.V.rowwise() += self.block(layer_name(l, "bv")).row(0);
+    c.V.noalias() = c.u1 * cblock(lb.wv);
+    c.V.rowwise() += cblock(lb.bv).row(0);
     c.P.resize(n * heads_ * T, T);
     c.O.resize(N, heads_ * A);
     for (Index s = 0; s < n; ++s) {
@@ -263,55 +265,55 @@ void Transformer::run(Index n, Index T, Index score_layer, MatRef out) {
         c.O.block(s * T, h * A, T, A).noalias() = P * c.V.block(s * T, h * A, T, A);
       }
     }
-    x_.noalias() += c.O * self.block(layer_name(l, "wo"));
-    x_.rowwise() += self.block(layer_name(l, "bo")).row(0);
+    x_.noalias() += c.O * cblock(lb.wo);
+    x_.rowwise() += cblock(lb.bo).row(0);
     c.x_mid = x_;
-    layer_norm(x_, self.block(layer_name(l, "ln2_g")), self.block(layer_name(l, "ln2_b")), c.xhat2, c.rstd2, c.u2);
-    c.h1.noalias() = c.u2 * self.block(layer_name(l, "w1"));
-    c.h1.rowwise() += self.block(layer_name(l, "b1")).row(0);
+    layer_norm(x_, cblock(lb.ln2_g), cblock(lb.ln2_b), c.xhat2, c.rstd2, c.u2);
+    c.h1.noalias() = c.u2 * cblock(lb.w1);
+    c.h1.rowwise() += cblock(lb.b1).row(0);
     // GELU(h) = h·Φ(h); Φ is kept for the backward pass (Eigen's erf is vectorised for float).
     c.cdf = ((c.h1.array() * static_cast<Scalar>(M_SQRT1_2)).erf() + 1) * Scalar(0.5);
     c.g = c.h1.array() * c.cdf.array();
-    x_.noalias() += c.g * self.block(layer_name(l, "w2"));
-    x_.rowwise() += self.block(layer_name(l, "b2")).row(0);
+    x_.noalias() += c.g * cblock(lb.w2);
+    x_.rowwise() += cblock(lb.b2).row(0);
   }
   // The readout reads the last position of every sample.
   last_.resize(n, width_);
   for (Index s = 0; s < n; ++s) last_.row(s) = x_.row(s * T + T - 1);
-  layer_norm(last_, self.block("lnf_g"), self.block("lnf_b"), xhatf_, rstdf_, uf_);
-  out.noalias() = uf_ * self.block("out");
-  out.rowwise() += self.block("bout").row(0);
+  layer_norm(last_, cblock(lnf_g_), cblock(lnf_b_), xhatf_, rstdf_, uf_);
+  out.noalias() = uf_ * cblock(out_);
+  out.rowwise() += cblock(bout_).row(0);
 }
 
 void Transformer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
   const Index n = X.rows(), T = seq_, N = n * T, A = head_width_;
   const Scalar inv_sqrt_a = static_cast<Scalar>(1 / std::sqrt(static_cast<double>(A)));
-  const Model& self = *this;
   grad.setZero();  // LayerNorm and embedding gradients accumulate
-  grad_of(grad, "out").noalias() = uf_.transpose() * dout;
-  grad_of(grad, "bout").row(0) = dout.colwise().sum();
-  dU_.noalias() = dout * self.block("out").transpose();
-  layer_norm_backward(dU_, xhatf_, rstdf_, self.block("lnf_g"), grad_of(grad, "lnf_g"), grad_of(grad, "lnf_b"), last_);
+  grad_block(grad, out_).noalias() = uf_.transpose() * dout;
+  grad_block(grad, bout_).row(0) = dout.colwise().sum();
+  dU_.noalias() = dout * cblock(out_).transpose();
+  layer_norm_backward(dU_, xhatf_, rstdf_, cblock(lnf_g_), grad_block(grad, lnf_g_), grad_block(grad, lnf_b_), last_);
   dX_.setZero(N, width_);
   for (Index s = 0; s < n; ++s) dX_.row(s * T + T - 1) = last_.row(s);
   for (Index l = layers_ - 1; l >= 0; --l) {
     LayerCache& c = cache_[static_cast<std::size_t>(l)];
+    const LayerBlocks& lb = layer_blocks_[static_cast<std::size_t>(l)];
     // MLP: x_out = x_mid + GELU(h1) W2 + b2.
-    grad_of(grad, layer_name(l, "w2")).noalias() = c.g.transpose() * dX_;
-    grad_of(grad, layer_name(l, "b2")).row(0) = dX_.colwise().sum();
-    dG_.noalias() = dX_ * self.block(layer_name(l, "w2")).transpose();
+    grad_block(grad, lb.w2).noalias() = c.g.transpose() * dX_;
+    grad_block(grad, lb.b2).row(0) = dX_.colwise().sum();
+    dG_.noalias() = dX_ * cblock(lb.w2).transpose();
     // GELU'(h) = Φ(h) + h·φ(h)
     dG_.array() *= c.cdf.array() + c.h1.array() * (c.h1.array().square() * Scalar(-0.5)).exp() * static_cast<Scalar>(0.5 * M_2_SQRTPI * M_SQRT1_2);
-    grad_of(grad, layer_name(l, "w1")).noalias() = c.u2.transpose() * dG_;
-    grad_of(grad, layer_name(l, "b1")).row(0) = dG_.colwise().sum();
-    dU_.noalias() = dG_ * self.block(layer_name(l, "w1")).transpose();
-    layer_norm_backward(dU_, c.xhat2, c.rstd2, self.block(layer_name(l, "ln2_g")), grad_of(grad, layer_name(l, "ln2_g")),
-                        grad_of(grad, layer_name(l, "ln2_b")), dmid_);
+    grad_block(grad, lb.w1).noalias() = c.u2.transpose() * dG_;
+    grad_block(grad, lb.b1).row(0) = dG_.colwise().sum();
+    dU_.noalias() = dG_ * cblock(lb.w1).transpose();
+    layer_norm_backward(dU_, c.xhat2, c.rstd2, cblock(lb.ln2_g), grad_block(grad, lb.ln2_g),
+                        grad_block(grad, lb.ln2_b), dmid_);
     dmid_ += dX_;
     // Attention: x_mid = x_in + O Wo + bo.
-    grad_of(grad, layer_name(l, "wo")).noalias() = c.O.transpose() * dmid_;
-    grad_of(grad, layer_name(l, "bo")).row(0) = dmid_.colwise().sum();
-    dO_.noalias() = dmid_ * self.block(layer_name(l, "wo")).transpose();
+    grad_block(grad, lb.wo).noalias() = c.O.transpose() * dmid_;
+    grad_block(grad, lb.bo).row(0) = dmid_.colwise().sum();
+    dO_.noalias() = dmid_ * cblock(lb.wo).transpose();
     dQ_.setZero(N, heads_ * A);
     dK_.setZero(N, heads_ * A);
     dV_.setZero(N, heads_ * A);
@@ -331,24 +333,24 @@ void Transformer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
       rotate(dQ_, -1);
       rotate(dK_, -1);
     }
-    grad_of(grad, layer_name(l, "wq")).noalias() = c.u1.transpose() * dQ_;
-    grad_of(grad, layer_name(l, "wk")).noalias() = c.u1.transpose() * dK_;
-    grad_of(grad, layer_name(l, "wv")).noalias() = c.u1.transpose() * dV_;
-    grad_of(grad, layer_name(l, "bq")).row(0) = dQ_.colwise().sum();
-    grad_of(grad, layer_name(l, "bk")).row(0) = dK_.colwise().sum();
-    grad_of(grad, layer_name(l, "bv")).row(0) = dV_.colwise().sum();
-    dU_.noalias() = dQ_ * self.block(layer_name(l, "wq")).transpose();
-    dU_.noalias() += dK_ * self.block(layer_name(l, "wk")).transpose();
-    dU_.noalias() += dV_ * self.block(layer_name(l, "wv")).transpose();
-    layer_norm_backward(dU_, c.xhat1, c.rstd1, self.block(layer_name(l, "ln1_g")), grad_of(grad, layer_name(l, "ln1_g")),
-                        grad_of(grad, layer_name(l, "ln1_b")), dX_);
+    grad_block(grad, lb.wq).noalias() = c.u1.transpose() * dQ_;
+    grad_block(grad, lb.wk).noalias() = c.u1.transpose() * dK_;
+    grad_block(grad, lb.wv).noalias() = c.u1.transpose() * dV_;
+    grad_block(grad, lb.bq).row(0) = dQ_.colwise().sum();
+    grad_block(grad, lb.bk).row(0) = dK_.colwise().sum();
+    grad_block(grad, lb.bv).row(0) = dV_.colwise().sum();
+    dU_.noalias() = dQ_ * cblock(lb.wq).transpose();
+    dU_.noalias() += dK_ * cblock(lb.wk).transpose();
+    dU_.noalias() += dV_ * cblock(lb.wv).transpose();
+    layer_norm_backward(dU_, c.xhat1, c.rstd1, cblock(lb.ln1_g), grad_block(grad, lb.ln1_g),
+                        grad_block(grad, lb.ln1_b), dX_);
     dX_ += dmid_;
   }
   const Scalar scale = static_cast<Scalar>(std::sqrt(static_cast<double>(width_)));
-  MatMap gE = grad_of(grad, "embed");
+  MatMap gE = grad_block(grad, embed_);
   for (Index r = 0; r < N; ++r) gE.row(tokens_[static_cast<std::size_t>(r)]) += scale * dX_.row(r);
   if (!rope_) {
-    MatMap gP = grad_of(grad, "pos");
+    MatMap gP = grad_block(grad, pos_);
     for (Index r = 0; r < N; ++r) gP.row(positions_[static_cast<std::size_t>(r)]) += dX_.row(r);
   }
 }

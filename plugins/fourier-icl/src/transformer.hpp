@@ -54,11 +54,14 @@ class Transformer : public featurelab::Model {
   bool rope() const { return rope_; }
 
  private:
+  // One decoder block's parameters ("l0.wq", ...), in declaration order.
+  struct LayerBlocks {
+    featurelab::BlockHandle ln1_g, ln1_b, wq, wk, wv, bq, bk, bv, wo, bo, ln2_g, ln2_b, w1, b1, w2, b2;
+  };
   struct LayerCache {
     featurelab::Mat x_in, xhat1, u1, Q, K, V, P, O, x_mid, xhat2, u2, h1, cdf, g;
     featurelab::Vec rstd1, rstd2;
   };
-  featurelab::MatMap grad_of(featurelab::VecRef grad, const std::string& name);
   void read_tokens(featurelab::ConstMatRef X);
   void run(featurelab::Index n, featurelab::Index T, featurelab::Index score_layer, featurelab::MatRef out);
   void rotate(featurelab::Mat& M, featurelab::Scalar sign);
@@ -70,6 +73,8 @@ class Transformer : public featurelab::Model {
   std::vector<int> positions_;  // and their positions
   featurelab::Mat rope_cos_table_, rope_sin_table_;  // length × a/2
   featurelab::Mat rope_cos_, rope_sin_, rope_tmp_;   // gathered by the rows' positions
+  featurelab::BlockHandle embed_, pos_, lnf_g_, lnf_b_, out_, bout_;  // pos_ empty with rope
+  std::vector<LayerBlocks> layer_blocks_;
   std::vector<LayerCache> cache_;
   featurelab::Mat x_, last_, xhatf_, uf_, dX_, dmid_, dU_, dQ_, dK_, dV_, dO_, dG_, dS_;
   featurelab::Vec rstdf_;

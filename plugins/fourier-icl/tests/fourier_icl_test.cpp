@@ -27,14 +27,8 @@ using namespace fourier_icl;
 
 namespace {
 
-testing::Harness& pack() {
-  static testing::Harness h(FOURIER_ICL_PLUGIN);
-  return h;
-}
-testing::Harness& std_pack() {
-  static testing::Harness h(FEATURELAB_STD_PLUGIN);
-  return h;
-}
+testing::Harness& pack() { return testing::pack(FOURIER_ICL_PLUGIN); }
+testing::Harness& std_pack() { return testing::pack(FEATURELAB_STD_PLUGIN); }
 
 DataSpec modular_spec(int k, int p) {
   DataSpec s;

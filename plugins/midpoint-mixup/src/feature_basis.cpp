@@ -3,8 +3,7 @@
 
 #include <featurelab/dataset.hpp>
 #include <featurelab/error.hpp>
-
-#include <Eigen/QR>
+#include <featurelab/linalg.hpp>
 
 namespace midpoint_mixup {
 
@@ -27,12 +26,7 @@ Mat make_feature_basis(const std::string& kind, int classes, Index dim, Rng& rng
     for (Index i = 0; i < count; ++i) views(i, i) = 1;
     return views;
   }
-  MatD gaussian(dim, count);
-  for (Index i = 0; i < dim; ++i) {
-    for (Index j = 0; j < count; ++j) gaussian(i, j) = rng.normal();
-  }
-  Eigen::MatrixXd q = Eigen::HouseholderQR<Eigen::MatrixXd>(gaussian).householderQ() * Eigen::MatrixXd::Identity(dim, count);
-  views = q.transpose().cast<Scalar>();
+  views = random_orthonormal(rng, dim, count, DrawOrder::ByRows).transpose().cast<Scalar>();
   return views;
 }
 

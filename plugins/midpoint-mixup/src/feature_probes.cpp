@@ -11,10 +11,8 @@ using namespace featurelab;
 
 namespace {
 
-const Mat& views_of(const ProbeInput& in) {
-  auto it = in.features.find("views");
-  if (it == in.features.end()) throw Error("this probe needs the distribution's \"views\" (simple-multiview, multiview-patches)");
-  return it->second;
+const Mat& views_of(const ProbeInput& in, const std::string& who) {
+  return require_feature(in.features, who, "views", "use a multi-view distribution (simple-multiview, multiview-patches)");
 }
 
 Index predicted(const Mat& out, Index i) {
@@ -58,7 +56,7 @@ FeatureLearnedProbe::FeatureLearnedProbe(const Params& params, Context&)
     : tau_(params.real("tau")), c_(params.real("response_c")) {}
 
 void FeatureLearnedProbe::measure(const ProbeInput& in, Measurements& out) {
-  const Mat& views = views_of(in);
+  const Mat& views = views_of(in, name());
   const Index k = views.rows() / 2, d = views.cols();
   const Dataset& test = in.test;
   if (test.size() == 0) throw Error("feature-learned measures on the test set: set data.test > 0");
@@ -148,7 +146,7 @@ FeatureCorrelationProbe::FeatureCorrelationProbe(const Params& params, Context&)
 
 void FeatureCorrelationProbe::measure(const ProbeInput& in, Measurements& out) {
   double off = 0;
-  const Mat lambda = class_feature_maxima(in.model, views_of(in), &off);
+  const Mat lambda = class_feature_maxima(in.model, views_of(in, name()), &off);
   const Vec smaller = lambda.rowwise().minCoeff(), larger = lambda.rowwise().maxCoeff();
   out.scalar("smaller_mean", static_cast<double>(smaller.mean()));
   out.scalar("larger_mean", static_cast<double>(larger.mean()));

@@ -42,9 +42,8 @@ Vec erm_descent(Model& model, const Dataset& data) {
 }  // namespace
 
 void GradientAlignmentProbe::measure(const ProbeInput& in, Measurements& out) {
-  auto it = in.features.find("views");
-  if (it == in.features.end()) throw Error("gradient-alignment needs the distribution's \"views\" (a multi-view distribution)");
-  const Mat& views = it->second;  // 2k×d
+  const Mat& views = require_feature(in.features, name(), "views",
+                                     "use a multi-view distribution (simple-multiview, multiview-patches)");  // 2k×d
   const Index k = views.rows() / 2;
   const ParamBlock* w = in.model.find_block("W");
   if (!w || !w->trainable || w->cols != views.cols() || w->rows % k != 0 || w->offset != 0) {

@@ -14,13 +14,14 @@ Schema MultiviewPatches::schema() {
   Schema s;
   s.integer("classes", 10, "number of classes k").min(2);
   s.integer("patches", 100, "patches per point P").min(2);
-  s.integer("patch_dim", 0, "patch dimension d; 0 = 2k (the span of the features: an exact reduction, "
-                            "Gaussian init of std 1/sqrt(d_virtual) stands for a larger d)").min(0);
+  s.integer("patch_dim", Automatic{"2k (the span of the features: an exact reduction, Gaussian init of std "
+                                   "1/sqrt(d_virtual) stands for a larger d)"},
+            "patch dimension d").min(1);
   s.integer("signal_pairs", 1, "C_P: signal patch pairs per point").min(1);
   s.real("delta1", 0.1, "δ1: β ~ U[δ1, δ2 − δ1]").min(0);
   s.real("delta2", 1.0, "δ2: the mirrored pair sums to δ2").above(0);
-  s.real("delta3", 0.0, "δ3: lower noise coefficient; 0 = 0.25·k^-1.5 (our CPU calibration)").min(0);
-  s.real("delta4", 0.0, "δ4: upper noise coefficient; 0 = 0.5·k^-1.5").min(0);
+  s.real("delta3", Automatic{"0.25·k^-1.5 (our CPU calibration)"}, "δ3: lower noise coefficient").above(0);
+  s.real("delta4", Automatic{"0.5·k^-1.5"}, "δ4: upper noise coefficient").above(0);
   s.integer("noise_classes", 1, "Q: distinct other classes whose features make the noise patches").min(0);
   s.boolean("same_noise", true, "all noise patches of a point are equal (Def. 4.1 read literally: γ has no patch "
                                 "index); false = drawn per patch");
@@ -40,9 +41,9 @@ MultiviewPatches::MultiviewPatches(const Params& params, Context& context)
       same_noise_(params.boolean("same_noise")),
       random_positions_(params.str("positions") == "random") {
   const double scale = std::pow(static_cast<double>(classes_), -1.5);
-  delta3_ = params.real("delta3") > 0 ? params.real("delta3") : 0.25 * scale;
-  delta4_ = params.real("delta4") > 0 ? params.real("delta4") : 0.5 * scale;
-  dim_ = params.integer("patch_dim") > 0 ? params.integer("patch_dim") : 2 * classes_;
+  delta3_ = params.real_or_auto("delta3").value_or(0.25 * scale);
+  delta4_ = params.real_or_auto("delta4").value_or(0.5 * scale);
+  dim_ = params.integer_or_auto("patch_dim").value_or(2 * classes_);
   if (2 * pairs_ > patches_) {
     throw Error("signal_pairs = " + std::to_string(pairs_) + " needs " + std::to_string(2 * pairs_) +
                 " patches, but patches = " + std::to_string(patches_) + "; raise patches");
@@ -57,7 +58,7 @@ MultiviewPatches::MultiviewPatches(const Params& params, Context& context)
 }
 
 double MultiviewPatches::dimension(const Params& params) {
-  const double patch_dim = params.integer("patch_dim") > 0 ? double(params.integer("patch_dim")) : 2.0 * double(params.integer("classes"));
+  const double patch_dim = double(params.integer_or_auto("patch_dim").value_or(2 * params.integer("classes")));
   return double(params.integer("patches")) * patch_dim;
 }
 

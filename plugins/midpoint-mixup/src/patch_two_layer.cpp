@@ -16,7 +16,7 @@ Params activation_params(const Params& params, int classes) {
   p.set("activation", params.str("activation"));
   p.set("leaky_slope", 0.0);
   p.set("smooth_alpha", params.real("alpha"));
-  p.set("smooth_rho", params.real("rho") > 0 ? params.real("rho") : 1.0 / classes);
+  p.set("smooth_rho", params.real_or_auto("rho").value_or(1.0 / classes));
   p.set("power", std::int64_t(1));
   return p;
 }
@@ -27,8 +27,8 @@ Schema PatchTwoLayer::schema() {
   s.integer("neurons", 10, "filters per class m").min(1);
   s.choice("activation", "smoothed-relu", {"smoothed-relu", "relu"}, "ReLU~ (the paper's) or plain ReLU");
   s.real("alpha", 8.0, "α: power of the smoothed ReLU's polynomial piece").min(2);
-  s.real("rho", 0.0, "ρ: where the smoothed ReLU turns linear; 0 = 1/k").min(0);
-  s.real("init_std", 0.0, "std of the filters; 0 = 1/sqrt(d) (Xavier as stated: N(0, I/d))").min(0);
+  s.real("rho", Automatic{"1/k"}, "ρ: where the smoothed ReLU turns linear").above(0);
+  s.real("init_std", Automatic{"1/sqrt(d) (Xavier as stated: N(0, I/d))"}, "std of the filters").above(0);
   s.real("warm_start", 0.0, "A_total: set <w_{y,r}, v_{y,l}> = A_total/m for every class and filter (one "
                             "feature learned, the situation of Claims B.22-B.24); 0 = a plain random init").min(0);
   s.integer("warm_feature", 1, "l: the feature the warm start puts in").range(1, 2);
@@ -39,7 +39,7 @@ PatchTwoLayer::PatchTwoLayer(const Params& params, Context& context)
     : activation_(activation_params(params, context.data.classes)),
       classes_(context.data.classes),
       neurons_(params.integer("neurons")),
-      init_std_(params.real("init_std")),
+      init_std_(params.real_or_auto("init_std")),
       warm_start_(params.real("warm_start")),
       warm_feature_(static_cast<int>(params.integer("warm_feature"))),
       features_(context.features) {
@@ -49,23 +49,21 @@ PatchTwoLayer::PatchTwoLayer(const Params& params, Context& context)
   }
   patches_ = context.data.shape.dims[0];
   dim_ = context.data.shape.dims[1];
-  declare_block("W", classes_ * neurons_, dim_, true);
+  W_ = declare_block("W", classes_ * neurons_, dim_, true);
   allocate_parameters();
 }
 
 void PatchTwoLayer::init(Rng& rng) {
-  MatMap W = block("W");
-  rng.fill_normal(W, init_std_ > 0 ? init_std_ : 1.0 / std::sqrt(static_cast<double>(dim_)));
+  MatMap W = block(W_);
+  rng.fill_normal(W, init_std_ ? *init_std_ : 1.0 / std::sqrt(static_cast<double>(dim_)));
   if (warm_start_ <= 0) return;
-  const auto it = features_ ? features_->find("views") : FeatureSet::const_iterator();
-  if (!features_ || it == features_->end() || it->second.rows() != 2 * classes_ || it->second.cols() != dim_) {
-    throw Error("warm_start needs the distribution's feature vectors \"views\" (2k×d: simple-multiview, "
-                "multiview-patches)");
-  }
+  // The feature vectors v_{y,l}, 2k×d.
+  const Mat& views = require_feature(features_, described() + " (warm_start > 0)", "views",
+                                     "use a multi-view distribution (simple-multiview, multiview-patches)", 2 * classes_, dim_);
   // Each filter's component along v_{y,l} is set to A_total/m; the others stay random.
   const auto target = static_cast<Scalar>(warm_start_ / static_cast<double>(neurons_));
   for (Index y = 0; y < classes_; ++y) {
-    const auto v = it->second.row(2 * y + warm_feature_ - 1);
+    const auto v = views.row(2 * y + warm_feature_ - 1);
     for (Index r = 0; r < neurons_; ++r) {
       auto w = W.row(y * neurons_ + r);
       w += (target - w.dot(v)) * v;
@@ -83,7 +81,7 @@ void PatchTwoLayer::forward(ConstMatRef X, MatRef out) {
   const Index n = X.rows(), km = classes_ * neurons_;
   const ConstMatMap Xp = patch_rows(X);
   Z_.resize(n * patches_, km);
-  Z_.noalias() = Xp * block("W").transpose();
+  Z_.noalias() = Xp * block(W_).transpose();
   H_.resize(Z_.rows(), km);
   D_.resize(Z_.rows(), km);
   activation_.apply(Z_, H_, D_);
@@ -120,19 +118,18 @@ void PatchTwoLayer::patch_gradient(ConstMatRef dout) {
 
 void PatchTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
   patch_gradient(dout);
-  const ParamBlock* w = find_block("W");
-  MatMap(grad.data() + w->offset, w->rows, w->cols).noalias() = G_.transpose() * patch_rows(X);
+  grad_block(grad, W_).noalias() = G_.transpose() * patch_rows(X);
 }
 
 void PatchTwoLayer::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
   patch_gradient(dout);
-  Mat dXp = G_ * block("W");  // (n·P)×d
+  Mat dXp = G_ * block(W_);  // (n·P)×d
   dX = MatMap(dXp.data(), X.rows(), patches_ * dim_);
 }
 
 void PatchTwoLayer::preactivations(ConstMatRef X, MatRef Z) {
   // Z viewed as (n·P)×(k·m) is exactly the forward pass's first GEMM.
-  MatMap(Z.data(), X.rows() * patches_, classes_ * neurons_).noalias() = patch_rows(X) * block("W").transpose();
+  MatMap(Z.data(), X.rows() * patches_, classes_ * neurons_).noalias() = patch_rows(X) * block(W_).transpose();
 }
 
 void PatchTwoLayer::head(ConstMatRef Z, MatRef out) {
@@ -200,9 +197,8 @@ void PatchTwoLayer::mixed_head_backward(ConstMatRef dout, Scalar mu, MatRef part
 }
 
 void PatchTwoLayer::preactivation_backward(ConstMatRef X, ConstMatRef dZ, VecRef grad) {
-  const ParamBlock* w = find_block("W");
   const ConstMatMap G(dZ.data(), X.rows() * patches_, classes_ * neurons_);
-  MatMap(grad.data() + w->offset, w->rows, w->cols).noalias() = G.transpose() * patch_rows(X);
+  grad_block(grad, W_).noalias() = G.transpose() * patch_rows(X);
 }
 
 std::vector<HookSpec> PatchTwoLayer::hook_points() const {
@@ -213,7 +209,7 @@ std::vector<HookSpec> PatchTwoLayer::hook_points() const {
 void PatchTwoLayer::hook(const std::string& name, ConstMatRef X, Mat& out) {
   if (name != "filters.pre" && name != "filters.post") Model::hook(name, X, out);
   Z_.resize(X.rows() * patches_, classes_ * neurons_);
-  Z_.noalias() = patch_rows(X) * block("W").transpose();
+  Z_.noalias() = patch_rows(X) * block(W_).transpose();
   if (name == "filters.pre") {
     out = Z_;
     return;

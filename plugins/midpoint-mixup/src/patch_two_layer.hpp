@@ -11,6 +11,8 @@
 #include <featurelab/model.hpp>
 #include <featurelab/preactivation.hpp>
 
+#include <optional>
+
 namespace midpoint_mixup {
 
 class PatchTwoLayer : public featurelab::Model, public featurelab::LinearPreactivation {
@@ -19,10 +21,10 @@ class PatchTwoLayer : public featurelab::Model, public featurelab::LinearPreacti
       "Two-layer patch CNN g^y(x) = Σ_r Σ_p ReLU~(<w_{y,r}, x^(p)>) (Def. 4.2) with the polynomially smoothed "
       "ReLU (α, ρ), m filters per class, fixed sum readout, Xavier init N(0, I/d) (or a chosen std).";
   static featurelab::Schema schema();
-  PatchTwoLayer(const featurelab::Params& params, featurelab::Context& context);
-
   static std::map<std::string, featurelab::Value> test_params() { return {{"neurons", std::int64_t(2)}}; }
   static featurelab::ContractData contract_data() { return multiview_contract(); }
+  PatchTwoLayer(const featurelab::Params& params, featurelab::Context& context);
+
   featurelab::Index outputs() const override { return classes_; }
   void init(featurelab::Rng& rng) override;
   // X: n×(P·d) -> out: n×k
@@ -51,9 +53,10 @@ class PatchTwoLayer : public featurelab::Model, public featurelab::LinearPreacti
   void patch_gradient(featurelab::ConstMatRef dout, featurelab::MatRef G);  // into a contiguous (n·P)×(k·m) G
 
   featurelab::Activation activation_;
+  featurelab::BlockHandle W_;
   int classes_;
   featurelab::Index neurons_, patches_, dim_;
-  double init_std_;
+  std::optional<double> init_std_;  // empty: auto
   double warm_start_;                       // A_total along one feature, 0 = none
   int warm_feature_;                        // ℓ ∈ {1, 2}
   const featurelab::FeatureSet* features_;  // the distribution's, for the warm start

@@ -11,7 +11,7 @@ using namespace featurelab;
 Schema SimpleMultiview::schema() {
   Schema s;
   s.integer("classes", 10, "number of classes k").min(2);
-  s.integer("dim", 0, "input dimension d; 0 = 2k (the span of the features: an exact reduction)").min(0);
+  s.integer("dim", Automatic{"2k (the span of the features: an exact reduction)"}, "input dimension d").min(1);
   s.real("beta_low", 0.1, "lower end of β's uniform range").range(0, 1);
   s.real("beta_high", 0.9, "upper end of β's uniform range").range(0, 1);
   declare_feature_basis(s);
@@ -23,12 +23,12 @@ SimpleMultiview::SimpleMultiview(const Params& params, Context& context)
   if (low_ > high_) {
     throw Error("beta_low = " + std::to_string(low_) + " exceeds beta_high = " + std::to_string(high_) + "; swap them");
   }
-  const Index dim = params.integer("dim") > 0 ? params.integer("dim") : 2 * classes_;
+  const Index dim = params.integer_or_auto("dim").value_or(2 * classes_);
   views_ = make_feature_basis(params.str("features"), classes_, dim, context.rng);
 }
 
 double SimpleMultiview::dimension(const Params& params) {
-  return params.integer("dim") > 0 ? double(params.integer("dim")) : 2.0 * double(params.integer("classes"));
+  return double(params.integer_or_auto("dim").value_or(2 * params.integer("classes")));
 }
 
 DataSpec SimpleMultiview::spec() const {

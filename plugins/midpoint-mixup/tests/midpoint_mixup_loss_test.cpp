@@ -87,9 +87,7 @@ TEST_CASE("exact midpoint mixup equals the N^2-midpoint cross-entropy: patch CNN
 }
 
 TEST_CASE("exact midpoint mixup equals the N^2-midpoint cross-entropy: linear model (Section 3)") {
-  DataSpec s;
-  s.dim = 8;
-  s.classes = 4;
+  const DataSpec s = testing::spec(8, 4);
   auto model = std_pack().make<Model>("linear", {{"bias", false}, {"init_scale", 0.3}}, s);
   Rng rng(12);
   model->init(rng);
@@ -103,9 +101,7 @@ TEST_CASE("exact midpoint mixup equals the N^2-midpoint cross-entropy: linear mo
 }
 
 TEST_CASE("exact midpoint mixup refuses models without affine pre-activations") {
-  DataSpec s;
-  s.dim = 3;
-  s.classes = 3;
+  const DataSpec s = testing::spec(3, 3);
   auto model = std_pack().make<Model>("two-layer", {{"second_layer", std::string("per-class")}, {"width", std::int64_t(6)}}, s);
   auto exact = pack().make<Loss>("midpoint-mixup-exact", {}, {});
   CHECK_THROWS_WITH(exact->check_model(*model, s), Catch::Contains("affine in x"));
@@ -170,9 +166,7 @@ TEST_CASE("Prop. 3.3: uniform mixup keeps a gap above its infimum at w_y = c(v_{
   for (const auto& [k, expected_min] : cases) {
     auto dist = pack().make<Distribution>("simple-multiview", {{"classes", std::int64_t(k)}}, {});
     const Mat views = dist->features().at("views");
-    DataSpec s;
-    s.dim = views.cols();
-    s.classes = k;
+    const DataSpec s = testing::spec(views.cols(), k);
     auto model = std_pack().make<Model>("linear", {{"bias", false}, {"outputs", std::int64_t(k)}}, s);
     Dataset data;
     data.X.resize(2, views.cols());
@@ -214,9 +208,7 @@ TEST_CASE("Lemma 3.2: at w_y = c(v_{y,1} + v_{y,2}) J_MM has a closed form that 
   Rng rng(3);
   dist->sample(200, Split::Train, rng, data);
   const Mat views = dist->features().at("views");
-  DataSpec s;
-  s.dim = views.cols();
-  s.classes = k;
+  const DataSpec s = testing::spec(views.cols(), k);
   auto model = std_pack().make<Model>("linear", {{"bias", false}}, s);
   auto exact = pack().make<Loss>("midpoint-mixup-exact", {}, {});
   VecD counts = VecD::Zero(k);

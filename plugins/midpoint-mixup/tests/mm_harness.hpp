@@ -10,14 +10,8 @@ namespace mm_test {
 
 using Overrides = std::map<std::string, featurelab::Value>;
 
-inline featurelab::testing::Harness& pack() {
-  static featurelab::testing::Harness h(MIDPOINT_MIXUP_PLUGIN);
-  return h;
-}
+inline featurelab::testing::Harness& pack() { return featurelab::testing::pack(MIDPOINT_MIXUP_PLUGIN); }
 
-inline featurelab::testing::Harness& std_pack() {
-  static featurelab::testing::Harness h(FEATURELAB_STD_PLUGIN);
-  return h;
-}
+inline featurelab::testing::Harness& std_pack() { return featurelab::testing::pack(FEATURELAB_STD_PLUGIN); }
 
 }  // namespace mm_test

@@ -83,8 +83,6 @@ TEST_CASE("patch-two-layer gradients with cross-entropy, hard and soft targets")
 }
 
 TEST_CASE("patch-two-layer refuses data without patches") {
-  DataSpec flat;
-  flat.dim = 10;
-  flat.classes = 3;
+  const DataSpec flat = testing::spec(10, 3);
   CHECK_THROWS_WITH(pack().make<Model>("patch-two-layer", {}, flat), Catch::Contains("needs patch data"));
 }

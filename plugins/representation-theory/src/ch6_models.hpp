@@ -11,6 +11,8 @@
 
 #include <featurelab/model.hpp>
 
+#include <optional>
+
 namespace representation_theory {
 
 class FeatureWeights : public featurelab::Model {
@@ -18,9 +20,9 @@ class FeatureWeights : public featurelab::Model {
   static constexpr featurelab::Doc kDoc =
       "Shi 2024 Sec. 6.4: f = Σ_j w_j z̃_j over fixed features, one output; hook \"features\" = X·diag(w).";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return dg_theory_contract(); }
   FeatureWeights(const featurelab::Params& params, featurelab::Context& context);
 
-  static featurelab::ContractData contract_data() { return dg_theory_contract(); }
   featurelab::Index outputs() const override { return 1; }
   void init(featurelab::Rng& rng) override;
   void forward(featurelab::ConstMatRef X, featurelab::MatRef out) override;
@@ -32,6 +34,7 @@ class FeatureWeights : public featurelab::Model {
                      featurelab::VecRef grad) override;
 
  private:
+  featurelab::BlockHandle w_;
   featurelab::Index dim_;
   double init_scale_;
 };
@@ -42,10 +45,10 @@ class LinearFeatures : public featurelab::Model {
       "Shi 2024 Sec. 6.3.1: features Φ(x) = Ax (k×D), then a linear head with bias, one output per class; "
       "hook \"features\".";
   static featurelab::Schema schema();
+  static featurelab::ContractData contract_data() { return dg_toy_contract(); }
   LinearFeatures(const featurelab::Params& params, featurelab::Context& context);
 
   featurelab::Index outputs() const override { return outputs_; }
-  static featurelab::ContractData contract_data() { return dg_toy_contract(); }
   void init(featurelab::Rng& rng) override;
   void forward(featurelab::ConstMatRef X, featurelab::MatRef out) override;
   void backward(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::VecRef grad) override;
@@ -56,8 +59,10 @@ class LinearFeatures : public featurelab::Model {
                      featurelab::VecRef grad) override;
 
  private:
+  featurelab::BlockHandle A_, head_, bias_;
   featurelab::Index dim_, width_, outputs_;
-  double init_std_, head_bound_;
+  double init_std_;
+  std::optional<double> head_bound_;  // empty: auto
   featurelab::Mat F_, dF_;  // n×k features and their gradient, reused while n is unchanged
 };
 

@@ -14,14 +14,8 @@ using namespace featurelab;
 
 namespace {
 
-const Mat& feature(const ProbeInput& in, const std::string& name, const std::string& who) {
-  const auto it = in.features.find(name);
-  if (it == in.features.end()) {
-    throw Error(who + " reads the distribution's feature \"" + name +
-                "\" (dg-theory-model and dg-toy-2d expose it); this distribution does not");
-  }
-  return it->second;
-}
+// The fix when a probe's out-of-domain set or invariant mask is missing.
+constexpr const char* kDgData = "use data.use = \"dg-theory-model\" or \"dg-toy-2d\", which expose it";
 
 // Accuracy of the model's predictions (one output: class 1 iff f > 0; else the arg max).
 double accuracy(Model& model, ConstMatRef X, const std::function<std::int32_t(Index)>& label, Mat& scores) {
@@ -49,8 +43,8 @@ OodAccuracy::OodAccuracy(const Params&, Context&) {}
 
 void OodAccuracy::measure(const ProbeInput& in, Measurements& out) {
   const std::string& who = name();
-  const Mat& X = feature(in, "ood_inputs", who);
-  const Mat& y = feature(in, "ood_labels", who);
+  const Mat& X = require_feature(in.features, who, "ood_inputs", kDgData);
+  const Mat& y = require_feature(in.features, who, "ood_labels", kDgData, 1, X.rows());
   const double id = accuracy(in.model, in.test.X, [&](Index i) { return in.test.y(i); }, scores_);
   const double ood = accuracy(in.model, X, [&](Index i) { return static_cast<std::int32_t>(y(0, i)); }, scores_);
   out.scalar("id", id);
@@ -72,7 +66,9 @@ StableRank::StableRank(const Params& params, Context&)
 void StableRank::measure(const ProbeInput& in, Measurements& out) {
   double rows = 1;
   if (block_.empty()) {
-    const Mat& X = split_ == "train" ? in.train.X : split_ == "test" ? in.test.X : feature(in, "ood_inputs", "stable-rank");
+    const Mat& X = split_ == "train"  ? in.train.X
+                   : split_ == "test" ? in.test.X
+                                      : require_feature(in.features, name(), "ood_inputs", kDgData);
     if (X.rows() == 0) throw Error("stable-rank: the " + split_ + " split is empty");
     in.model.hook(hook_, X, features_);
     rows = static_cast<double>(X.rows());
@@ -104,7 +100,7 @@ Schema FeatureSupport::schema() {
 FeatureSupport::FeatureSupport(const Params& params, Context&) : block_(params.str("block")), tol_(params.real("tol")) {}
 
 void FeatureSupport::measure(const ProbeInput& in, Measurements& out) {
-  const Mat& mask = feature(in, "invariant", "feature-support");
+  const Mat& mask = require_feature(in.features, name(), "invariant", kDgData);
   const ParamBlock* b = in.model.find_block(block_);
   if (!b || b->rows != 1 || b->cols != mask.cols()) {
     throw Error("feature-support reads a 1×" + std::to_string(mask.cols()) + " weight block named '" + block_ +

@@ -16,7 +16,7 @@ Schema FeatureWeights::schema() {
 FeatureWeights::FeatureWeights(const Params& params, Context&) : target_task_(params.integer("target_task")) {}
 
 void FeatureWeights::measure(const ProbeInput& in, Measurements& out) {
-  const TaskStructure ts = read_task_structure(&in.features, "feature-weights");
+  const TaskStructure ts = read_task_structure(&in.features, name());
   if (target_task_ >= ts.T) {
     throw Error("feature-weights target_task = " + std::to_string(target_task_) + " but the data has T = " +
                 std::to_string(ts.T) + " tasks");

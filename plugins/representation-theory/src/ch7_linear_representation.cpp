@@ -12,7 +12,7 @@ using namespace featurelab;
 
 Schema LinearRepresentation::schema() {
   Schema s;
-  s.integer("k", 0, "the representation's dimension k; 0 = the input dimension d").min(0);
+  s.integer("k", Automatic{"the input dimension d"}, "the representation's dimension k").min(1);
   s.choice("init", "gaussian", {"gaussian", "ideal-mixture", "ideal-specific"},
            "gaussian N(0, init_std²); ideal-mixture: Prop. 7.3's optimum on the even mixture (√α on S, √β on every P_t, "
            "Q = I); ideal-specific: Prop. 7.4's optimum for init_task (1 on S ∪ P_t)");
@@ -25,13 +25,13 @@ Schema LinearRepresentation::schema() {
 }
 
 LinearRepresentation::LinearRepresentation(const Params& params, Context& context)
-    : k_(params.integer("k") > 0 ? params.integer("k") : context.data.dim),
+    : k_(params.integer_or_auto("k").value_or(context.data.dim)),
       d_(context.data.dim),
       init_(params.str("init")),
       init_std_(params.real("init_std")) {
   if (d_ < 1) throw Error("linear-representation: the data has dimension 0");
-  declare_block("W", k_, d_, true);
-  if (params.boolean("head")) declare_block("u", 1, k_, true);
+  W_ = declare_block("W", k_, d_, true);
+  if (params.boolean("head")) u_ = declare_block("u", 1, k_, true);
   allocate_parameters();
   if (init_ == "gaussian") return;
 
@@ -58,7 +58,7 @@ LinearRepresentation::LinearRepresentation(const Params& params, Context& contex
   }
   if (k_ < d_ - ts.spurious) {
     throw Error(who + " puts hidden coordinate j on row j of W, so it needs k >= |R| = " + std::to_string(d_ - ts.spurious) +
-                " (got k = " + std::to_string(k_) + "); set model.k = 0 (k = d)");
+                " (got k = " + std::to_string(k_) + "); set model.k = \"auto\" (k = d)");
   }
   // Row j = √a_j · (M e_j)ᵀ: W M = [A, 0], the theory's W* with Q = I.
   ideal_ = Mat::Zero(k_, d_);
@@ -68,28 +68,26 @@ LinearRepresentation::LinearRepresentation(const Params& params, Context& contex
 }
 
 void LinearRepresentation::init(Rng& rng) {
-  MatMap W = block("W");
+  MatMap W = block(W_);
   if (init_ == "gaussian") {
     rng.fill_normal(W, init_std_);
   } else {
     W = ideal_;
   }
-  if (find_block("u")) block("u").setZero();
+  if (u_) block(u_).setZero();
 }
 
 void LinearRepresentation::forward(ConstMatRef X, MatRef out) {
-  out.noalias() = X * block("W").transpose();
+  out.noalias() = X * block(W_).transpose();
 }
 
 void LinearRepresentation::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
-  const ParamBlock* w = find_block("W");
-  MatMap gW(grad.data() + w->offset, k_, d_);
-  gW.noalias() = dout.transpose() * X;
-  if (const ParamBlock* u = find_block("u")) grad.segment(u->offset, u->size()).setZero();  // not in forward()
+  grad_block(grad, W_).noalias() = dout.transpose() * X;
+  if (u_) grad_block(grad, u_).setZero();  // not in forward()
 }
 
 void LinearRepresentation::input_gradient(ConstMatRef, ConstMatRef dout, MatRef dX) {
-  dX.noalias() = dout * block("W");
+  dX.noalias() = dout * block(W_);
 }
 
 }  // namespace representation_theory::ch7

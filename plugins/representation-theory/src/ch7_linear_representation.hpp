@@ -35,6 +35,7 @@ class LinearRepresentation : public featurelab::Model {
   void input_gradient(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::MatRef dX) override;
 
  private:
+  featurelab::BlockHandle W_, u_;  // u_ empty without a head
   featurelab::Index k_, d_;
   std::string init_;
   double init_std_;

@@ -4,8 +4,7 @@
 #include "ch7_multitask_linear.hpp"
 
 #include <featurelab/error.hpp>
-
-#include <Eigen/QR>
+#include <featurelab/linalg.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -94,14 +93,9 @@ MultitaskLinear::MultitaskLinear(const Params& params, Context& context)
     scales_.row(t).rightCols(spurious_).setConstant(sigma_u);
   }
 
-  Eigen::MatrixXd M = Eigen::MatrixXd::Identity(d_, d_);
-  if (params.str("dictionary") == "random-orthonormal") {
-    Eigen::MatrixXd g(d_, d_);
-    for (Index c = 0; c < d_; ++c) {
-      for (Index i = 0; i < d_; ++i) g(i, c) = context.rng.normal();
-    }
-    M = Eigen::HouseholderQR<Eigen::MatrixXd>(g).householderQ();
-  }
+  const Eigen::MatrixXd M = params.str("dictionary") == "random-orthonormal"
+                                ? random_orthogonal<Eigen::MatrixXd>(context.rng, d_)
+                                : Eigen::MatrixXd::Identity(d_, d_);
   atoms_ = M.transpose().cast<Scalar>();  // row j = column j of M
 
   // u_t* on R_t: Gaussian directions, normalised on the whole of R_t or on S and P_t separately.

@@ -16,11 +16,11 @@ Schema ProjectedSgd::schema() {
   s.integer("steps", 1500, "pretraining steps on the data's task mixture").min(0);
   s.integer("batch", 32, "fresh samples per step (the augment turns its first `positives` into pairs)").min(1);
   s.real("spectral", 1.0, "the spectral bound c: ‖W‖₂ ≤ c (§7.2.2: 1); 0 = none").min(0);
-  s.real("frobenius", -1.0, "the Frobenius bound F of pretraining: ‖W‖_F ≤ F; −1 = √r of the data (§7.2.2); 0 = none").min(-1);
+  s.real("frobenius", Automatic{"√r of the data (§7.2.2)"}, "the Frobenius bound F of pretraining: ‖W‖_F ≤ F; 0 = none").min(0);
   s.integer("finetune_steps", 0, "then this many fine-tuning steps on task finetune_task alone (F.104); 0 = none").min(0);
   s.integer("finetune_task", 0, "the fine-tuning's target task t (0-based)").min(0);
   s.real("finetune_radius", 0.3, "γ: fine-tuning keeps ‖W − W₀‖_F ≤ γ, W₀ = W when it starts (F.105); 0 = no ball").min(0);
-  s.real("finetune_frobenius", 0.0, "the Frobenius bound while fine-tuning (F.105 has none: 0); −1 = √r").min(-1);
+  s.real("finetune_frobenius", 0.0, "the Frobenius bound while fine-tuning (F.105 has none: 0)").min(0).or_auto("√r of the data");
   s.integer("projection_rounds", 200, "fine-tuning: at most this many Dykstra rounds per projection onto the "
                                       "intersection of the norm bounds and the ball").min(1);
   s.real("projection_tolerance", 1e-10, "Dykstra stops when its iterates move less than this (relative to ‖W‖_F)").above(0);
@@ -35,24 +35,20 @@ ProjectedSgd::ProjectedSgd(const Params& params, Context& context)
       finetune_steps_(params.integer("finetune_steps")),
       finetune_task_(params.integer("finetune_task")),
       spectral_(params.real("spectral")),
-      frobenius_(params.real("frobenius")),
       finetune_radius_(params.real("finetune_radius")),
-      finetune_frobenius_(params.real("finetune_frobenius")),
       rounds_(static_cast<int>(params.integer("projection_rounds"))),
       tolerance_(params.real("projection_tolerance")) {
   schedule_ = EvalSchedule(params);
-  for (double* bound : {&frobenius_, &finetune_frobenius_}) {
-    if (*bound < 0 && *bound != -1) {
-      throw Error("projected-sgd: a Frobenius bound is > 0 (a value), 0 (none) or −1 (√r of the data); got " +
-                  std::to_string(*bound));
-    }
+  // A bound is a value, 0 (none) or auto: √r of the data, read only when a bound that is used asks for it.
+  const auto frobenius = params.real_or_auto("frobenius");
+  const auto finetune_frobenius = params.real_or_auto("finetune_frobenius");
+  double root_r = -1;
+  if (!frobenius || (finetune_steps_ > 0 && !finetune_frobenius)) {
+    const TaskStructure ts = read_task_structure(context.features, context.name + " (a Frobenius bound = \"auto\": √r of the data)");
+    root_r = std::sqrt(static_cast<double>(ts.r));
   }
-  if (frobenius_ == -1 || (finetune_steps_ > 0 && finetune_frobenius_ == -1)) {
-    const TaskStructure ts = read_task_structure(context.features, "projected-sgd frobenius = −1 (√r)");
-    const double root_r = std::sqrt(static_cast<double>(ts.r));
-    if (frobenius_ == -1) frobenius_ = root_r;
-    if (finetune_frobenius_ == -1) finetune_frobenius_ = root_r;
-  }
+  frobenius_ = frobenius.value_or(root_r);
+  finetune_frobenius_ = finetune_frobenius.value_or(root_r);
 }
 
 void ProjectedSgd::train(TrainerHost& host, Rng& rng) {

@@ -16,7 +16,7 @@ Schema ResampleSpurious::schema() {
 }
 
 ResampleSpurious::ResampleSpurious(const Params& params, Context& context) : positives_(params.integer("positives")) {
-  const TaskStructure ts = read_task_structure(context.features, "resample-spurious");
+  const TaskStructure ts = read_task_structure(context.features, context.name);
   const std::vector<Index> u = ts.spurious_coordinates();
   atoms_u_.resize(static_cast<Index>(u.size()), ts.d);
   for (std::size_t i = 0; i < u.size(); ++i) atoms_u_.row(static_cast<Index>(i)) = ts.atoms.row(u[i]);

@@ -55,7 +55,7 @@ RidgeProbe::RidgeProbe(const Params& params, Context& context)
 
 void RidgeProbe::measure(const ProbeInput& in, Measurements& out) {
   if (only_final_ && in.step != total_steps_) return;
-  const TaskStructure ts = read_task_structure(&in.features, "ridge-probe");
+  const TaskStructure ts = read_task_structure(&in.features, name());
   if (target_task_ >= ts.T) {
     throw Error("ridge-probe target_task = " + std::to_string(target_task_) + " but the data has T = " +
                 std::to_string(ts.T) + " tasks");

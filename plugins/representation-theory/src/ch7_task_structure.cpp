@@ -41,25 +41,22 @@ MatD hidden_weights(Model& model, const TaskStructure& ts, const std::string& wh
 }
 
 TaskStructure read_task_structure(const FeatureSet* features, const std::string& who) {
-  const char* names[] = {"dictionary", "groups", "scales", "labels", "mixture", "setting"};
-  for (const char* name : names) {
-    if (features == nullptr || features->count(name) == 0) {
-      throw Error(who + " reads the feature groups S, P_t, U of the data (feature \"" + name +
-                  "\"): use data.use = \"multitask-linear\"");
-    }
-  }
+  const char* fix = "use data.use = \"multitask-linear\", which exposes the feature groups S, P_t, U";
+  auto feature = [&](const char* name, Index rows = kAnyExtent, Index cols = kAnyExtent) -> const Mat& {
+    return require_feature(features, who, name, fix, rows, cols);
+  };
   TaskStructure t;
-  const Mat& setting = features->at("setting");
+  const Mat& setting = feature("setting", 1, 4);  // [s, r, T, spurious]
   t.s = static_cast<Index>(setting(0, 0));
   t.r = static_cast<Index>(setting(0, 1));
   t.T = static_cast<Index>(setting(0, 2));
   t.spurious = static_cast<Index>(setting(0, 3));
-  t.atoms = features->at("dictionary");
-  t.scales = features->at("scales");
-  t.labels = features->at("labels");
-  t.mixture = features->at("mixture");
+  t.atoms = feature("dictionary");
+  t.scales = feature("scales");
+  t.labels = feature("labels");
+  t.mixture = feature("mixture");
   t.d = t.atoms.rows();
-  const Mat& groups = features->at("groups");
+  const Mat& groups = feature("groups", 1);
   for (Index j = 0; j < groups.cols(); ++j) t.group.push_back(static_cast<int>(groups(0, j)));
   if (static_cast<Index>(t.group.size()) != t.d || t.scales.rows() != t.T || t.labels.rows() != t.T) {
     throw Error(who + ": the data's features are inconsistent (a distribution bug)");

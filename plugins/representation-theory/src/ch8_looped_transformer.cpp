@@ -43,23 +43,23 @@ Schema LoopedLinearTransformer::schema() {
 }
 
 LoopedLinearTransformer::LoopedLinearTransformer(const Params& params, Context& context)
-    : shape_(representation_theory::prompt_shape(context.data.shape, context.data.dim, "looped-linear-transformer")),
+    : shape_(representation_theory::prompt_shape(context.data.shape, context.data.dim, context.name)),
       loops_(params.integer("loops")),
       constant_step_(params.str("step_size") == "constant"),
       single_precision_(params.str("precision") == "float32"),
       eta_(params.real("eta")),
       perturb_(params.real("perturb")) {
   const Index k = shape_.d + 1;
-  declare_block("Q", k, k, false);  // query-key product, Def. 8.6
-  declare_block("P", k, k, false);  // value-output product
+  Q_ = declare_block("Q", k, k, false);  // query-key product, Def. 8.6
+  P_ = declare_block("P", k, k, false);  // value-output product
   allocate_parameters();
   construct();
 }
 
 void LoopedLinearTransformer::construct() {
   const Index d = shape_.d;
-  block("Q").setIdentity();
-  MatMap P = block("P");
+  block(Q_).setIdentity();
+  MatMap P = block(P_);
   P.setZero();
   P.topLeftCorner(d, d).setIdentity();  // P = diag(I_d, 0): the label column is never written
 }
@@ -67,7 +67,7 @@ void LoopedLinearTransformer::construct() {
 void LoopedLinearTransformer::init(Rng& rng) {
   construct();
   if (perturb_ > 0) {
-    MatMap Q = block("Q"), P = block("P");
+    MatMap Q = block(Q_), P = block(P_);
     for (Index i = 0; i < Q.size(); ++i) Q.data()[i] += static_cast<Scalar>(perturb_ * rng.normal());
     for (Index i = 0; i < P.size(); ++i) P.data()[i] += static_cast<Scalar>(perturb_ * rng.normal());
   }
@@ -84,7 +84,7 @@ void LoopedLinearTransformer::check_prompt(const MatD& Z) const {
 
 MatD LoopedLinearTransformer::attention(const MatD& Z) const {
   check_prompt(Z);
-  return masked_linear_attention<double>(Z, block("Q").cast<double>(), block("P").cast<double>(),
+  return masked_linear_attention<double>(Z, block(Q_).cast<double>(), block(P_).cast<double>(),
                                          causal_mask<double>(shape_.n));
 }
 
@@ -96,7 +96,7 @@ double LoopedLinearTransformer::step_size(const MatD& Z0) const {
 template <class T>
 LoopedLinearTransformer::Trace LoopedLinearTransformer::unroll_in(const MatD& Z0, double eta) const {
   const Index n = shape_.n, d = shape_.d;
-  const RowMajor<T> Q = block("Q").cast<T>(), P = block("P").cast<T>(), mask = causal_mask<T>(n);
+  const RowMajor<T> Q = block(Q_).cast<T>(), P = block(P_).cast<T>(), mask = causal_mask<T>(n);
   const T step = static_cast<T>(eta);
   RowMajor<T> Z = Z0.cast<T>();
   Trace trace;

@@ -50,6 +50,7 @@ class LoopedLinearTransformer : public featurelab::Model {
   void check_prompt(const featurelab::MatD& Z) const;
 
   PromptShape shape_;
+  featurelab::BlockHandle Q_, P_;
   featurelab::Index loops_;
   bool constant_step_, single_precision_;
   double eta_, perturb_;

@@ -17,24 +17,11 @@ using namespace featurelab;
 
 namespace {
 
-testing::Harness& pack() {
-  static testing::Harness h(REPRESENTATION_THEORY_PLUGIN);
-  return h;
-}
+testing::Harness& pack() { return testing::pack(REPRESENTATION_THEORY_PLUGIN); }
 
-testing::Harness& std_pack() {
-  static testing::Harness h(FEATURELAB_STD_PLUGIN);
-  return h;
-}
+testing::Harness& std_pack() { return testing::pack(FEATURELAB_STD_PLUGIN); }
 
 constexpr bool kDouble = sizeof(Scalar) == 8;
-
-DataSpec binary(Index dim) {
-  DataSpec s;
-  s.dim = dim;
-  s.classes = 2;
-  return s;
-}
 
 // z = z̃·y, per coordinate mean over the rows.
 VecD label_multiplied_mean(const Mat& X, const IVec& y) {
@@ -99,7 +86,7 @@ TEST_CASE("feature-weights and linear-features: gradients and hook backpropagati
     const Index dim = 6;
     auto model = pack().make<Model>(name, name == "feature-weights" ? std::map<std::string, Value>{{"init_scale", 0.3}}
                                                                     : std::map<std::string, Value>{{"width", std::int64_t(3)}},
-                                    binary(dim));
+                                    testing::spec(dim));
     Rng rng(11);
     model->init(rng);
     Dataset d;
@@ -107,7 +94,7 @@ TEST_CASE("feature-weights and linear-features: gradients and hook backpropagati
     d.classes = 2;
     rng.fill_normal(d.X, 1.0);
     for (Index i = 0; i < 16; ++i) d.y(i) = static_cast<std::int32_t>(i % 2);
-    auto loss = std_pack().make<Loss>(name == "feature-weights" ? "logistic" : "cross-entropy", {}, binary(dim));
+    auto loss = std_pack().make<Loss>(name == "feature-weights" ? "logistic" : "cross-entropy", {}, testing::spec(dim));
     const auto check = check_gradient(*model, *loss, Batch::of(d));
     CHECK(check.ok);
     INFO(check.report);
@@ -154,13 +141,13 @@ TEST_CASE("feature-support and ood-accuracy on constructed weights") {
   auto data = pack().make<Distribution>("dg-theory-model", {{"r", std::int64_t(40)}, {"d", std::int64_t(120)},
                                                             {"gamma", 0.45}, {"ood", std::int64_t(2000)}});
   const FeatureSet f = data->features();
-  auto model = pack().make<Model>("feature-weights", {}, binary(120));
+  auto model = pack().make<Model>("feature-weights", {}, testing::spec(120));
   model->block("w").row(0) = f.at("invariant").row(0);  // weight 1 on R only: ERM-rank's optimum (Lemma 6.2)
   Dataset train, test;
   Rng rng(2);
   data->sample(100, Split::Train, rng, train);
   data->sample(2000, Split::Test, rng, test);
-  auto loss = std_pack().make<Loss>("logistic", {}, binary(120));
+  auto loss = std_pack().make<Loss>("logistic", {}, testing::spec(120));
   std::vector<NamedAttack> none;
   ProbeInput in{*model, *loss, train, test, f, none, 0};
   Measurements support, accuracy;

@@ -27,14 +27,8 @@ using namespace representation_theory;
 
 namespace {
 
-testing::Harness& pack() {
-  static testing::Harness h(REPRESENTATION_THEORY_PLUGIN);
-  return h;
-}
-testing::Harness& std_pack() {
-  static testing::Harness h(FEATURELAB_STD_PLUGIN);
-  return h;
-}
+testing::Harness& pack() { return testing::pack(REPRESENTATION_THEORY_PLUGIN); }
+testing::Harness& std_pack() { return testing::pack(FEATURELAB_STD_PLUGIN); }
 
 // A fresh set of prompts from the distribution, and the spec the model and probes are built with.
 struct Prompts {

@@ -42,7 +42,7 @@ Schema GaussianMixture::schema() {
   s.choice("preset", "none", {"none", "xor4"},
            "xor4 (Shi 2024 B.5.3, Assumption B.36): clusters ±μ_1 of class 1 (+1) and ±μ_3 of class 0 (−1), "
            "‖μ_j‖ = √dim, ⟨μ_1, μ_3⟩ = 0, p_j = 1/4, σ_j = sigma (B.36 asks sigma >= 1); needs classes = 2");
-  s.integer("clusters", 0, "r: the number of Gaussian clusters (chapter 3); 0 = one per class, the plain mixture").min(0);
+  s.integer("clusters", Automatic{"one per class, the plain mixture"}, "r: the number of Gaussian clusters (chapter 3)").min(1);
   s.integers("cluster_labels", {},
              "the class of each of the r clusters, in [0, classes); empty = cluster j has class j mod classes")
       .min(0);
@@ -57,7 +57,7 @@ GaussianMixture::GaussianMixture(const Params& params, Context& context)
       dim_(params.integer("dim")),
       sigma_(params.real("sigma")),
       balanced_(params.boolean("balanced")) {
-  general_ = params.str("preset") != "none" || params.integer("clusters") > 0 ||
+  general_ = params.str("preset") != "none" || params.integer_or_auto("clusters") ||
              !params.integers("cluster_labels").empty() || !params.reals("weights").empty() ||
              !params.reals("sigmas").empty();
   if (params.str("preset") == "xor4") {
@@ -95,7 +95,7 @@ void GaussianMixture::build_xor4(const Params& params, Context& context) {
     throw Error("preset = \"xor4\" fixes " + key + " (Assumption B.36: " + what + "); remove " + key +
                 " or set preset = \"none\"");
   };
-  if (params.integer("clusters") != 0 && params.integer("clusters") != 4) fixed("clusters", "r = 4");
+  if (params.integer_or_auto("clusters").value_or(4) != 4) fixed("clusters", "r = 4");
   if (!params.integers("cluster_labels").empty()) fixed("cluster_labels", "y_(1) = y_(2) = +1, y_(3) = y_(4) = −1");
   if (!params.reals("weights").empty()) fixed("weights", "p_j = 1/4");
   if (!params.reals("sigmas").empty()) fixed("sigmas", "every Σ_j = σ_B I; set sigma");
@@ -126,10 +126,10 @@ void GaussianMixture::build_xor4(const Params& params, Context& context) {
 }
 
 void GaussianMixture::build_clusters(const Params& params, Context& context) {
-  const Index r = params.integer("clusters") > 0 ? params.integer("clusters") : classes_;
+  const auto requested = params.integer_or_auto("clusters");
+  const Index r = requested ? *requested : classes_;
   const auto count = static_cast<std::size_t>(r);
-  const std::string clusters = "r = " + std::to_string(r) + " clusters" +
-                               (params.integer("clusters") > 0 ? "" : " (clusters = 0: one per class)");
+  const std::string clusters = "r = " + std::to_string(r) + " clusters" + (requested ? "" : " (clusters = \"auto\": one per class)");
   const auto& labels = params.integers("cluster_labels");
   if (labels.empty()) {
     for (Index j = 0; j < r; ++j) cluster_class_.push_back(static_cast<std::int32_t>(j % classes_));

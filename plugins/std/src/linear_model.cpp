@@ -8,46 +8,42 @@ namespace featurelab::std_pack {
 Schema LinearModel::schema() {
   Schema s;
   s.boolean("bias", true, "include the bias b");
-  s.integer("outputs", 0, "outputs K; 0 = 1 for two classes (binary, ±1 labels), else one per class").min(0);
+  s.integer("outputs", Automatic{"1 for two classes (binary, ±1 labels), else one per class"}, "outputs K").min(1);
   s.real("init_scale", 0.0, "std of the initial weights; 0 = start from zero").min(0);
   return s;
 }
 
 LinearModel::LinearModel(const Params& params, Context& context)
     : bias_(params.boolean("bias")), init_scale_(params.real("init_scale")) {
-  const auto requested = params.integer("outputs");
-  outputs_ = requested > 0 ? requested : (context.data.classes == 2 ? 1 : std::max(1, context.data.classes));
+  const auto requested = params.integer_or_auto("outputs");
+  outputs_ = requested ? *requested : (context.data.classes == 2 ? 1 : std::max(1, context.data.classes));
   if (context.data.dim <= 0) throw Error("the data has no input dimension (a distribution bug)");
-  declare_block("W", outputs_, context.data.dim, true);
-  if (bias_) declare_block("b", 1, outputs_, true);
+  W_ = declare_block("W", outputs_, context.data.dim, true);
+  if (bias_) b_ = declare_block("b", 1, outputs_, true);
   allocate_parameters();
 }
 
 void LinearModel::init(Rng& rng) {
   if (init_scale_ > 0) {
-    rng.fill_normal(block("W"), init_scale_);
+    rng.fill_normal(block(W_), init_scale_);
   } else {
-    block("W").setZero();
+    block(W_).setZero();
   }
-  if (bias_) block("b").setZero();
+  if (bias_) block(b_).setZero();
 }
 
 void LinearModel::forward(ConstMatRef X, MatRef out) {
-  out.noalias() = X * block("W").transpose();
-  if (bias_) out.rowwise() += block("b").row(0);
+  out.noalias() = X * block(W_).transpose();
+  if (bias_) out.rowwise() += block(b_).row(0);
 }
 
 void LinearModel::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
-  const ParamBlock* w = find_block("W");
-  MatMap(grad.data() + w->offset, w->rows, w->cols).noalias() = dout.transpose() * X;
-  if (bias_) {
-    const ParamBlock* b = find_block("b");
-    MatMap(grad.data() + b->offset, 1, b->cols) = dout.colwise().sum();
-  }
+  grad_block(grad, W_).noalias() = dout.transpose() * X;
+  if (bias_) grad_block(grad, b_) = dout.colwise().sum();
 }
 
 void LinearModel::input_gradient(ConstMatRef, ConstMatRef dout, MatRef dX) {
-  dX.noalias() = dout * block("W");
+  dX.noalias() = dout * block(W_);
 }
 
 }  // namespace featurelab::std_pack

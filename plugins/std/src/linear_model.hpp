@@ -28,6 +28,7 @@ class LinearModel : public Model, public LinearPreactivation {
   void preactivation_backward(ConstMatRef X, ConstMatRef dZ, VecRef grad) override { backward(X, dZ, grad); }
 
  private:
+  BlockHandle W_, b_;  // b_ empty without a bias
   Index outputs_;
   bool bias_;
   double init_scale_;

@@ -24,15 +24,8 @@ void NeuronFeatureCosineProbe::measure(const ProbeInput& in, Measurements& out) 
     for (const auto& b : in.model.blocks()) names += (names.empty() ? "" : ", ") + b.name;
     throw Error("the model has no parameter block '" + block_ + "' (blocks: " + names + ")");
   }
-  auto it = in.features.find(features_);
-  if (it == in.features.end()) {
-    std::string names;
-    for (const auto& [k, _] : in.features) names += (names.empty() ? "" : ", ") + k;
-    throw Error("the distribution exposes no feature matrix '" + features_ + "' (it has: " +
-                (names.empty() ? "none" : names) + ")");
-  }
+  const Mat& F = require_feature(in.features, name(), features_, "set probe.features to one of them");
   const ConstMatMap W = std::as_const(in.model).block(block_);
-  const Mat& F = it->second;
   if (W.cols() != F.cols()) {
     throw Error("block '" + block_ + "' has rows of length " + std::to_string(W.cols()) + " but features '" +
                 features_ + "' have length " + std::to_string(F.cols()));

@@ -16,8 +16,8 @@ Schema common_schema(bool random_features) {
   s.integer("width", 100, "hidden units m").min(1);
   Activation::declare(s);
   s.boolean("bias", false, "first-layer bias b (trained unless the first layer is frozen)");
-  s.integer("outputs", 0, "outputs K; 0 = 1 for two classes (binary, ±1 labels), else one per class").min(0);
-  s.real("init_scale", 0.0, "std of the first-layer weights; 0 = 1/√D").min(0);
+  s.integer("outputs", Automatic{"1 for two classes (binary, ±1 labels), else one per class"}, "outputs K").min(1);
+  s.real("init_scale", Automatic{"1/√D"}, "std of the first-layer weights").above(0);
   s.real("bias_init_scale", 0.0, "std of the initial bias (Li et al.: σ_b = σ_w); 0 = start from zero").min(0);
   if (random_features) {
     s.real("second_scale", 0.0, "std of the initial second layer; 0 = start from zero").min(0);
@@ -25,7 +25,7 @@ Schema common_schema(bool random_features) {
     s.choice("second_layer", "balanced", {"balanced", "random-sign", "per-class", "trainable"},
              "second layer: balanced (±s, half each, fixed; one output), random-sign (±s i.i.d., fixed), "
              "per-class (group c of neurons feeds output c with weight s, fixed), trainable (N(0, s²))");
-    s.real("second_scale", 0.0, "s: magnitude (or std) of the second layer; 0 = 1/√m").min(0);
+    s.real("second_scale", Automatic{"1/√m"}, "s: magnitude (or std) of the second layer").above(0);
   }
   return s;
 }
@@ -42,11 +42,11 @@ TwoLayerNet::TwoLayerNet(const Params& params, Context& context, bool random_fea
       bias_(params.boolean("bias")),
       random_features_(random_features),
       second_layer_(random_features ? "trainable" : params.str("second_layer")),
-      init_scale_(params.real("init_scale")),
+      init_scale_(params.real_or_auto("init_scale")),
       bias_init_scale_(params.real("bias_init_scale")),
-      second_scale_(params.real("second_scale")) {
-  const auto requested = params.integer("outputs");
-  outputs_ = requested > 0 ? requested : (context.data.classes == 2 ? 1 : std::max(1, context.data.classes));
+      second_scale_(params.real_or_auto("second_scale")) {
+  const auto requested = params.integer_or_auto("outputs");
+  outputs_ = requested ? *requested : (context.data.classes == 2 ? 1 : std::max(1, context.data.classes));
   if (dim_ <= 0) throw Error("the data has no input dimension (a distribution bug)");
   if (second_layer_ == "balanced" && outputs_ != 1) {
     throw Error("second_layer = \"balanced\" needs one output, this model has " + std::to_string(outputs_) +
@@ -58,23 +58,24 @@ TwoLayerNet::TwoLayerNet(const Params& params, Context& context, bool random_fea
                 std::to_string(outputs_));
   }
   const bool first_trainable = !random_features_;
-  declare_block("W", width_, dim_, first_trainable);
-  if (bias_) declare_block("b", 1, width_, first_trainable);
-  declare_block("a", outputs_, width_, second_layer_ == "trainable");
+  W_ = declare_block("W", width_, dim_, first_trainable);
+  if (bias_) b_ = declare_block("b", 1, width_, first_trainable);
+  a_ = declare_block("a", outputs_, width_, second_layer_ == "trainable");
   allocate_parameters();
   block_rows_ = std::max<Index>(8, 16384 / width_);
 }
 
 void TwoLayerNet::init(Rng& rng) {
-  const double w_std = init_scale_ > 0 ? init_scale_ : 1.0 / std::sqrt(static_cast<double>(dim_));
-  rng.fill_normal(block("W"), w_std);
+  const double w_std = init_scale_ ? *init_scale_ : 1.0 / std::sqrt(static_cast<double>(dim_));
+  rng.fill_normal(block(W_), w_std);
   if (bias_ && bias_init_scale_ > 0) {
-    rng.fill_normal(block("b"), bias_init_scale_);
+    rng.fill_normal(block(b_), bias_init_scale_);
   } else if (bias_) {
-    block("b").setZero();
+    block(b_).setZero();
   }
-  MatMap a = block("a");
-  const double s = second_scale_ > 0 ? second_scale_ : (random_features_ ? 0.0 : 1.0 / std::sqrt(double(width_)));
+  MatMap a = block(a_);
+  // random-features' second_scale is a number (0: start from zero); two-layer's may be auto.
+  const double s = second_scale_ ? *second_scale_ : 1.0 / std::sqrt(double(width_));
   if (second_layer_ == "balanced") {
     for (Index j = 0; j < width_; ++j) {
       const bool odd_last = width_ % 2 == 1 && j == width_ - 1;
@@ -97,8 +98,8 @@ void TwoLayerNet::init(Rng& rng) {
 
 void TwoLayerNet::pre_activation(ConstMatRef X) {
   Z_.resize(X.rows(), width_);
-  Z_.noalias() = X * block("W").transpose();
-  if (bias_) Z_.rowwise() += block("b").row(0);
+  Z_.noalias() = X * block(W_).transpose();
+  if (bias_) Z_.rowwise() += block(b_).row(0);
 }
 
 void TwoLayerNet::size_chunk_scratch(bool gradient) {
@@ -114,8 +115,8 @@ void TwoLayerNet::size_chunk_scratch(bool gradient) {
 
 void TwoLayerNet::block_activations(ChunkScratch& s, ConstMatRef X, Index begin, Index rows, bool values, bool derivatives) {
   auto Z = s.Z.topRows(rows);
-  Z.noalias() = X.middleRows(begin, rows) * block("W").transpose();
-  if (bias_) Z.rowwise() += block("b").row(0);
+  Z.noalias() = X.middleRows(begin, rows) * block(W_).transpose();
+  if (bias_) Z.rowwise() += block(b_).row(0);
   if (values && derivatives) {
     activation_.apply(Z, s.H.topRows(rows), s.D.topRows(rows));
   } else if (values) {
@@ -133,7 +134,7 @@ void TwoLayerNet::forward(ConstMatRef X, MatRef out) {
       for (Index begin = first; begin < last; begin += block_rows_) {
         const Index rows = std::min(block_rows_, last - begin);
         block_activations(s, X, begin, rows, true, false);
-        out.middleRows(begin, rows).noalias() = s.H.topRows(rows) * block("a").transpose();
+        out.middleRows(begin, rows).noalias() = s.H.topRows(rows) * block(a_).transpose();
       }
     });
     return;
@@ -142,12 +143,12 @@ void TwoLayerNet::forward(ConstMatRef X, MatRef out) {
   H_.resize(Z_.rows(), width_);
   D_.resize(Z_.rows(), width_);
   activation_.apply(Z_, H_, D_);
-  out.noalias() = H_ * block("a").transpose();
+  out.noalias() = H_ * block(a_).transpose();
 }
 
 void TwoLayerNet::hidden_gradient(ConstMatRef dout) {
   G_.resize(dout.rows(), width_);
-  G_.noalias() = dout * block("a");
+  G_.noalias() = dout * block(a_);
   G_.array() *= D_.array();
 }
 
@@ -155,29 +156,27 @@ void TwoLayerNet::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
   if (recompute()) {
     // Every chunk accumulates its rows' gradient over blocks, recomputing their activations (D·m
     // multiply-adds per row); the chunks' sums are added in chunk order.
-    const ParamBlock& w = *find_block("W");
-    const ParamBlock* bias = bias_ ? find_block("b") : nullptr;
-    const ParamBlock& a = *find_block("a");
+    const bool w_trains = block_info(W_).trainable, a_trains = block_info(a_).trainable;
     size_chunk_scratch(true);
     parallel_over_chunks(X.rows(), [&](Index chunk, Index first, Index last) {
       ChunkScratch& s = chunks_[static_cast<std::size_t>(chunk)];
       s.grad.setZero();
       for (Index begin = first; begin < last; begin += block_rows_) {
         const Index rows = std::min(block_rows_, last - begin);
-        block_activations(s, X, begin, rows, a.trainable, w.trainable);
+        block_activations(s, X, begin, rows, a_trains, w_trains);
         const auto d = dout.middleRows(begin, rows);
-        if (a.trainable) MatMap(s.grad.data() + a.offset, a.rows, a.cols).noalias() += d.transpose() * s.H.topRows(rows);
-        if (!w.trainable) continue;
+        if (a_trains) grad_block(s.grad, a_).noalias() += d.transpose() * s.H.topRows(rows);
+        if (!w_trains) continue;
         auto G = s.G.topRows(rows);
         if (outputs_ == 1) {
           // G = diag(dout) φ'(Z) diag(a): one fused pass, no outer product materialised.
-          G.array() = (s.D.topRows(rows).array().colwise() * d.col(0).array()).rowwise() * block("a").row(0).array();
+          G.array() = (s.D.topRows(rows).array().colwise() * d.col(0).array()).rowwise() * block(a_).row(0).array();
         } else {
-          G.noalias() = d * block("a");
+          G.noalias() = d * block(a_);
           G.array() *= s.D.topRows(rows).array();
         }
-        MatMap(s.grad.data() + w.offset, w.rows, w.cols).noalias() += G.transpose() * X.middleRows(begin, rows);
-        if (bias) MatMap(s.grad.data() + bias->offset, bias->rows, bias->cols) += G.colwise().sum();
+        grad_block(s.grad, W_).noalias() += G.transpose() * X.middleRows(begin, rows);
+        if (bias_) grad_block(s.grad, b_) += G.colwise().sum();
       }
     });
     for (const auto& b : blocks()) {
@@ -188,18 +187,12 @@ void TwoLayerNet::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
     }
     return;
   }
-  for (const auto& b : blocks()) {
-    if (!b.trainable) continue;
-    MatMap g(grad.data() + b.offset, b.rows, b.cols);
-    if (b.name == "W") {
-      hidden_gradient(dout);
-      g.noalias() = G_.transpose() * X;
-    } else if (b.name == "b") {
-      g = G_.colwise().sum();
-    } else if (b.name == "a") {
-      g.noalias() = dout.transpose() * H_;
-    }
+  if (block_info(W_).trainable) {
+    hidden_gradient(dout);
+    grad_block(grad, W_).noalias() = G_.transpose() * X;
+    if (bias_) grad_block(grad, b_) = G_.colwise().sum();
   }
+  if (block_info(a_).trainable) grad_block(grad, a_).noalias() = dout.transpose() * H_;
 }
 
 void TwoLayerNet::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
@@ -211,15 +204,15 @@ void TwoLayerNet::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
         const Index rows = std::min(block_rows_, last - begin);
         block_activations(s, X, begin, rows, false, true);
         auto G = s.G.topRows(rows);
-        G.noalias() = dout.middleRows(begin, rows) * block("a");
+        G.noalias() = dout.middleRows(begin, rows) * block(a_);
         G.array() *= s.D.topRows(rows).array();
-        dX.middleRows(begin, rows).noalias() = G * block("W");
+        dX.middleRows(begin, rows).noalias() = G * block(W_);
       }
     });
     return;
   }
   hidden_gradient(dout);
-  dX.noalias() = G_ * block("W");
+  dX.noalias() = G_ * block(W_);
 }
 
 std::vector<HookSpec> TwoLayerNet::hook_points() const {
@@ -252,12 +245,8 @@ void TwoLayerNet::hook_backward(const std::string& name, ConstMatRef X, ConstMat
     activation_.apply(Z_, H_, D_);
     G_.array() *= D_.array();
   }
-  const ParamBlock& w = *find_block("W");
-  MatMap(grad.data() + w.offset, w.rows, w.cols).noalias() += G_.transpose() * X;
-  if (bias_) {
-    const ParamBlock& b = *find_block("b");
-    MatMap(grad.data() + b.offset, b.rows, b.cols) += G_.colwise().sum();
-  }
+  grad_block(grad, W_).noalias() += G_.transpose() * X;
+  if (bias_) grad_block(grad, b_) += G_.colwise().sum();
 }
 
 }  // namespace featurelab::std_pack

@@ -13,6 +13,8 @@
 #include <featurelab/activation.hpp>
 #include <featurelab/model.hpp>
 
+#include <optional>
+
 namespace featurelab::std_pack {
 
 class TwoLayerNet : public Model {
@@ -60,15 +62,16 @@ class TwoLayerNet : public Model {
   static constexpr Index kRecomputeMaxDim = 32;
 
   Activation activation_;
+  BlockHandle W_, b_, a_;  // b_ empty without a bias
   Index width_;
   Index dim_;
   Index outputs_;
   bool bias_;
   bool random_features_;
   std::string second_layer_;
-  double init_scale_;
+  std::optional<double> init_scale_;  // empty: auto
   double bias_init_scale_;
-  double second_scale_;
+  std::optional<double> second_scale_;  // empty: auto
   Mat Z_, H_, D_, G_;  // n×m work buffers, reused while n is unchanged
   Index block_rows_;   // rows per block in the recompute mode (≈ 64 KB of activations)
   std::vector<ChunkScratch> chunks_;

@@ -9,7 +9,7 @@ namespace featurelab::std_pack {
 Schema XorClusters::schema() {
   Schema s;
   s.integer("dim", 2, "input dimension d").min(2);
-  s.real("sigma", 0.0, "noise std per coordinate; 0 = 1/(5√d), i.e. σ² = 1/(25d) as in Figure 1").min(0);
+  s.real("sigma", Automatic{"1/(5√d), i.e. σ² = 1/(25d) as in Figure 1"}, "noise std per coordinate").above(0);
   s.choice("noise", "gaussian", {"gaussian", "uniform-cube", "laplace"},
            "cluster noise, each log-concave with covariance σ²I: N(0, σ²I), U[−√3σ, √3σ]^d, Laplace(σ/√2)^d");
   s.real("label_noise", 0.0, "η: fraction of training labels flipped").range(0, 0.5);
@@ -21,7 +21,7 @@ Schema XorClusters::schema() {
 
 XorClusters::XorClusters(const Params& params, Context&)
     : dim_(params.integer("dim")),
-      sigma_(params.real("sigma") > 0 ? params.real("sigma") : 1.0 / (5.0 * std::sqrt(double(params.integer("dim"))))),
+      sigma_(params.real_or_auto("sigma").value_or(1.0 / (5.0 * std::sqrt(double(params.integer("dim")))))),
       noise_(params.str("noise")),
       label_noise_(params.real("label_noise")),
       noise_mode_(params.str("noise_mode")),

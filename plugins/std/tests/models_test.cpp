@@ -16,13 +16,6 @@ using std_test::Overrides;
 
 namespace {
 
-DataSpec spec(Index dim, int classes) {
-  DataSpec s;
-  s.dim = dim;
-  s.classes = classes;
-  return s;
-}
-
 // A small batch with labels in [0, classes); inputs away from ReLU kinks are not guaranteed, so
 // batches are small and the finite-difference step is small.
 Dataset batch_data(Index n, Index dim, int classes, std::uint64_t seed, bool soft = false) {
@@ -51,7 +44,7 @@ GradientCheckOptions options_for(const std::string& activation) {
 
 void check_model_with_loss(const std::string& model_name, const Overrides& model_params, const std::string& loss_name,
                            int classes, bool soft = false) {
-  const DataSpec s = spec(5, classes);
+  const DataSpec s = testing::spec(5, classes);
   auto model = harness().make<Model>(model_name, model_params, s, 11);
   auto loss = harness().make<Loss>(loss_name, {}, s);
   Rng rng(3);
@@ -105,7 +98,7 @@ TEST_CASE("linear and random-features gradients with every loss") {
 
 TEST_CASE("a pack's activation plugs into two-layer: tanh's values and slopes, and a clear refusal of an unknown one") {
   auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(3)}, {"activation", std::string("tanh")},
-                                                   {"second_layer", std::string("trainable")}}, spec(2, 2), 1);
+                                                   {"second_layer", std::string("trainable")}}, testing::spec(2, 2), 1);
   Rng rng(2);
   model->init(rng);
   Mat pre, post;
@@ -114,13 +107,13 @@ TEST_CASE("a pack's activation plugs into two-layer: tanh's values and slopes, a
   model->hook("hidden.pre", X, pre);
   model->hook("hidden.post", X, post);
   for (Index i = 0; i < pre.size(); ++i) CHECK(post(i) == Approx(std::tanh(double(pre(i)))).epsilon(1e-5));
-  CHECK_THROWS_WITH(harness().make<Model>("two-layer", {{"activation", std::string("tahn")}}, spec(2, 2), 1),
+  CHECK_THROWS_WITH(harness().make<Model>("two-layer", {{"activation", std::string("tahn")}}, testing::spec(2, 2), 1),
                     Catch::Contains("activation 'tahn' is not built in (relu, leaky-relu") &&
                         Catch::Contains("no activation 'tahn'"));
 }
 
 TEST_CASE("random-features trains only its second layer") {
-  const DataSpec s = spec(4, 2);
+  const DataSpec s = testing::spec(4, 2);
   auto model = harness().make<Model>("random-features", {{"width", std::int64_t(10)}}, s);
   Rng rng(1);
   model->init(rng);
@@ -130,7 +123,7 @@ TEST_CASE("random-features trains only its second layer") {
 }
 
 TEST_CASE("the balanced second layer is ±1/√m, half each, unit norm") {
-  auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(10)}}, spec(3, 2));
+  auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(10)}}, testing::spec(3, 2));
   Rng rng(1);
   model->init(rng);
   const auto a = model->block("a");
@@ -140,12 +133,12 @@ TEST_CASE("the balanced second layer is ±1/√m, half each, unit norm") {
   CHECK(a.sum() == Approx(0).margin(1e-6));
   CHECK(a.norm() == Approx(1));
   CHECK(model->trainable_size() == 30);  // only W
-  CHECK_THROWS_WITH(harness().make<Model>("two-layer", {}, spec(3, 4)), Catch::Contains("per-class"));
+  CHECK_THROWS_WITH(harness().make<Model>("two-layer", {}, testing::spec(3, 4)), Catch::Contains("per-class"));
 }
 
 TEST_CASE("the per-class second layer routes each group of neurons to its class") {
   auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(6)}, {"second_layer", std::string("per-class")}},
-                                     spec(3, 3));
+                                     testing::spec(3, 3));
   Rng rng(1);
   model->init(rng);
   const auto a = model->block("a");
@@ -154,7 +147,7 @@ TEST_CASE("the per-class second layer routes each group of neurons to its class"
   CHECK(a(0, 2) == 0);
   CHECK(a(2, 5) > 0);
   CHECK_THROWS_WITH(harness().make<Model>("two-layer", {{"width", std::int64_t(7)}, {"second_layer", std::string("per-class")}},
-                                          spec(3, 3)),
+                                          testing::spec(3, 3)),
                     Catch::Contains("multiple of 3"));
 }
 
@@ -163,7 +156,7 @@ TEST_CASE("the smoothed ReLU is C1 at rho with value rho/alpha") {
     auto model = harness().make<Model>(
         "two-layer", {{"width", std::int64_t(1)}, {"activation", std::string("smoothed-relu")}, {"smooth_alpha", alpha},
                       {"smooth_rho", 0.5}, {"second_layer", std::string("trainable")}, {"outputs", std::int64_t(1)}},
-        spec(1, 2));
+        testing::spec(1, 2));
     model->block("W")(0, 0) = 1;
     model->block("a")(0, 0) = 1;
     Mat x(4, 1), out(4, 1);
@@ -182,7 +175,7 @@ TEST_CASE("the smoothed ReLU is C1 at rho with value rho/alpha") {
 }
 
 TEST_CASE("hook points expose the hidden layer") {
-  auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(4)}}, spec(3, 2));
+  auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(4)}}, testing::spec(3, 2));
   Rng rng(2);
   model->init(rng);
   const Dataset data = batch_data(5, 3, 2, 1);
@@ -196,7 +189,7 @@ TEST_CASE("hook points expose the hidden layer") {
 }
 
 TEST_CASE("two-layer gives the same bits on one, two and three threads (row chunks, D <= 32)") {
-  const DataSpec s = spec(2, 2);
+  const DataSpec s = testing::spec(2, 2);
   auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(40)}, {"second_layer", std::string("trainable")}}, s, 11);
   auto loss = harness().make<Loss>("logistic", {}, s);
   Rng rng(3);

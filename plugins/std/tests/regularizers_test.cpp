@@ -18,13 +18,6 @@ namespace {
 
 constexpr bool kDouble = sizeof(Scalar) == 8;
 
-DataSpec spec(Index dim) {
-  DataSpec s;
-  s.dim = dim;
-  s.classes = 2;
-  return s;
-}
-
 struct Setup {
   std::shared_ptr<Model> model;
   Dataset data;
@@ -36,7 +29,7 @@ Setup two_layer(const std::string& activation = "poly", const std::string& name 
   Overrides params = {{"width", std::int64_t(5)}, {"bias", true}, {"bias_init_scale", 0.3}};
   if (name == "two-layer") params["activation"] = activation;
   if (name == "two-layer") params["second_layer"] = std::string("trainable");
-  s.model = harness().make<Model>(name, params, spec(4), 3);
+  s.model = harness().make<Model>(name, params, testing::spec(4), 3);
   Rng rng(7);
   s.model->init(rng);
   s.data.resize(12, 4);
@@ -70,7 +63,7 @@ double gradient_error(Regularizer& reg, Model& model, const Batch& batch, Index 
 TEST_CASE("l2 and l1 penalties over chosen blocks") {
   Setup s = two_layer();
   const Batch batch = Batch::of(s.data);
-  auto l2 = harness().make<Regularizer>("l2", {{"lambda", 0.5}, {"blocks", std::vector<std::string>{"W"}}}, spec(4));
+  auto l2 = harness().make<Regularizer>("l2", {{"lambda", 0.5}, {"blocks", std::vector<std::string>{"W"}}}, testing::spec(4));
   l2->bind(*s.model);
   const double w2 = static_cast<double>(s.model->block("W").squaredNorm());
   Vec grad = Vec::Zero(s.model->trainable_size());
@@ -81,7 +74,7 @@ TEST_CASE("l2 and l1 penalties over chosen blocks") {
             .cwiseAbs().maxCoeff() < 1e-6);
   CHECK(grad.segment(a.offset, a.size()).isZero());  // not in blocks: untouched
 
-  auto l1 = harness().make<Regularizer>("l1", {{"lambda", 0.1}}, spec(4));  // every trainable block
+  auto l1 = harness().make<Regularizer>("l1", {{"lambda", 0.1}}, testing::spec(4));  // every trainable block
   l1->bind(*s.model);
   grad.setZero();
   const double abs_sum = static_cast<double>(s.model->parameters().head(s.model->trainable_size()).cwiseAbs().sum());
@@ -96,7 +89,7 @@ TEST_CASE("nuclear-norm: the value is the sum of singular values over N and the 
   for (const auto& [hook, rows] : {std::pair{"hidden.pre", 12}, std::pair{"hidden.post", 12}, std::pair{"hidden.post", 3}}) {
     Setup s = two_layer();
     const Batch batch = Batch::rows(s.data, 0, rows);
-    auto nu = harness().make<Regularizer>("nuclear-norm", {{"lambda", 0.3}, {"hook", hook}}, spec(4));
+    auto nu = harness().make<Regularizer>("nuclear-norm", {{"lambda", 0.3}, {"hook", hook}}, testing::spec(4));
     nu->bind(*s.model);
     Mat F;
     s.model->hook(hook, batch.X(), F);
@@ -113,7 +106,7 @@ TEST_CASE("nuclear-norm: off during the warm-up, off for lambda 0, nothing below
   const Batch batch = Batch::of(s.data);
   auto nu = harness().make<Regularizer>("nuclear-norm",
                                         {{"lambda", 1.0}, {"hook", std::string("hidden.post")}, {"warmup", std::int64_t(100)}},
-                                        spec(4));
+                                        testing::spec(4));
   nu->bind(*s.model);
   Vec grad = Vec::Zero(s.model->trainable_size());
   CHECK(nu->add_penalty(*s.model, batch, 99, grad) == 0);
@@ -122,7 +115,7 @@ TEST_CASE("nuclear-norm: off during the warm-up, off for lambda 0, nothing below
   CHECK(!grad.isZero());
 
   Setup rf = two_layer("relu", "random-features");
-  auto frozen = harness().make<Regularizer>("nuclear-norm", {{"hook", std::string("hidden.post")}}, spec(4));
+  auto frozen = harness().make<Regularizer>("nuclear-norm", {{"hook", std::string("hidden.post")}}, testing::spec(4));
   frozen->bind(*rf.model);
   Vec g = Vec::Zero(rf.model->trainable_size());
   CHECK(frozen->add_penalty(*rf.model, Batch::of(rf.data), 0, g) > 0);  // the value counts
@@ -131,15 +124,15 @@ TEST_CASE("nuclear-norm: off during the warm-up, off for lambda 0, nothing below
 
 TEST_CASE("regularizers refuse what the model does not have, naming what it has") {
   Setup s = two_layer();
-  auto l2 = harness().make<Regularizer>("l2", {{"blocks", std::vector<std::string>{"V"}}}, spec(4));
+  auto l2 = harness().make<Regularizer>("l2", {{"blocks", std::vector<std::string>{"V"}}}, testing::spec(4));
   CHECK_THROWS_WITH(l2->bind(*s.model), Catch::Contains("'V'") && Catch::Contains("W, b, a"));
   Setup rf = two_layer("relu", "random-features");
-  auto frozen = harness().make<Regularizer>("l1", {{"blocks", std::vector<std::string>{"W"}}}, spec(4));
+  auto frozen = harness().make<Regularizer>("l1", {{"blocks", std::vector<std::string>{"W"}}}, testing::spec(4));
   CHECK_THROWS_WITH(frozen->bind(*rf.model), Catch::Contains("frozen"));
-  auto nu = harness().make<Regularizer>("nuclear-norm", {}, spec(4));  // hook "features"
+  auto nu = harness().make<Regularizer>("nuclear-norm", {}, testing::spec(4));  // hook "features"
   CHECK_THROWS_WITH(nu->bind(*s.model), Catch::Contains("hidden.pre, hidden.post"));
-  auto linear = harness().make<Model>("linear", {}, spec(4));
-  auto nu_pre = harness().make<Regularizer>("nuclear-norm", {{"hook", std::string("hidden.pre")}}, spec(4));
+  auto linear = harness().make<Model>("linear", {}, testing::spec(4));
+  auto nu_pre = harness().make<Regularizer>("nuclear-norm", {{"hook", std::string("hidden.pre")}}, testing::spec(4));
   CHECK_THROWS_WITH(nu_pre->bind(*linear), Catch::Contains("it has none"));
 }
 

@@ -10,9 +10,6 @@ namespace std_test {
 
 using Overrides = std::map<std::string, featurelab::Value>;
 
-inline featurelab::testing::Harness& harness() {
-  static featurelab::testing::Harness h(FEATURELAB_STD_PLUGIN);
-  return h;
-}
+inline featurelab::testing::Harness& harness() { return featurelab::testing::pack(FEATURELAB_STD_PLUGIN); }
 
 }  // namespace std_test

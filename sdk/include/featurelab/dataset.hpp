@@ -60,4 +60,18 @@ struct Batch {
 // (e.g. "means": k×D, "features": 2k×D for v_{y,1}, v_{y,2}).
 using FeatureSet = std::map<std::string, Mat>;
 
+// An extent require_feature() leaves free.
+inline constexpr Index kAnyExtent = -1;
+
+// The feature `name` that component `who` (its registry name: name(), or context.name in a
+// constructor) reads, checked to be rows×cols (kAnyExtent: any). Otherwise throws Error naming who,
+// the feature and its shape, the features the distribution does expose, and `fix` (what to change,
+// e.g. "use data.use = \"xor-clusters\""). `features` may be null: no distribution (yet).
+const Mat& require_feature(const FeatureSet* features, const std::string& who, const std::string& name,
+                           const std::string& fix, Index rows = kAnyExtent, Index cols = kAnyExtent);
+inline const Mat& require_feature(const FeatureSet& features, const std::string& who, const std::string& name,
+                                  const std::string& fix, Index rows = kAnyExtent, Index cols = kAnyExtent) {
+  return require_feature(&features, who, name, fix, rows, cols);
+}
+
 }  // namespace featurelab

@@ -3,6 +3,11 @@
 // A component declares its schema once; the core validates every pipeline key against it before
 // anything runs, fills defaults, and hands the component a Params holding exactly the schema's
 // names with values of the declared types. Parameter documentation lives only here.
+//
+// A number the component can derive itself (a width from the theorem, a scale 1/√D) is declared
+// with an automatic value instead of a sentinel such as 0: `s.real("init_scale", Automatic{"1/√D"},
+// "...").above(0)`. The pipeline then writes `init_scale = "auto"` or leaves the key out, any number
+// it writes is that number, and the component reads std::optional: params.real_or_auto("init_scale").
 #pragma once
 
 #include <cstdint>
@@ -26,6 +31,15 @@ using Value = std::variant<bool, std::int64_t, double, std::string, std::vector<
 std::string format_value(const Value& value);
 ParamType type_of(const Value& value);
 
+// The value of an Int or Real key left to the component: "auto" in TOML and in Params.
+inline constexpr const char* kAuto = "auto";
+bool is_auto(const Value& value);
+
+// The default of a key the component derives, and what it derives ("the theorem's 2^{2k−2}(p−1)").
+struct Automatic {
+  std::string means;
+};
+
 struct ParamSpec {
   std::string name;
   ParamType type = ParamType::Real;
@@ -38,6 +52,9 @@ struct ParamSpec {
   bool upper_open = false;
   std::vector<std::string> choices;  // for String/StringList; empty = free text
   std::optional<std::size_t> min_length;  // for lists
+  // Int/Real: the key also takes "auto", which means this ("1/√D"); the default is "auto" when
+  // declared with Automatic, else a number.
+  std::optional<std::string> automatic;
 
   ParamSpec& min(double value) { lower = value; lower_open = false; return *this; }
   ParamSpec& above(double value) { lower = value; lower_open = true; return *this; }
@@ -46,9 +63,13 @@ struct ParamSpec {
   ParamSpec& range(double lo, double hi) { return min(lo).max(hi); }
   ParamSpec& non_empty() { min_length = 1; return *this; }
   ParamSpec& required() { default_value.reset(); return *this; }
+  // Also accept "auto" on a key whose default is a number.
+  ParamSpec& or_auto(const std::string& means) { automatic = means; return *this; }
 
-  // "a number > 0", "an integer in [1, 100]", "one of relu, leaky-relu".
+  // "a number > 0", "an integer in [1, 100]", "one of relu, leaky-relu"; `or "auto"` when automatic.
   std::string expectation() const;
+  // The default as describe and messages show it: 0.5, "relu", auto (1/√D), or (required).
+  std::string default_text() const;
   // Empty when the value is acceptable, otherwise why not ("got -1").
   std::optional<std::string> check(const Value& value) const;
 };
@@ -57,7 +78,9 @@ class Schema {
  public:
   ParamSpec& boolean(const std::string& name, bool fallback, const std::string& doc);
   ParamSpec& integer(const std::string& name, std::int64_t fallback, const std::string& doc);
+  ParamSpec& integer(const std::string& name, Automatic fallback, const std::string& doc);
   ParamSpec& real(const std::string& name, double fallback, const std::string& doc);
+  ParamSpec& real(const std::string& name, Automatic fallback, const std::string& doc);
   ParamSpec& string(const std::string& name, const std::string& fallback, const std::string& doc);
   ParamSpec& choice(const std::string& name, const std::string& fallback,
                     std::vector<std::string> choices, const std::string& doc);
@@ -94,6 +117,9 @@ class Params {
   const std::vector<std::int64_t>& integers(const std::string& name) const;
   std::vector<double> reals(const std::string& name) const;  // also accepts an IntList value
   const std::vector<std::string>& strings(const std::string& name) const;
+  // An automatic key: empty when it is "auto" (the component derives it), else its value.
+  std::optional<std::int64_t> integer_or_auto(const std::string& name) const;
+  std::optional<double> real_or_auto(const std::string& name) const;
 
   const std::map<std::string, Value>& values() const { return values_; }
 

@@ -8,6 +8,9 @@
 // The harness loads the real plugin binaries, so a test exercises what users load; it checks each
 // one's ABI and build fingerprint as the core does. make() returns a shared_ptr that holds the
 // library it came from, so objects may outlive the harness.
+//
+// A pack's tests share one harness per built pack, loaded on first use:
+//   auto model = featurelab::testing::pack(MY_PLUGIN).make<featurelab::Model>("my-model", {}, testing::spec(4));
 #pragma once
 
 #include <featurelab/pack.hpp>
@@ -23,6 +26,9 @@ namespace featurelab::testing {
 
 // Validates overrides against the schema (throws Error naming the bad key) and fills defaults.
 Params resolve(const Schema& schema, const std::map<std::string, Value>& overrides);
+
+// The data a component built in a test sees: `dim` inputs and `classes` classes (2: binary, one output).
+DataSpec spec(Index dim, int classes = 2);
 
 class Harness {
  public:
@@ -65,5 +71,9 @@ class Harness {
 
   std::vector<std::shared_ptr<Library>> libraries_;
 };
+
+// The harness holding this built pack alone, loaded on the first call and kept for the test process:
+// every test of a pack (and every pack's tests of std) asks for it instead of loading its own.
+Harness& pack(const std::string& library_path);
 
 }  // namespace featurelab::testing

@@ -21,6 +21,7 @@ class QuadraticModel : public featurelab::Model {
   void input_gradient(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::MatRef dX) override;
 
  private:
+  featurelab::BlockHandle w_, q_;  // kept from declare_block: no lookup by name in forward/backward
   double init_scale_;
   featurelab::Index dim_;
   featurelab::Mat squares_;  // X∘X of the last forward, reused by backward (no allocation per step)

@@ -1,0 +1,31 @@
+// Random orthonormal frames from a component's stream: the Q factor of a Gaussian matrix's QR.
+//
+// Distributions draw their dictionaries and rotations here, so a seed gives the same frame in every
+// pack. The entries are drawn one by one with Rng::normal(), in a fixed order; another order (or
+// another storage for the factorisation) is another matrix for the same seed, so the order is part
+// of the contract and never changes.
+#pragma once
+
+#include <featurelab/rng.hpp>
+#include <featurelab/types.hpp>
+
+namespace featurelab {
+
+// The order in which a rows×cols Gaussian matrix's entries are drawn.
+enum class DrawOrder { ByColumns, ByRows };
+
+// rows×cols (cols <= rows) with orthonormal columns: the first cols columns of Q in the QR of a
+// rows×cols standard Gaussian matrix (Haar-distributed). The factorisation is column-major double.
+Eigen::MatrixXd random_orthonormal(Rng& rng, Index rows, Index cols, DrawOrder order = DrawOrder::ByColumns);
+
+// d×d orthogonal: the whole Q of a d×d Gaussian matrix whose entries are drawn in Matrix's storage
+// order (column by column for Eigen::MatrixXd, row by row for the row-major MatD) and factored in
+// that storage. Q is formed from the Householder sequence directly, not as Q·I: the two round
+// differently at some sizes, and random_orthonormal(rng, d, d) is the latter.
+template <class Matrix>
+Matrix random_orthogonal(Rng& rng, Index d);
+
+extern template Eigen::MatrixXd random_orthogonal<Eigen::MatrixXd>(Rng& rng, Index d);
+extern template MatD random_orthogonal<MatD>(Rng& rng, Index d);
+
+}  // namespace featurelab

@@ -5,7 +5,7 @@
 
 #include <featurelab/contract.hpp>
 
-namespace representation_theory {
+namespace featurelab::representation_theory_pack {
 
 // Sec. 6.4's model with 3 invariant of 8 features and Sec. 6.3.1's toy, each with a small
 // out-of-domain set.
@@ -35,4 +35,4 @@ inline featurelab::ContractData looped_contract() {
   return {{"looped-icl-prompts", {}}, {}, {"looped-linear-transformer", {{"loops", std::int64_t(10)}}}, {}};
 }
 
-}  // namespace representation_theory
+}  // namespace featurelab::representation_theory_pack

@@ -2,10 +2,8 @@
 // (the real-data parts — DomainBed, pretrained encoders — are out of reach; see README.md).
 #include "chapters.hpp"
 
-using namespace representation_theory;
-
 FEATURELAB_PACK("representation-theory", "0.1.0") {
-  register_chapter6(pack);
-  register_chapter7(pack);
-  register_chapter8(pack);
+  featurelab::representation_theory_pack::register_chapter6(pack);
+  featurelab::representation_theory_pack::register_chapter7(pack);
+  featurelab::representation_theory_pack::register_chapter8(pack);
 }

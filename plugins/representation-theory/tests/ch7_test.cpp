@@ -4,7 +4,7 @@
 // ball), the ideal representations of Prop. 7.3 / 7.4 through the feature-weights probe, the ridge probe's trade-off
 // (and its absence without regularisation), App. F.1.1's XOR counterexample, and refusals. Tags in test names (B7.4,
 // B7.6, B-G1) label these checks of ours.
-#include "../src/ch7_norm_projection.hpp"
+#include "../src/ch7-contrastive-tradeoff/norm_projection.hpp"
 
 #include <featurelab/augment.hpp>
 #include <featurelab/error.hpp>
@@ -21,7 +21,7 @@
 #include <vector>
 
 using namespace featurelab;
-using representation_theory::ch7::NormProjection;
+using featurelab::representation_theory_pack::NormProjection;
 
 namespace {
 

@@ -3,9 +3,9 @@
 // example rows and the α cell unchanged bit for bit, κ on matrices whose spectrum is known, the bounds (including the
 // exact GD rate, attained along the λ_min eigenvector), the probes on reduced prompts (and that they fail a perturbed
 // construction and float32 loops; tagged C8.1 in its test name), and the refusals of bad parameters.
-#include "../src/ch8_least_squares.hpp"
-#include "../src/ch8_looped_transformer.hpp"
-#include "../src/ch8_prompt_layout.hpp"
+#include "../src/ch8-looped-transformer/least_squares.hpp"
+#include "../src/ch8-looped-transformer/looped_linear_transformer.hpp"
+#include "../src/ch8-looped-transformer/prompt_layout.hpp"
 
 #include <featurelab/error.hpp>
 #include <featurelab/probe.hpp>
@@ -23,7 +23,7 @@
 #include <vector>
 
 using namespace featurelab;
-using namespace representation_theory;
+using namespace featurelab::representation_theory_pack;
 
 namespace {
 

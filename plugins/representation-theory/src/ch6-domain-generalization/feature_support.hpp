@@ -8,6 +8,7 @@
 #include <featurelab/probe.hpp>
 
 #include <string>
+#include <vector>
 
 namespace featurelab::representation_theory_pack {
 
@@ -16,6 +17,9 @@ class FeatureSupport : public featurelab::Probe {
   static constexpr featurelab::Doc kDoc =
       "Weights on the invariant vs environmental features (α̂, β̂, α̂/β̂, support counts) against Lemma 6.1's bounds.";
   static featurelab::Schema schema();
+  static std::vector<std::string> metrics() {
+    return {"alpha", "beta", "ratio", "nonzero_invariant", "nonzero_environmental", "support_in_invariant", "alpha_bound"};
+  }
   static featurelab::ContractData contract_data() { return dg_theory_contract(); }
   FeatureSupport(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;

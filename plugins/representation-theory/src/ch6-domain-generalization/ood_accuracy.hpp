@@ -7,6 +7,9 @@
 
 #include <featurelab/probe.hpp>
 
+#include <string>
+#include <vector>
+
 namespace featurelab::representation_theory_pack {
 
 class OodAccuracy : public featurelab::Probe {
@@ -14,6 +17,7 @@ class OodAccuracy : public featurelab::Probe {
   static constexpr featurelab::Doc kDoc =
       "In-domain (test split) and out-of-domain (features ood_inputs / ood_labels) accuracy, and err_ood/err_id.";
   static featurelab::Schema schema();
+  static std::vector<std::string> metrics() { return {"id", "ood", "error_ratio"}; }
   static featurelab::ContractData contract_data() { return dg_toy_contract(); }
   OodAccuracy(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;

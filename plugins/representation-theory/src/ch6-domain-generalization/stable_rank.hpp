@@ -8,6 +8,7 @@
 #include <featurelab/probe.hpp>
 
 #include <string>
+#include <vector>
 
 namespace featurelab::representation_theory_pack {
 
@@ -17,6 +18,9 @@ class StableRank : public featurelab::Probe {
       "Singular values of a hook point's feature matrix on a split: stable rank (standard and as printed), "
       "nuclear norm / N, σ2/σ1.";
   static featurelab::Schema schema();
+  static std::vector<std::string> metrics() {
+    return {"stable_rank", "stable_rank_printed", "nuclear_per_sample", "sigma_ratio"};
+  }
   static featurelab::ContractData contract_data() { return dg_toy_contract(); }
   StableRank(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;

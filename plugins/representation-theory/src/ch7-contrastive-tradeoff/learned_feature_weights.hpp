@@ -28,6 +28,9 @@ class LearnedFeatureWeights : public featurelab::Probe {
       "Feature weights D = diag((WM)ᵀ(WM)) of a linear representation on multitask-linear data: group means over S, "
       "each P_t, U (chapter 7, Prop 7.3/7.4/F.9 predict 1, 1/T, 0), the off-diagonal share, and the history per group.";
   static featurelab::Schema schema();
+  static std::vector<std::string> metrics() {
+    return {"S", "P[0-9]*", "U", "P_rest", "U_max", "fro2", "offdiag", "offdiag_tasks"};
+  }
   static featurelab::ContractData contract_data() { return multitask_contract(); }
   LearnedFeatureWeights(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;

@@ -25,6 +25,7 @@
 
 #include <featurelab/probe.hpp>
 
+#include <string>
 #include <vector>
 
 namespace featurelab::representation_theory_pack {
@@ -36,6 +37,10 @@ class RidgeProbe : public featurelab::Probe {
       "exact population MSE (chapter 7, Prop 7.3/7.4): label efficiency on the target task, universality over all tasks, "
       "beside the chapter's ideal mixture and task-specific representations.";
   static featurelab::Schema schema();
+  static std::vector<std::string> metrics() {
+    return {"mse.task*.m=*", "ideal-mixture.mse.task*.m=*", "ideal-specific.mse.task*.m=*", "universality.m=*",
+            "ideal-ratio.m=*", "floor.task*", "variance.task*", "min_norm2"};
+  }
   static std::map<std::string, featurelab::Value> test_params() {
     return {{"labels", std::vector<std::int64_t>{5, 10}}, {"trials", std::int64_t(2)}};
   }

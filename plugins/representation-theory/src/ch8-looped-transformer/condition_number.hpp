@@ -8,6 +8,9 @@
 
 #include <featurelab/probe.hpp>
 
+#include <string>
+#include <vector>
+
 namespace featurelab::representation_theory_pack {
 
 class ConditionNumber : public featurelab::Probe {
@@ -15,6 +18,7 @@ class ConditionNumber : public featurelab::Probe {
   static constexpr featurelab::Doc kDoc =
       "κ = λ_max/λ_min of XᵀX for each test prompt (Def. 8.12): mean, min, max, mean extreme eigenvalues; per-prompt table.";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
+  static std::vector<std::string> metrics() { return {"kappa", "kappa_min", "kappa_max", "lambda_min", "lambda_max"}; }
   static featurelab::ContractData contract_data() { return looped_contract(); }
   ConditionNumber(const featurelab::Params&, featurelab::Context&) {}
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;

@@ -14,6 +14,9 @@
 
 #include <featurelab/probe.hpp>
 
+#include <string>
+#include <vector>
+
 namespace featurelab::representation_theory_pack {
 
 class GdEquivalence : public featurelab::Probe {
@@ -22,6 +25,9 @@ class GdEquivalence : public featurelab::Probe {
       "Looped transformer vs gradient descent (Thm. 8.14): max |TF_t − αθ^(t)| over every loop and prompt, rows 1..n "
       "and the α cell unchanged bit for bit, the attention against Lemma 8.13's closed form.";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
+  static std::vector<std::string> metrics() {
+    return {"max_diff", "max_rel_diff", "rows_changed", "alpha_changed", "lemma_diff", "attn_outside"};
+  }
   static featurelab::ContractData contract_data() { return looped_contract(); }
   GdEquivalence(const featurelab::Params&, featurelab::Context&) {}
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;

@@ -26,6 +26,7 @@
 
 #include <featurelab/probe.hpp>
 
+#include <string>
 #include <vector>
 
 namespace featurelab::representation_theory_pack {
@@ -36,6 +37,10 @@ class LoopErrorDecay : public featurelab::Probe {
       "Log normalised error ‖θ^(t) − θ*‖² of the looped transformer per loop vs −t/κ (Thm. 8.25) and 2t ln(1 − 1/κ) "
       "(exact GD), the prediction error vs |α|e^{−t/(2κ)} (Thm. 8.16), the float64 floor; table `curve` for Fig. 8.1.";
   static featurelab::Schema schema();
+  static std::vector<std::string> metrics() {
+    return {"log_err.t=*", "theory.t=*", "exact_gd.t=*", "theory_slack", "exact_gd_slack", "pred_slack", "rate",
+            "theory_rate", "exact_gd_rate", "log_err_final", "floor_level", "at_floor", "pred_err_final"};
+  }
   static std::map<std::string, featurelab::Value> test_params() { return {{"at", std::vector<std::int64_t>{5, 10}}}; }
   static featurelab::ContractData contract_data() { return looped_contract(); }
   LoopErrorDecay(const featurelab::Params& params, featurelab::Context& context);

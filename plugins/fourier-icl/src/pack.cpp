@@ -1,39 +1,15 @@
 // Pack fourier-icl: Shi 2024 dissertation (University of Wisconsin–Madison) chapters 4, 5 and 9 — Fourier
-// circuits for k-input modular addition (this file's first components), in-context learning and GemFilter.
-#include "fourier_probes.hpp"
-#include "gemfilter.hpp"
-#include "needle_retrieval.hpp"
-#include "icl_probe.hpp"
-#include "icl_regression.hpp"
-#include "icl_sparse_parity.hpp"
-#include "linear_self_attention.hpp"
-#include "multihead_relu_attention.hpp"
-#include "parity_probes.hpp"
-#include "transformer.hpp"
-#include "transformer_probes.hpp"
-#include "modular_sum.hpp"
-#include "poly_one_hidden_layer.hpp"
+// circuits for k-input modular addition, in-context learning and GemFilter; a folder per chapter (chapters.hpp).
+#include "chapters.hpp"
+#include "common/transformer.hpp"
 
 #include <featurelab/pack.hpp>
 
-using namespace fourier_icl;
+using namespace featurelab::fourier_icl_pack;
 
 FEATURELAB_PACK("fourier-icl", "0.1.0") {
-  pack.add<ModularSum>("modular-sum");
-  pack.add<PolyOneHiddenLayer>("poly-one-hidden-layer");
-  pack.add<FourierMaxMargin>("fourier-max-margin");
-  pack.add<FourierNeuronSpectrum>("fourier-neuron-spectrum");
-  pack.add<NormalizedMargin>("normalized-margin");
-  pack.add<IclLinearRegression>("icl-linear-regression");
-  pack.add<LinearSelfAttention>("linear-self-attention");
-  pack.add<IclLossVsRank>("icl-loss-vs-rank");
-  pack.add<IclSparseParity>("icl-sparse-parity");
-  pack.add<MultiheadReluAttention>("multihead-relu-attention");
-  pack.add<ParityCoverage>("parity-coverage");
-  pack.add<Transformer>("transformer");
-  pack.add<AttentionFourier2d>("attention-fourier-2d");
-  pack.add<GrokkingTiming>("grokking-timing");
-  pack.add<NeedleRetrieval>("needle-retrieval");
-  pack.add<GemfilterSelection>("gemfilter-selection");
-  pack.add<ParityNoiseProjection>("parity-noise-projection");
+  add_modular_arithmetic(pack);
+  add_in_context_learning(pack);
+  pack.add<Transformer>("transformer");  // ch. 4's transformers and ch. 9's retrieval model
+  add_gemfilter(pack);
 }

@@ -3,12 +3,14 @@
 // (A4.2), the single-neuron class-weighted margin γ*·cos(Σθ_j − θ_w) (A4.3), the network's gradients, and the
 // probes on networks whose spectra are known. The tags A4.x, A5.x and D9.x in the test names label our checks
 // (described beside each); the dissertation's results are cited by their own numbers.
-#include "fourier_construction.hpp"
-#include "gemfilter.hpp"
-#include "icl_theory.hpp"
-#include "multihead_relu_attention.hpp"
-#include "modular_margins.hpp"
-#include "modular_sum.hpp"
+#include "ch4-modular-arithmetic/fourier_construction.hpp"
+#include "ch4-modular-arithmetic/modular_margins.hpp"
+#include "ch4-modular-arithmetic/modular_sum.hpp"
+#include "ch4-modular-arithmetic/modular_table.hpp"
+#include "ch5-in-context-learning/icl_theory.hpp"
+#include "ch5-in-context-learning/multihead_relu_attention.hpp"
+#include "ch9-gemfilter/gemfilter.hpp"
+#include "common/transformer.hpp"
 
 #include <featurelab/error.hpp>
 #include <featurelab/gradient_check.hpp>
@@ -23,7 +25,7 @@
 #include <vector>
 
 using namespace featurelab;
-using namespace fourier_icl;
+using namespace featurelab::fourier_icl_pack;
 
 namespace {
 

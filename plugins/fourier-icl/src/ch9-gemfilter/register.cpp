@@ -1,0 +1,13 @@
+// Chapter 9: GemFilter on a transformer trained for needle retrieval (the shared transformer: common/).
+#include "chapters.hpp"
+#include "gemfilter_selection.hpp"
+#include "needle_retrieval.hpp"
+
+namespace featurelab::fourier_icl_pack {
+
+void add_gemfilter(PackBuilder& pack) {
+  pack.add<NeedleRetrieval>("needle-retrieval");
+  pack.add<GemfilterSelection>("gemfilter-selection");
+}
+
+}  // namespace featurelab::fourier_icl_pack

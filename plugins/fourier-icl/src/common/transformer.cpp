@@ -1,0 +1,356 @@
+// Forward and backward over the n·T token rows as GEMMs; attention as one T×T block per (sample, head).
+#include "transformer.hpp"
+
+#include <featurelab/error.hpp>
+
+#include <unsupported/Eigen/SpecialFunctions>
+
+#include <cmath>
+#include <string>
+
+namespace featurelab::fourier_icl_pack {
+
+namespace {
+
+constexpr double kEps = 1e-5;  // LayerNorm ε (PyTorch's default)
+
+std::string layer_name(Index l, const char* what) { return "l" + std::to_string(l) + "." + what; }
+
+// y = xhat ⊙ γ + β with xhat = (x − mean)/√(var + ε), row by row.
+void layer_norm(const Mat& x, const ConstMatMap& g, const ConstMatMap& b, Mat& xhat, Vec& rstd, Mat& y) {
+  const auto mean = x.rowwise().mean();
+  xhat = x.colwise() - mean;
+  rstd = ((xhat.array().square().rowwise().mean() + static_cast<Scalar>(kEps)).rsqrt()).matrix();
+  xhat.array().colwise() *= rstd.array();
+  y = (xhat.array().rowwise() * g.row(0).array()).rowwise() + b.row(0).array();
+}
+
+// dx (written) from dy; gγ, gβ (accumulated into the gradient blocks).
+void layer_norm_backward(const Mat& dy, const Mat& xhat, const Vec& rstd, const ConstMatMap& g, MatMap gg, MatMap gb, Mat& dx) {
+  gg.row(0) += (dy.array() * xhat.array()).colwise().sum().matrix();
+  gb.row(0) += dy.colwise().sum();
+  dx = (dy.array().rowwise() * g.row(0).array()).matrix();  // dxhat
+  const Vec mean_d = dx.rowwise().mean();
+  const Vec mean_dx = (dx.array() * xhat.array()).rowwise().mean();
+  dx = ((dx.colwise() - mean_d).array() - xhat.array().colwise() * mean_dx.array()).colwise() * rstd.array();
+}
+
+
+}  // namespace
+
+Schema Transformer::schema() {
+  Schema s;
+  s.integer("layers", 1, "decoder blocks").range(1, 8);
+  s.integer("heads", 4, "attention heads per block").min(1);
+  s.integer("width", 128, "D: the residual stream's width").min(1);
+  s.integer("head_width", 32, "a: each head's query/key/value width").min(1);
+  s.integer("mlp", 512, "the MLP's hidden width").min(1);
+  s.integer("vocab", Automatic{"the distribution's feature \"vocab\""}, "token ids are in [0, vocab)").min(1);
+  s.boolean("causal", true, "mask attention to later positions (the code base's decoder)");
+  s.choice("positions", "learned", {"learned", "rope"},
+           "learned: a trained position embedding added to the tokens (the grokking code base); rope: rotary "
+           "positions on every head's queries and keys (the LLMs GemFilter runs on), so any shorter sequence and any "
+           "re-indexing of positions is valid");
+  s.real("rope_base", 10000, "RoPE's base: pair i of a head rotates by position·base^(−2i/a)").min(2);
+  return s;
+}
+
+Transformer::Transformer(const Params& params, Context& context)
+    : layers_(params.integer("layers")),
+      heads_(params.integer("heads")),
+      width_(params.integer("width")),
+      head_width_(params.integer("head_width")),
+      mlp_(params.integer("mlp")),
+      vocab_(0),
+      length_(context.data.dim),
+      classes_(context.data.classes),
+      causal_(params.boolean("causal")),
+      rope_(params.str("positions") == "rope") {
+  if (rope_ && head_width_ % 2 != 0) {
+    throw Error("transformer: positions = \"rope\" rotates pairs of query/key coordinates; head_width = " +
+                std::to_string(head_width_) + " is odd, make it even");
+  }
+  if (const auto vocab = params.integer_or_auto("vocab")) {
+    vocab_ = *vocab;
+  } else {
+    vocab_ = static_cast<Index>(require_feature(context.features, context.name, "vocab",
+                                                "set vocab, or use a distribution that declares its token vocabulary "
+                                                "(modular-sum with encoding = \"tokens\")",
+                                                1, 1)(0, 0));
+  }
+  if (classes_ < 2 || length_ < 1) throw Error("transformer: the data needs token sequences and at least 2 classes");
+  const Index D = width_, HA = heads_ * head_width_;
+  embed_ = declare_block("embed", vocab_, D, true);
+  if (!rope_) pos_ = declare_block("pos", length_, D, true);
+  for (Index l = 0; l < layers_; ++l) {
+    LayerBlocks b;
+    b.ln1_g = declare_block(layer_name(l, "ln1_g"), 1, D, true);
+    b.ln1_b = declare_block(layer_name(l, "ln1_b"), 1, D, true);
+    b.wq = declare_block(layer_name(l, "wq"), D, HA, true);
+    b.wk = declare_block(layer_name(l, "wk"), D, HA, true);
+    b.wv = declare_block(layer_name(l, "wv"), D, HA, true);
+    b.bq = declare_block(layer_name(l, "bq"), 1, HA, true);
+    b.bk = declare_block(layer_name(l, "bk"), 1, HA, true);
+    b.bv = declare_block(layer_name(l, "bv"), 1, HA, true);
+    b.wo = declare_block(layer_name(l, "wo"), HA, D, true);
+    b.bo = declare_block(layer_name(l, "bo"), 1, D, true);
+    b.ln2_g = declare_block(layer_name(l, "ln2_g"), 1, D, true);
+    b.ln2_b = declare_block(layer_name(l, "ln2_b"), 1, D, true);
+    b.w1 = declare_block(layer_name(l, "w1"), D, mlp_, true);
+    b.b1 = declare_block(layer_name(l, "b1"), 1, mlp_, true);
+    b.w2 = declare_block(layer_name(l, "w2"), mlp_, D, true);
+    b.b2 = declare_block(layer_name(l, "b2"), 1, D, true);
+    layer_blocks_.push_back(b);
+  }
+  lnf_g_ = declare_block("lnf_g", 1, D, true);
+  lnf_b_ = declare_block("lnf_b", 1, D, true);
+  out_ = declare_block("out", D, classes_, true);
+  bout_ = declare_block("bout", 1, classes_, true);
+  declare_block("attention_shape", 1, 2, false);  // [heads, head width] for probes; never trained
+  allocate_parameters();
+  cache_.resize(static_cast<std::size_t>(layers_));
+  if (rope_) {
+    // cos/sin of position·base^(−2i/a) for every position the model can see and every pair i.
+    const Index half = head_width_ / 2;
+    rope_cos_table_.resize(length_, half);
+    rope_sin_table_.resize(length_, half);
+    for (Index t = 0; t < length_; ++t) {
+      for (Index i = 0; i < half; ++i) {
+        const double angle = static_cast<double>(t) *
+                             std::pow(params.real("rope_base"), -2.0 * static_cast<double>(i) / static_cast<double>(head_width_));
+        rope_cos_table_(t, i) = static_cast<Scalar>(std::cos(angle));
+        rope_sin_table_(t, i) = static_cast<Scalar>(std::sin(angle));
+      }
+    }
+  }
+}
+
+void Transformer::init(Rng& rng) {
+  for (const ParamBlock& b : blocks()) {
+    MatMap m = block(b.name);
+    const std::string& n = b.name;
+    if (n == "attention_shape") {
+      m << static_cast<Scalar>(heads_), static_cast<Scalar>(head_width_);
+    } else if (n == "embed" || n == "pos") {
+      rng.fill_normal(m, 1.0);
+    } else if (n.find("_g") != std::string::npos) {
+      m.setOnes();
+    } else if (n.find("_b") != std::string::npos) {
+      m.setZero();
+    } else {
+      // PyTorch's Linear: weight and bias U(±1/√fan_in), fan_in = the weight's input width.
+      const std::string kind = n.substr(n.find('.') + 1);  // "wo" of "l0.wo"; "out" stays "out"
+      Index fan_in = width_;
+      if (kind == "wo" || kind == "bo") fan_in = heads_ * head_width_;
+      if (kind == "w2" || kind == "b2") fan_in = mlp_;
+      const double bound = 1 / std::sqrt(static_cast<double>(fan_in));
+      rng.fill_uniform(m, -bound, bound);
+    }
+  }
+}
+
+void Transformer::read_tokens(ConstMatRef X) {
+  if (X.cols() != length_) throw Error("transformer: the input has " + std::to_string(X.cols()) + " tokens, expected " + std::to_string(length_));
+  tokens_.resize(static_cast<std::size_t>(X.size()));
+  positions_.resize(tokens_.size());
+  for (Index i = 0; i < X.rows(); ++i) {
+    for (Index t = 0; t < length_; ++t) {
+      const long id = std::lround(static_cast<double>(X(i, t)));
+      if (id < 0 || id >= vocab_) {
+        throw Error("transformer: token " + std::to_string(id) + " at position " + std::to_string(t) + " is outside the vocabulary [0, " +
+                    std::to_string(vocab_) + ")");
+      }
+      tokens_[static_cast<std::size_t>(i * length_ + t)] = static_cast<int>(id);
+      positions_[static_cast<std::size_t>(i * length_ + t)] = static_cast<int>(t);
+    }
+  }
+}
+
+void Transformer::forward(ConstMatRef X, MatRef out) {
+  read_tokens(X);
+  run(X.rows(), length_, -1, out);
+}
+
+void Transformer::run_tokens(const std::vector<int>& tokens, const std::vector<int>& positions, Index n, Index T, Index score_layer,
+                             MatRef out) {
+  if (T < 1 || T > length_ || static_cast<Index>(tokens.size()) != n * T || positions.size() != tokens.size()) {
+    throw Error("transformer: run_tokens needs n·T tokens and positions with 1 <= T <= " + std::to_string(length_));
+  }
+  for (std::size_t r = 0; r < tokens.size(); ++r) {
+    if (tokens[r] < 0 || tokens[r] >= vocab_ || positions[r] < 0 || positions[r] >= length_) {
+      throw Error("transformer: run_tokens got token " + std::to_string(tokens[r]) + " at position " + std::to_string(positions[r]) +
+                  ", outside the vocabulary or the trained length");
+    }
+  }
+  tokens_ = tokens;
+  positions_ = positions;
+  run(n, T, score_layer, out);
+}
+
+// Rotates every head's (first half, second half) coordinate pairs of Q or K by the rows' positions; sign −1 applies
+// the inverse rotation (the backward pass).
+void Transformer::rotate(Mat& M, Scalar sign) {
+  const Index half = head_width_ / 2;
+  for (Index h = 0; h < heads_; ++h) {
+    auto first = M.middleCols(h * head_width_, half);
+    auto second = M.middleCols(h * head_width_ + half, half);
+    rope_tmp_ = first;
+    first.array() = first.array() * rope_cos_.array() - sign * second.array() * rope_sin_.array();
+    second.array() = sign * rope_tmp_.array() * rope_sin_.array() + second.array() * rope_cos_.array();
+  }
+}
+
+void Transformer::run(Index n, Index T, Index score_layer, MatRef out) {
+  seq_ = T;
+  const Index N = n * T, A = head_width_;
+  const Scalar scale = static_cast<Scalar>(std::sqrt(static_cast<double>(width_)));
+  const Scalar inv_sqrt_a = static_cast<Scalar>(1 / std::sqrt(static_cast<double>(A)));
+  const ConstMatMap E = cblock(embed_);
+  x_.resize(N, width_);
+  if (rope_) {
+    rope_cos_.resize(N, A / 2);
+    rope_sin_.resize(N, A / 2);
+    for (Index r = 0; r < N; ++r) {
+      const Index t = positions_[static_cast<std::size_t>(r)];
+      x_.row(r) = scale * E.row(tokens_[static_cast<std::size_t>(r)]);
+      rope_cos_.row(r) = rope_cos_table_.row(t);
+      rope_sin_.row(r) = rope_sin_table_.row(t);
+    }
+  } else {
+    const ConstMatMap Pos = cblock(pos_);
+    for (Index r = 0; r < N; ++r) x_.row(r) = scale * E.row(tokens_[static_cast<std::size_t>(r)]) + Pos.row(positions_[static_cast<std::size_t>(r)]);
+  }
+  for (Index l = 0; l < layers_; ++l) {
+    LayerCache& c = cache_[static_cast<std::size_t>(l)];
+    const LayerBlocks& lb = layer_blocks_[static_cast<std::size_t>(l)];
+    c.x_in = x_;
+    layer_norm(x_, cblock(lb.ln1_g), cblock(lb.ln1_b), c.xhat1, c.rstd1, c.u1);
+    c.Q.noalias() = c.u1 * cblock(lb.wq);
+    c.Q.rowwise() += cblock(lb.bq).row(0);
+    c.K.noalias() = c.u1 * cblock(lb.wk);
+    c.K.rowwise() += cblock(lb.bk).row(0);
+    if (rope_) {
+      rotate(c.Q, 1);
+      rotate(c.K, 1);
+    }
+    if (l == score_layer) {
+      // GemFilter's selection scores: the last query row against every key, raw (no 1/√a, no softmax), summed over
+      // heads — Σ_h Q_h[T−1] K_hᵀ.
+      for (Index s = 0; s < n; ++s) {
+        out.row(s).head(T).setZero();
+        for (Index h = 0; h < heads_; ++h) {
+          out.row(s).head(T).noalias() += c.Q.block(s * T + T - 1, h * A, 1, A) * c.K.block(s * T, h * A, T, A).transpose();
+        }
+      }
+      return;
+    }
+    c.V.noalias() = c.u1 * cblock(lb.wv);
+    c.V.rowwise() += cblock(lb.bv).row(0);
+    c.P.resize(n * heads_ * T, T);
+    c.O.resize(N, heads_ * A);
+    for (Index s = 0; s < n; ++s) {
+      for (Index h = 0; h < heads_; ++h) {
+        auto P = c.P.middleRows((s * heads_ + h) * T, T);
+        P.noalias() = c.Q.block(s * T, h * A, T, A) * c.K.block(s * T, h * A, T, A).transpose();
+        P *= inv_sqrt_a;
+        for (Index i = 0; i < T; ++i) {
+          const Index visible = causal_ ? i + 1 : T;
+          const Scalar top = P.row(i).head(visible).maxCoeff();
+          P.row(i).head(visible) = (P.row(i).head(visible).array() - top).exp().matrix();
+          P.row(i).head(visible) /= P.row(i).head(visible).sum();
+          P.row(i).tail(T - visible).setZero();
+        }
+        c.O.block(s * T, h * A, T, A).noalias() = P * c.V.block(s * T, h * A, T, A);
+      }
+    }
+    x_.noalias() += c.O * cblock(lb.wo);
+    x_.rowwise() += cblock(lb.bo).row(0);
+    c.x_mid = x_;
+    layer_norm(x_, cblock(lb.ln2_g), cblock(lb.ln2_b), c.xhat2, c.rstd2, c.u2);
+    c.h1.noalias() = c.u2 * cblock(lb.w1);
+    c.h1.rowwise() += cblock(lb.b1).row(0);
+    // GELU(h) = h·Φ(h); Φ is kept for the backward pass (Eigen's erf is vectorised for float).
+    c.cdf = ((c.h1.array() * static_cast<Scalar>(M_SQRT1_2)).erf() + 1) * Scalar(0.5);
+    c.g = c.h1.array() * c.cdf.array();
+    x_.noalias() += c.g * cblock(lb.w2);
+    x_.rowwise() += cblock(lb.b2).row(0);
+  }
+  // The readout reads the last position of every sample.
+  last_.resize(n, width_);
+  for (Index s = 0; s < n; ++s) last_.row(s) = x_.row(s * T + T - 1);
+  layer_norm(last_, cblock(lnf_g_), cblock(lnf_b_), xhatf_, rstdf_, uf_);
+  out.noalias() = uf_ * cblock(out_);
+  out.rowwise() += cblock(bout_).row(0);
+}
+
+void Transformer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
+  const Index n = X.rows(), T = seq_, N = n * T, A = head_width_;
+  const Scalar inv_sqrt_a = static_cast<Scalar>(1 / std::sqrt(static_cast<double>(A)));
+  grad.setZero();  // LayerNorm and embedding gradients accumulate
+  grad_block(grad, out_).noalias() = uf_.transpose() * dout;
+  grad_block(grad, bout_).row(0) = dout.colwise().sum();
+  dU_.noalias() = dout * cblock(out_).transpose();
+  layer_norm_backward(dU_, xhatf_, rstdf_, cblock(lnf_g_), grad_block(grad, lnf_g_), grad_block(grad, lnf_b_), last_);
+  dX_.setZero(N, width_);
+  for (Index s = 0; s < n; ++s) dX_.row(s * T + T - 1) = last_.row(s);
+  for (Index l = layers_ - 1; l >= 0; --l) {
+    LayerCache& c = cache_[static_cast<std::size_t>(l)];
+    const LayerBlocks& lb = layer_blocks_[static_cast<std::size_t>(l)];
+    // MLP: x_out = x_mid + GELU(h1) W2 + b2.
+    grad_block(grad, lb.w2).noalias() = c.g.transpose() * dX_;
+    grad_block(grad, lb.b2).row(0) = dX_.colwise().sum();
+    dG_.noalias() = dX_ * cblock(lb.w2).transpose();
+    // GELU'(h) = Φ(h) + h·φ(h)
+    dG_.array() *= c.cdf.array() + c.h1.array() * (c.h1.array().square() * Scalar(-0.5)).exp() * static_cast<Scalar>(0.5 * M_2_SQRTPI * M_SQRT1_2);
+    grad_block(grad, lb.w1).noalias() = c.u2.transpose() * dG_;
+    grad_block(grad, lb.b1).row(0) = dG_.colwise().sum();
+    dU_.noalias() = dG_ * cblock(lb.w1).transpose();
+    layer_norm_backward(dU_, c.xhat2, c.rstd2, cblock(lb.ln2_g), grad_block(grad, lb.ln2_g),
+                        grad_block(grad, lb.ln2_b), dmid_);
+    dmid_ += dX_;
+    // Attention: x_mid = x_in + O Wo + bo.
+    grad_block(grad, lb.wo).noalias() = c.O.transpose() * dmid_;
+    grad_block(grad, lb.bo).row(0) = dmid_.colwise().sum();
+    dO_.noalias() = dmid_ * cblock(lb.wo).transpose();
+    dQ_.setZero(N, heads_ * A);
+    dK_.setZero(N, heads_ * A);
+    dV_.setZero(N, heads_ * A);
+    for (Index s = 0; s < n; ++s) {
+      for (Index h = 0; h < heads_; ++h) {
+        const auto P = c.P.middleRows((s * heads_ + h) * T, T);
+        const auto dO = dO_.block(s * T, h * A, T, A);
+        dV_.block(s * T, h * A, T, A).noalias() = P.transpose() * dO;
+        dS_.noalias() = dO * c.V.block(s * T, h * A, T, A).transpose();  // dP
+        const Vec inner = (dS_.array() * P.array()).rowwise().sum();
+        dS_ = (P.array() * (dS_.colwise() - inner).array()).matrix() * inv_sqrt_a;  // masked entries have P = 0
+        dQ_.block(s * T, h * A, T, A).noalias() = dS_ * c.K.block(s * T, h * A, T, A);
+        dK_.block(s * T, h * A, T, A).noalias() = dS_.transpose() * c.Q.block(s * T, h * A, T, A);
+      }
+    }
+    if (rope_) {  // back through the rotation: its inverse
+      rotate(dQ_, -1);
+      rotate(dK_, -1);
+    }
+    grad_block(grad, lb.wq).noalias() = c.u1.transpose() * dQ_;
+    grad_block(grad, lb.wk).noalias() = c.u1.transpose() * dK_;
+    grad_block(grad, lb.wv).noalias() = c.u1.transpose() * dV_;
+    grad_block(grad, lb.bq).row(0) = dQ_.colwise().sum();
+    grad_block(grad, lb.bk).row(0) = dK_.colwise().sum();
+    grad_block(grad, lb.bv).row(0) = dV_.colwise().sum();
+    dU_.noalias() = dQ_ * cblock(lb.wq).transpose();
+    dU_.noalias() += dK_ * cblock(lb.wk).transpose();
+    dU_.noalias() += dV_ * cblock(lb.wv).transpose();
+    layer_norm_backward(dU_, c.xhat1, c.rstd1, cblock(lb.ln1_g), grad_block(grad, lb.ln1_g),
+                        grad_block(grad, lb.ln1_b), dX_);
+    dX_ += dmid_;
+  }
+  const Scalar scale = static_cast<Scalar>(std::sqrt(static_cast<double>(width_)));
+  MatMap gE = grad_block(grad, embed_);
+  for (Index r = 0; r < N; ++r) gE.row(tokens_[static_cast<std::size_t>(r)]) += scale * dX_.row(r);
+  if (!rope_) {
+    MatMap gP = grad_block(grad, pos_);
+    for (Index r = 0; r < N; ++r) gP.row(positions_[static_cast<std::size_t>(r)]) += dX_.row(r);
+  }
+}
+
+}  // namespace featurelab::fourier_icl_pack

@@ -2,16 +2,16 @@
 set(STD_DATA_SOURCES
   src/register_data.cpp
   src/mnist_json.cpp
-  src/mnist.cpp
+  src/mnist_distribution.cpp
   src/idx_file.cpp
-  src/fashion_mnist.cpp
-  src/label_noise.cpp
+  src/fashion_mnist_distribution.cpp
+  src/label_noise_transform.cpp
   src/pair_mixing.cpp
-  src/mixup.cpp
-  src/midpoint_mixup.cpp
+  src/mixup_augment.cpp
+  src/midpoint_mixup_augment.cpp
   src/view_pairs.cpp
-  src/random_mask.cpp
-  src/identity_views.cpp
+  src/random_mask_augment.cpp
+  src/identity_views_augment.cpp
 )
 set(STD_DATA_TESTS
   tests/mnist_test.cpp

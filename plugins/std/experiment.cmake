@@ -1,8 +1,8 @@
 # Sources of the std distributions, trainer, probes and attacks.
 set(STD_EXPERIMENT_SOURCES
   src/register_experiment.cpp
-  src/gaussian_mixture.cpp
-  src/xor_clusters.cpp
+  src/gaussian_mixture_distribution.cpp
+  src/xor_clusters_distribution.cpp
   src/standard_trainer.cpp
   src/accuracy_probe.cpp
   src/loss_probe.cpp

@@ -1,17 +1,22 @@
-# Sources of the std models, losses and optimizers.
+# Sources of the std models, losses, optimizers, regularizers and activations.
 set(STD_LEARNING_SOURCES
   src/register_learning.cpp
   src/linear_model.cpp
-  src/two_layer.cpp
+  src/two_layer_model.cpp
+  src/random_features_model.cpp
   src/cross_entropy_loss.cpp
   src/logistic_loss.cpp
   src/hinge_loss.cpp
   src/squared_loss.cpp
-  src/info_nce.cpp
-  src/gd.cpp
-  src/sgd.cpp
-  src/adam.cpp
-  src/regularizers.cpp
+  src/info_nce_loss.cpp
+  src/gd_optimizer.cpp
+  src/sgd_optimizer.cpp
+  src/adam_optimizer.cpp
+  src/adamw_optimizer.cpp
+  src/weight_penalty.cpp
+  src/l2_regularizer.cpp
+  src/l1_regularizer.cpp
+  src/nuclear_norm_regularizer.cpp
   src/tanh_activation.cpp
 )
 set(STD_LEARNING_TESTS

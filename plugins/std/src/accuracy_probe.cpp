@@ -1,5 +1,5 @@
 // Accuracy, overall and per value of a metadata column.
-#include "probes.hpp"
+#include "accuracy_probe.hpp"
 
 #include <featurelab/error.hpp>
 

@@ -1,5 +1,5 @@
 // Softmax cross-entropy: stable log-softmax; gradient (p − t)/n.
-#include "output_losses.hpp"
+#include "cross_entropy_loss.hpp"
 
 #include <featurelab/error.hpp>
 

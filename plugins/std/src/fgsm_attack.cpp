@@ -1,5 +1,5 @@
 // One-step attack against the margin gradient.
-#include "attacks.hpp"
+#include "fgsm_attack.hpp"
 
 namespace featurelab::std_pack {
 

@@ -1,5 +1,5 @@
 // Hinge losses: binary max(0, margin − y f) and multiclass Crammer–Singer.
-#include "output_losses.hpp"
+#include "hinge_loss.hpp"
 
 #include <featurelab/error.hpp>
 

@@ -1,5 +1,5 @@
 // Logistic loss with softplus for stability: ℓ(z) = log(1 + e^{−z}), −ℓ'(z) = 1/(1 + e^{z}).
-#include "output_losses.hpp"
+#include "logistic_loss.hpp"
 
 #include <featurelab/error.hpp>
 

@@ -1,5 +1,5 @@
 // The pipeline's loss on each split.
-#include "probes.hpp"
+#include "loss_probe.hpp"
 
 namespace featurelab::std_pack {
 

@@ -1,5 +1,5 @@
 // Neuron × feature cosines: normalise the rows of both matrices, then one GEMM.
-#include "probes.hpp"
+#include "neuron_feature_cosine_probe.hpp"
 
 #include <utility>
 

@@ -1,8 +1,8 @@
-// Batch augments that mix pairs of samples (Zhang et al. 2018; Chidambaram et al. 2023 Eq. 2.2, 3.1):
+// What the batch augments that mix pairs of samples share (Zhang et al. 2018; Chidambaram et al. 2023 Eq. 2.2, 3.1):
 //   z = λ x_i + (1 − λ) x_j,   t = λ e_{y_i} + (1 − λ) e_{y_j}   (soft targets for cross-entropy)
 // Mixing is coordinate-wise, hence patch-wise for patch data.
-//   mixup           λ ~ Beta(a, a), one per batch (as the authors' code) or one per pair (mixup.cpp)
-//   midpoint-mixup  λ = 1/2: the sampled estimator of J_MM (midpoint_mixup.cpp)
+//   mixup           λ ~ Beta(a, a), one per batch (as the authors' code) or one per pair (mixup_augment.hpp)
+//   midpoint-mixup  λ = 1/2: the sampled estimator of J_MM (midpoint_mixup_augment.hpp)
 // Partners: a random permutation of the batch (self-pairs allowed), or a uniform random index.
 #pragma once
 
@@ -26,24 +26,6 @@ class PairMixing : public Augment {
   bool per_pair_;
   bool permutation_;
   std::vector<Index> partner_;
-};
-
-class Mixup : public PairMixing {
- public:
-  static constexpr Doc kDoc =
-      "Mixup (Zhang et al. 2018): mix each sample with a random partner, λ ~ Beta(a, a) per batch or per pair, "
-      "soft targets λ e_i + (1−λ) e_j.";
-  static Schema schema();
-  Mixup(const Params& params, Context& context);
-};
-
-class MidpointMixup : public PairMixing {
- public:
-  static constexpr Doc kDoc =
-      "Midpoint Mixup (Chidambaram et al. 2023 Eq. 3.1, sampled pairs): z = (x_i + x_j)/2 with targets "
-      "(e_i + e_j)/2 for a random partner j of each sample.";
-  static Schema schema();
-  MidpointMixup(const Params& params, Context& context);
 };
 
 }  // namespace featurelab::std_pack

@@ -1,5 +1,5 @@
 // ℓ2 PGD on the margin, batched: one forward and one input-gradient pass per step for all samples.
-#include "attacks.hpp"
+#include "pgd_l2_attack.hpp"
 
 namespace featurelab::std_pack {
 

@@ -1,23 +1,25 @@
 // Registers the std data sets read from files, transforms and augments.
-#include "fashion_mnist.hpp"
-#include "label_noise.hpp"
-#include "mnist.hpp"
-#include "pair_mixing.hpp"
+#include "fashion_mnist_distribution.hpp"
+#include "identity_views_augment.hpp"
+#include "label_noise_transform.hpp"
+#include "midpoint_mixup_augment.hpp"
+#include "mixup_augment.hpp"
+#include "mnist_distribution.hpp"
+#include "random_mask_augment.hpp"
 #include "registration.hpp"
-#include "view_pairs.hpp"
 
 namespace featurelab::std_pack {
 
 void register_data(PackBuilder& pack) {
-  pack.add<Mnist>("mnist");
-  pack.add<FashionMnist>("fashion-mnist");
+  pack.add<MnistDistribution>("mnist");
+  pack.add<FashionMnistDistribution>("fashion-mnist");
 
-  pack.add<LabelNoise>("label-noise");
+  pack.add<LabelNoiseTransform>("label-noise");
 
-  pack.add<Mixup>("mixup");
-  pack.add<MidpointMixup>("midpoint-mixup");
-  pack.add<RandomMask>("random-mask");
-  pack.add<IdentityViews>("identity-views");
+  pack.add<MixupAugment>("mixup");
+  pack.add<MidpointMixupAugment>("midpoint-mixup");
+  pack.add<RandomMaskAugment>("random-mask");
+  pack.add<IdentityViewsAugment>("identity-views");
 }
 
 }  // namespace featurelab::std_pack

@@ -1,15 +1,21 @@
 // Registers the std distributions, trainer, probes and attacks.
-#include "attacks.hpp"
-#include "distributions.hpp"
-#include "probes.hpp"
+#include "accuracy_probe.hpp"
+#include "fgsm_attack.hpp"
+#include "gaussian_mixture_distribution.hpp"
+#include "loss_probe.hpp"
+#include "neuron_feature_cosine_probe.hpp"
+#include "pgd_l2_attack.hpp"
 #include "registration.hpp"
+#include "robust_accuracy_probe.hpp"
 #include "standard_trainer.hpp"
+#include "weight_norms_probe.hpp"
+#include "xor_clusters_distribution.hpp"
 
 namespace featurelab::std_pack {
 
 void register_experiment(PackBuilder& pack) {
-  pack.add<GaussianMixture>("gaussian-mixture");
-  pack.add<XorClusters>("xor-clusters");
+  pack.add<GaussianMixtureDistribution>("gaussian-mixture");
+  pack.add<XorClustersDistribution>("xor-clusters");
 
   pack.add<StandardTrainer>("standard");
 

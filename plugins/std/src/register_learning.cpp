@@ -1,34 +1,43 @@
-// Registers the std models, losses and optimizers.
-#include "info_nce.hpp"
+// Registers the std models, losses, optimizers, regularizers and activations.
+#include "adam_optimizer.hpp"
+#include "adamw_optimizer.hpp"
+#include "cross_entropy_loss.hpp"
+#include "gd_optimizer.hpp"
+#include "hinge_loss.hpp"
+#include "info_nce_loss.hpp"
+#include "l1_regularizer.hpp"
+#include "l2_regularizer.hpp"
 #include "linear_model.hpp"
-#include "optimizers.hpp"
-#include "output_losses.hpp"
+#include "logistic_loss.hpp"
+#include "nuclear_norm_regularizer.hpp"
+#include "random_features_model.hpp"
 #include "registration.hpp"
-#include "regularizers.hpp"
+#include "sgd_optimizer.hpp"
+#include "squared_loss.hpp"
 #include "tanh_activation.hpp"
-#include "two_layer.hpp"
+#include "two_layer_model.hpp"
 
 namespace featurelab::std_pack {
 
 void register_learning(PackBuilder& pack) {
   pack.add<LinearModel>("linear");
-  pack.add<TwoLayerNet>("two-layer");
-  pack.add<RandomFeatures>("random-features");
+  pack.add<TwoLayerModel>("two-layer");
+  pack.add<RandomFeaturesModel>("random-features");
 
   pack.add<CrossEntropyLoss>("cross-entropy");
   pack.add<LogisticLoss>("logistic");
   pack.add<HingeLoss>("hinge");
   pack.add<SquaredLoss>("squared");
-  pack.add<InfoNce>("info-nce");
+  pack.add<InfoNceLoss>("info-nce");
 
-  pack.add<GradientDescent>("gd");
-  pack.add<Sgd>("sgd");
-  pack.add<Adam>("adam");
-  pack.add<AdamW>("adamw");
+  pack.add<GdOptimizer>("gd");
+  pack.add<SgdOptimizer>("sgd");
+  pack.add<AdamOptimizer>("adam");
+  pack.add<AdamwOptimizer>("adamw");
 
-  pack.add<L2Penalty>("l2");
-  pack.add<L1Penalty>("l1");
-  pack.add<NuclearNormPenalty>("nuclear-norm");
+  pack.add<L2Regularizer>("l2");
+  pack.add<L1Regularizer>("l1");
+  pack.add<NuclearNormRegularizer>("nuclear-norm");
 
   pack.add<TanhActivation>("tanh");
 }

@@ -1,5 +1,5 @@
 // Robust accuracy: for each radius, a sample counts only if every attack leaves it right.
-#include "probes.hpp"
+#include "robust_accuracy_probe.hpp"
 
 #include <featurelab/error.hpp>
 

@@ -1,5 +1,5 @@
 // Squared loss ½‖f − t‖², averaged over samples.
-#include "output_losses.hpp"
+#include "squared_loss.hpp"
 
 namespace featurelab::std_pack {
 

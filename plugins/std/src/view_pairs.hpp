@@ -1,4 +1,4 @@
-// Augments that turn a batch into contrastive view pairs (Wen & Li 2021 Def. 2.3, Remark 2.4), in the SDK's view
+// What the augments that turn a batch into contrastive view pairs (Wen & Li 2021 Def. 2.3, Remark 2.4), in the SDK's view
 // layout (featurelab/views.hpp). The first `positives` = K rows of the input are the positives x_p, the remaining
 // N rows stay raw negatives x_n (the paper never augments negatives): anchors x⁺ in rows [0, K), positives x⁺⁺
 // in rows [K, 2K), the negatives copied unchanged in rows [2K, 2K + N), roles in column 0 of T.
@@ -6,8 +6,8 @@
 //                   x⁺ = D x / q, x⁺⁺ = (I − D) x / (1 − q) — every coordinate in exactly one view, so
 //                   E[x⁺⁺ x⁺ᵀ] = Σ_x − diag(Σ_x) and the isotropic dense noise is decoupled between the views;
 //                   mode independent: x⁺ = D₁x/q, x⁺⁺ = D₂x/q — E[x⁺⁺ x⁺ᵀ] = Σ_x, the same second moments as no
-//                   augmentation (the ablation that shows why the masks must be complementary).  (random_mask.cpp)
-//   identity-views  x⁺ = x⁺⁺ = x (no augmentation).  (identity_views.cpp)
+//                   augmentation (the ablation that shows why the masks must be complementary).  (random_mask_augment.hpp)
+//   identity-views  x⁺ = x⁺⁺ = x (no augmentation).  (identity_views_augment.hpp)
 #pragma once
 
 #include <featurelab/augment.hpp>
@@ -28,36 +28,6 @@ class ViewPairs : public Augment {
 
  private:
   Index positives_;
-};
-
-class RandomMask : public ViewPairs {
- public:
-  static constexpr Doc kDoc =
-      "Coordinate masks (Wen & Li Def. 2.3): x⁺ = Dx/q, x⁺⁺ = (I−D)x/(1−q) with D ~ Bernoulli(q) per positive "
-      "(complementary; independent masks as the ablation); the first `positives` rows become view pairs, the rest "
-      "stay raw negatives.";
-  static Schema schema();
-  RandomMask(const Params& params, Context& context);
-
- protected:
-  void views(ConstMatRef X, MatRef anchors, MatRef positives, Rng& rng) override;
-
- private:
-  void draw_mask(Rng& rng);  // mask_ (already sized) ~ Bernoulli(keep) entrywise
-  double keep_;
-  bool complementary_;
-  Mat mask_;
-};
-
-class IdentityViews : public ViewPairs {
- public:
-  static constexpr Doc kDoc =
-      "No augmentation: x⁺ = x⁺⁺ = x for the first `positives` rows, the rest stay raw negatives (the contrastive "
-      "layout of random-mask).";
-  IdentityViews(const Params& params, Context& context);
-
- protected:
-  void views(ConstMatRef X, MatRef anchors, MatRef positives, Rng& rng) override;
 };
 
 }  // namespace featurelab::std_pack

@@ -1,5 +1,5 @@
 // Norms of the parameter blocks.
-#include "probes.hpp"
+#include "weight_norms_probe.hpp"
 
 #include <algorithm>
 #include <cmath>

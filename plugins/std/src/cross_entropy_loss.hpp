@@ -1,0 +1,34 @@
+// Loss `cross-entropy`: softmax cross-entropy over K ≥ 2 outputs.
+// Returns the mean over the batch and writes d(mean)/d(out).
+#pragma once
+
+#include <featurelab/contract.hpp>
+#include <featurelab/loss.hpp>
+
+namespace featurelab::std_pack {
+
+class CrossEntropyLoss : public OutputLoss {
+ public:
+  static constexpr Doc kDoc =
+      "Softmax cross-entropy over K ≥ 2 outputs, with hard labels or soft target rows (mixup); optional "
+      "label smoothing.";
+  static Schema schema();
+  // Three classes, and a smooth two-layer net with one trainable output each.
+  static ContractData contract_data() {
+    return {{"gaussian-mixture", {{"classes", std::int64_t(3)}, {"dim", std::int64_t(6)}, {"sigma", 0.5}}},
+            {},
+            {"two-layer",
+             {{"width", std::int64_t(8)}, {"bias", true}, {"activation", std::string("smoothed-relu")},
+              {"second_layer", std::string("trainable")}}},
+            {}};
+  }
+  CrossEntropyLoss(const Params& params, Context& context);
+  void check_model(const Model& model, const DataSpec& data) const override;
+  Scalar value_and_gradient(ConstMatRef out, const Batch& batch, MatRef dout) const override;
+
+ private:
+  Scalar smoothing_;
+  mutable Mat probs_;
+};
+
+}  // namespace featurelab::std_pack

@@ -1,0 +1,82 @@
+// Model `two-layer`: f_k(x) = Σ_j a_kj φ(⟨w_j, x⟩ + b_j) (random-features, random_features_model.hpp, is the
+// same net with the first layer frozen at its random init and only the second layer trained).
+//
+// Second layer (second_layer):
+//   balanced    one output; a_j = +s for j < m/2, −s for the rest (odd m: the last is 0), fixed.
+//               Frei, Chatterji & Bartlett (2022), §2.1, with s = 1/√m.
+//   random-sign a_kj = ±s i.i.d., fixed.
+//   per-class   neurons split into K consecutive groups; group c feeds only output c with weight
+//               s, fixed: the k-class nets of the feature-averaging and midpoint-mixup papers.
+//   trainable   a dense K×m block drawn N(0, s²) and trained.
+#pragma once
+
+#include <featurelab/activation.hpp>
+#include <featurelab/model.hpp>
+
+#include <optional>
+
+namespace featurelab::std_pack {
+
+class TwoLayerModel : public Model {
+ public:
+  static constexpr Doc kDoc =
+      "Two-layer network f(x) = a·φ(Wx + b): ReLU, leaky, smoothed-ReLU, z^p or identity activation; "
+      "fixed balanced / random-sign / per-class or trainable second layer (Frei et al. 2022 §2.1).";
+  static Schema schema();
+
+  TwoLayerModel(const Params& params, Context& context) : TwoLayerModel(params, context, false) {}
+
+  Index outputs() const override { return outputs_; }
+  void init(Rng& rng) override;
+  // X: n×D -> out: n×K
+  void forward(ConstMatRef X, MatRef out) override;
+  // dout: n×K -> grad over the trainable blocks
+  void backward(ConstMatRef X, ConstMatRef dout, VecRef grad) override;
+  // dout: n×K -> dX: n×D
+  void input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) override;
+  std::vector<HookSpec> hook_points() const override;
+  void hook(const std::string& name, ConstMatRef X, Mat& out) override;
+  // Backpropagates from hidden.pre / hidden.post into W and b (nothing when they are frozen).
+  void hook_backward(const std::string& name, ConstMatRef X, ConstMatRef dhook, VecRef grad) override;
+
+ protected:
+  TwoLayerModel(const Params& params, Context& context, bool random_features);
+  // The schema of two-layer and random-features (which has no second_layer, and second_scale 0).
+  static Schema common_schema(bool random_features);
+
+ private:
+  void pre_activation(ConstMatRef X);  // Z_ = X Wᵀ + b
+  void hidden_gradient(ConstMatRef dout);  // G_ = (dout a) ⊙ φ'(Z)
+  // Few input dimensions (Frei et al.'s D = 2): the n×m activations cost more to store and re-read than
+  // to recompute, so forward and backward run over blocks of rows that stay in cache and recompute
+  // Z = X Wᵀ + b in the backward pass; nothing n×m is kept.
+  bool recompute() const { return dim_ <= kRecomputeMaxDim; }
+  // The recompute mode's buffers of one chunk of rows (featurelab/threads.hpp: chunks run in
+  // parallel and their gradients are added in chunk order, so the result is the same on any number
+  // of threads).
+  struct ChunkScratch {
+    Mat Z, H, D, G;
+    Vec grad;
+  };
+  void size_chunk_scratch(bool gradient);
+  // Z of rows [begin, begin + rows) into the chunk's block buffer, then H = φ(Z) and/or D = φ'(Z).
+  void block_activations(ChunkScratch& s, ConstMatRef X, Index begin, Index rows, bool values, bool derivatives);
+  static constexpr Index kRecomputeMaxDim = 32;
+
+  Activation activation_;
+  BlockHandle W_, b_, a_;  // b_ empty without a bias
+  Index width_;
+  Index dim_;
+  Index outputs_;
+  bool bias_;
+  bool random_features_;
+  std::string second_layer_;
+  std::optional<double> init_scale_;  // empty: auto
+  double bias_init_scale_;
+  std::optional<double> second_scale_;  // empty: auto
+  Mat Z_, H_, D_, G_;  // n×m work buffers, reused while n is unchanged
+  Index block_rows_;   // rows per block in the recompute mode (≈ 64 KB of activations)
+  std::vector<ChunkScratch> chunks_;
+};
+
+}  // namespace featurelab::std_pack

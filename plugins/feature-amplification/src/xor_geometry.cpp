@@ -1,4 +1,4 @@
-// Reading neurons and means.
+// Reading neurons, means, metadata and outputs; the candidate sets.
 #include "xor_geometry.hpp"
 
 #include <featurelab/error.hpp>
@@ -6,9 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace feature_amplification {
-
-using namespace featurelab;
+namespace featurelab::feature_amplification_pack {
 
 XorNeurons xor_neurons(const Model& model, const FeatureSet& features, const std::string& who) {
   const ParamBlock* w = model.find_block("W");
@@ -45,4 +43,25 @@ double quantile(VecD values, double q) {
   return values(std::clamp<Index>(at, 0, values.size() - 1));
 }
 
-}  // namespace feature_amplification
+Vec outputs_of(Model& model, ConstMatRef X, const std::string& who) {
+  if (model.outputs() != 1) throw Error(who + " reads a binary model with one output");
+  Mat out(X.rows(), 1);
+  model.forward(X, out);
+  return out.col(0);
+}
+
+CandidateSets candidate_sets(const Mat& W, const Vec& a, const Mat& means, double threshold) {
+  CandidateSets sets;
+  const Vec norms = W.rowwise().norm().cwiseMax(Scalar(1e-30));
+  const Mat corr = (W * means.transpose()).array().colwise() / norms.array();  // m×2
+  for (Index j = 0; j < W.rows(); ++j) {
+    if (a(j) == 0) continue;
+    const int feature = a(j) > 0 ? 0 : 1;
+    const double c = corr(j, feature);
+    if (c > threshold) sets[static_cast<std::size_t>(2 * feature)].push_back(j);
+    if (-c > threshold) sets[static_cast<std::size_t>(2 * feature + 1)].push_back(j);
+  }
+  return sets;
+}
+
+}  // namespace featurelab::feature_amplification_pack

@@ -1,13 +1,18 @@
 // What this pack's probes read: the XOR means μ1, μ2 (distribution feature "means", 2×d), the
 // sign of each neuron's fixed second-layer weight (positive neurons serve ±μ1, negative ±μ2), and
-// the cluster metadata (0: +μ1, 1: −μ1, 2: +μ2, 3: −μ2).
+// the cluster metadata (0: +μ1, 1: −μ1, 2: +μ2, 3: −μ2); a binary model's output, and the candidate
+// sets J_μ of the proof of Theorem 3.1 (Lemma 4.2) that several probes follow.
 #pragma once
 
 #include <featurelab/contract.hpp>
 #include <featurelab/model.hpp>
 #include <featurelab/probe.hpp>
 
-namespace feature_amplification {
+#include <array>
+#include <string>
+#include <vector>
+
+namespace featurelab::feature_amplification_pack {
 
 struct XorNeurons {
   featurelab::Mat W;       // m×d, current first layer
@@ -36,4 +41,20 @@ const featurelab::VecD& column(const featurelab::Dataset& data, const std::strin
 // The q-quantile of values (nearest rank).
 double quantile(featurelab::VecD values, double q);
 
-}  // namespace feature_amplification
+// A binary model's one output on the rows of X (f > 0 predicts class 1, y = +1); an Error naming `who` for a
+// model with more outputs.
+featurelab::Vec outputs_of(featurelab::Model& model, featurelab::ConstMatRef X, const std::string& who);
+
+// y = ±1 of a 0/1 label.
+inline double sign_of_label(double y) { return y > 0.5 ? 1.0 : -1.0; }
+
+// J_μ for μ = +μ1, −μ1, +μ2, −μ2 (cluster order), from the weights at t = 0.
+using CandidateSets = std::array<std::vector<featurelab::Index>, 4>;
+
+// The candidate sets of W: neuron j joins J_μ for μ ∈ {±own_j} when ⟨ŵ_j, μ⟩ > threshold.
+CandidateSets candidate_sets(const featurelab::Mat& W, const featurelab::Vec& a, const featurelab::Mat& means, double threshold);
+
+// Clusters 0: +μ1, 1: −μ1, 2: +μ2, 3: −μ2; the opposite of c is its mirror image.
+inline int opposite(int c) { return c ^ 1; }
+
+}  // namespace featurelab::feature_amplification_pack

@@ -8,16 +8,16 @@
 
 #include <featurelab/model.hpp>
 
-namespace feature_amplification {
+namespace featurelab::feature_amplification_pack {
 
-class XorOracle : public featurelab::Model {
+class XorOracleModel : public featurelab::Model {
  public:
   static constexpr featurelab::Doc kDoc =
       "Reference classifier f*(x) = |<μ1,x>| − |<μ2,x>| (Frei et al. eq. 1) as a fixed width-4 ReLU net over the "
       "distribution's means.";
   static featurelab::Schema schema() { return featurelab::Schema{}; }
   static featurelab::ContractData contract_data() { return xor_contract(); }
-  XorOracle(const featurelab::Params& params, featurelab::Context& context);
+  XorOracleModel(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Index outputs() const override { return 1; }
   void init(featurelab::Rng& rng) override;
   void forward(featurelab::ConstMatRef X, featurelab::MatRef out) override;
@@ -29,4 +29,4 @@ class XorOracle : public featurelab::Model {
   featurelab::Mat means_, Z_, dH_;
 };
 
-}  // namespace feature_amplification
+}  // namespace featurelab::feature_amplification_pack

@@ -1,13 +1,11 @@
 // The four fixed neurons.
-#include "xor_oracle.hpp"
+#include "xor_oracle_model.hpp"
 
 #include <featurelab/error.hpp>
 
-namespace feature_amplification {
+namespace featurelab::feature_amplification_pack {
 
-using namespace featurelab;
-
-XorOracle::XorOracle(const Params&, Context& context) {
+XorOracleModel::XorOracleModel(const Params&, Context& context) {
   // The XOR means μ1, μ2, in the data's space.
   means_ = require_feature(context.features, context.name, "means", "use data.use = \"xor-clusters\", which exposes it",
                            2, context.data.dim);
@@ -17,7 +15,7 @@ XorOracle::XorOracle(const Params&, Context& context) {
   init(context.rng);
 }
 
-void XorOracle::init(Rng&) {
+void XorOracleModel::init(Rng&) {
   MatMap W = block(W_);
   W.row(0) = means_.row(0);
   W.row(1) = -means_.row(0);
@@ -26,18 +24,18 @@ void XorOracle::init(Rng&) {
   block(a_) << 1, 1, -1, -1;
 }
 
-void XorOracle::forward(ConstMatRef X, MatRef out) {
+void XorOracleModel::forward(ConstMatRef X, MatRef out) {
   Z_.noalias() = X * block(W_).transpose();
   out.noalias() = Z_.cwiseMax(Scalar(0)) * block(a_).transpose();
 }
 
-void XorOracle::backward(ConstMatRef, ConstMatRef, VecRef) {}  // nothing is trainable
+void XorOracleModel::backward(ConstMatRef, ConstMatRef, VecRef) {}  // nothing is trainable
 
-void XorOracle::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
+void XorOracleModel::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
   Z_.noalias() = X * block(W_).transpose();
   dH_.noalias() = dout * block(a_);
   dH_.array() *= (Z_.array() > Scalar(0)).cast<Scalar>();
   dX.noalias() = dH_ * block(W_);
 }
 
-}  // namespace feature_amplification
+}  // namespace featurelab::feature_amplification_pack

@@ -3,9 +3,7 @@
 
 #include <featurelab/error.hpp>
 
-namespace feature_averaging {
-
-using namespace featurelab;
+namespace featurelab::feature_averaging_pack {
 
 Clusters clusters_of(const FeatureSet* features, const std::string& who) {
   const char* fix = "use data.use = \"orthogonal-clusters\", which exposes it";
@@ -52,4 +50,4 @@ Neurons neurons_of(const Model& model, const Clusters& clusters, const std::stri
   return n;
 }
 
-}  // namespace feature_averaging
+}  // namespace featurelab::feature_averaging_pack

@@ -9,7 +9,7 @@
 
 #include <vector>
 
-namespace feature_averaging {
+namespace featurelab::feature_averaging_pack {
 
 // What the contract test checks this pack's model, attacks and probes with: four orthogonal
 // clusters in 16 dimensions (centres and partition) and a small two-layer net with biases.
@@ -39,4 +39,4 @@ struct Neurons {
 // feature-construction). Throws featurelab::Error for other models or mismatched sizes.
 Neurons neurons_of(const featurelab::Model& model, const Clusters& clusters, const std::string& who);
 
-}  // namespace feature_averaging
+}  // namespace featurelab::feature_averaging_pack

@@ -2,21 +2,24 @@
 // Leading to Non-Robustness in Neural Networks" — clusters, analytic attacks, probes and the hand-built
 // networks (MNIST is std's `mnist`). The trained networks are std two-layer (Sec. 3.2: balanced ±1/m readout
 // with bias; Sec. 4.2: per-class readout), read as binary classifiers by the SDK's partition readout.
-#include "attacks.hpp"
-#include "feature_construction.hpp"
-#include "orthogonal_clusters.hpp"
-#include "probes.hpp"
+#include "activation_pattern_probe.hpp"
+#include "cluster_cosine_matrix_probe.hpp"
+#include "feature_averaging_direction_attack.hpp"
+#include "feature_averaging_distance_probe.hpp"
+#include "feature_construction_model.hpp"
+#include "nearest_opposite_centre_attack.hpp"
+#include "orthogonal_clusters_distribution.hpp"
 
 #include <featurelab/pack.hpp>
 
-using namespace feature_averaging;
+using namespace featurelab::feature_averaging_pack;
 
 FEATURELAB_PACK("feature-averaging", "0.1.0") {
-  pack.add<OrthogonalClusters>("orthogonal-clusters");
-  pack.add<FeatureConstruction>("feature-construction");
-  pack.add<FeatureAveragingDirection>("feature-averaging-direction");
-  pack.add<NearestOppositeCentre>("nearest-opposite-centre");
-  pack.add<ClusterCosineMatrix>("cluster-cosine-matrix");
-  pack.add<FeatureAveragingDistance>("feature-averaging-distance");
-  pack.add<ActivationPattern>("activation-pattern");
+  pack.add<OrthogonalClustersDistribution>("orthogonal-clusters");
+  pack.add<FeatureConstructionModel>("feature-construction");
+  pack.add<FeatureAveragingDirectionAttack>("feature-averaging-direction");
+  pack.add<NearestOppositeCentreAttack>("nearest-opposite-centre");
+  pack.add<ClusterCosineMatrixProbe>("cluster-cosine-matrix");
+  pack.add<FeatureAveragingDistanceProbe>("feature-averaging-distance");
+  pack.add<ActivationPatternProbe>("activation-pattern");
 }

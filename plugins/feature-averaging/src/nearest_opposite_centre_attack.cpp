@@ -1,49 +1,24 @@
-// One direction per sample; the nearest-opposite attack evaluates one candidate batch per centre.
-#include "attacks.hpp"
+// One candidate batch per centre of the other side; the lowest margin wins.
+#include "nearest_opposite_centre_attack.hpp"
 
-#include "cluster_geometry.hpp"
+#include <limits>
 
-#include <featurelab/error.hpp>
+namespace featurelab::feature_averaging_pack {
 
-namespace feature_averaging {
-
-using namespace featurelab;
-
-namespace {
-Schema readout_schema() {
+Schema NearestOppositeCentreAttack::schema() {
   Schema s;
   Readout::declare(s);
   return s;
 }
-}  // namespace
 
-Schema FeatureAveragingDirection::schema() { return readout_schema(); }
-
-FeatureAveragingDirection::FeatureAveragingDirection(const Params& params, Context& context)
-    : readout_(Readout::from(params, context)) {
-  const Clusters c = clusters_of(context.features, context.name);
-  direction_ = (c.sides.cast<Scalar>().transpose() * c.centres).transpose();
-  direction_ /= direction_.norm();
-}
-
-void FeatureAveragingDirection::perturb(Model&, const Batch& batch, double radius, MatRef X_adv, Rng&) {
-  const ConstIVecMap y = batch.Y();
-  X_adv = batch.X();
-  for (Index i = 0; i < batch.n; ++i) {
-    X_adv.row(i) -= readout_.side(y(i)) * static_cast<Scalar>(radius) * direction_.transpose();
-  }
-}
-
-Schema NearestOppositeCentre::schema() { return readout_schema(); }
-
-NearestOppositeCentre::NearestOppositeCentre(const Params& params, Context& context)
+NearestOppositeCentreAttack::NearestOppositeCentreAttack(const Params& params, Context& context)
     : readout_(Readout::from(params, context)) {
   const Clusters c = clusters_of(context.features, context.name);
   centres_ = c.centres;
   sides_ = c.sides;
 }
 
-void NearestOppositeCentre::perturb(Model& model, const Batch& batch, double radius, MatRef X_adv, Rng&) {
+void NearestOppositeCentreAttack::perturb(Model& model, const Batch& batch, double radius, MatRef X_adv, Rng&) {
   const Index n = batch.n, k = centres_.rows();
   const ConstMatMap X = batch.X();
   const ConstIVecMap y = batch.Y();
@@ -74,4 +49,4 @@ void NearestOppositeCentre::perturb(Model& model, const Batch& batch, double rad
   }
 }
 
-}  // namespace feature_averaging
+}  // namespace featurelab::feature_averaging_pack

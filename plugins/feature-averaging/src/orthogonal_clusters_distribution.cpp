@@ -2,18 +2,16 @@
 // μ_j = √d (√(1−κ) e_j + √κ e_{k+1}), so ‖μ_j‖ = √d and ⟨μ_i, μ_j⟩ = κ d, in the standard basis or
 // in a random orthonormal one (the problem is rotation invariant for ℓ2 attacks and isotropic
 // noise, so the basis changes nothing but coordinate-wise views).
-#include "orthogonal_clusters.hpp"
+#include "orthogonal_clusters_distribution.hpp"
 
 #include <featurelab/error.hpp>
 #include <featurelab/linalg.hpp>
 
 #include <cmath>
 
-namespace feature_averaging {
+namespace featurelab::feature_averaging_pack {
 
-using namespace featurelab;
-
-Schema OrthogonalClusters::schema() {
+Schema OrthogonalClustersDistribution::schema() {
   Schema s;
   s.integer("clusters", 10, "k, the number of clusters").min(2);
   s.integer("dim", 3072, "d, the input dimension").min(2);
@@ -27,7 +25,7 @@ Schema OrthogonalClusters::schema() {
   return s;
 }
 
-OrthogonalClusters::OrthogonalClusters(const Params& params, Context& context)
+OrthogonalClustersDistribution::OrthogonalClustersDistribution(const Params& params, Context& context)
     : k_(static_cast<int>(params.integer("clusters"))),
       d_(params.integer("dim")),
       alpha_(params.real("alpha")),
@@ -68,11 +66,11 @@ OrthogonalClusters::OrthogonalClusters(const Params& params, Context& context)
   }
 }
 
-double OrthogonalClusters::dimension(const Params& params) {
+double OrthogonalClustersDistribution::dimension(const Params& params) {
   return double(params.integer("dim"));
 }
 
-DataSpec OrthogonalClusters::spec() const {
+DataSpec OrthogonalClustersDistribution::spec() const {
   DataSpec s;
   s.dim = d_;
   s.classes = cluster_labels_ ? k_ : 2;
@@ -80,9 +78,9 @@ DataSpec OrthogonalClusters::spec() const {
   return s;
 }
 
-FeatureSet OrthogonalClusters::features() const { return {{"centres", centres_}, {"partition", partition_}}; }
+FeatureSet OrthogonalClustersDistribution::features() const { return {{"centres", centres_}, {"partition", partition_}}; }
 
-void OrthogonalClusters::sample(Index n, Split, Rng& rng, Dataset& out) {
+void OrthogonalClustersDistribution::sample(Index n, Split, Rng& rng, Dataset& out) {
   out.resize(n, d_);
   out.classes = cluster_labels_ ? k_ : 2;
   std::vector<Index> cluster(static_cast<std::size_t>(n));
@@ -108,4 +106,4 @@ void OrthogonalClusters::sample(Index n, Split, Rng& rng, Dataset& out) {
   out.meta["cluster"] = cluster_col;
 }
 
-}  // namespace feature_averaging
+}  // namespace featurelab::feature_averaging_pack

@@ -12,16 +12,16 @@
 
 #include <featurelab/model.hpp>
 
-namespace feature_averaging {
+namespace featurelab::feature_averaging_pack {
 
-class FeatureConstruction : public featurelab::Model {
+class FeatureConstructionModel : public featurelab::Model {
  public:
   static constexpr featurelab::Doc kDoc =
       "Fixed networks of Li et al.: average (f_θavg, biases b±), decoupled (f_dec, Thm D.3), prop48 (Prop. 4.8, k "
       "outputs), built from the distribution's centres and partition.";
   static featurelab::Schema schema();
   static featurelab::ContractData contract_data() { return clusters_contract(); }
-  FeatureConstruction(const featurelab::Params& params, featurelab::Context& context);
+  FeatureConstructionModel(const featurelab::Params& params, featurelab::Context& context);
   featurelab::Index outputs() const override { return outputs_; }
   void init(featurelab::Rng& rng) override;
   void forward(featurelab::ConstMatRef X, featurelab::MatRef out) override;
@@ -35,4 +35,4 @@ class FeatureConstruction : public featurelab::Model {
   featurelab::Mat Z_, H_, dH_;
 };
 
-}  // namespace feature_averaging
+}  // namespace featurelab::feature_averaging_pack

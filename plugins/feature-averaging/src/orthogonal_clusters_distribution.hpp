@@ -8,16 +8,16 @@
 
 #include <featurelab/distribution.hpp>
 
-namespace feature_averaging {
+namespace featurelab::feature_averaging_pack {
 
-class OrthogonalClusters : public featurelab::Distribution {
+class OrthogonalClustersDistribution : public featurelab::Distribution {
  public:
   static constexpr featurelab::Doc kDoc =
       "k clusters x = α μ_j + σ ξ with orthogonal (or pairwise cosine κ) centres of norm √d; binary labels by a "
       "split J+/J− or the cluster labels; features centres and partition (Li et al. 2024, Def. 3.1).";
   static featurelab::Schema schema();
   static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
-  OrthogonalClusters(const featurelab::Params& params, featurelab::Context& context);
+  OrthogonalClustersDistribution(const featurelab::Params& params, featurelab::Context& context);
   featurelab::DataSpec spec() const override;
   void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;
   featurelab::FeatureSet features() const override;
@@ -31,4 +31,4 @@ class OrthogonalClusters : public featurelab::Distribution {
   featurelab::Mat partition_;  // 1×k, ±1
 };
 
-}  // namespace feature_averaging
+}  // namespace featurelab::feature_averaging_pack

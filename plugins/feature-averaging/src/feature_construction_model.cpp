@@ -1,15 +1,13 @@
 // Building the three constructions from centres and partition.
-#include "feature_construction.hpp"
+#include "feature_construction_model.hpp"
 
 #include "cluster_geometry.hpp"
 
 #include <featurelab/error.hpp>
 
-namespace feature_averaging {
+namespace featurelab::feature_averaging_pack {
 
-using namespace featurelab;
-
-Schema FeatureConstruction::schema() {
+Schema FeatureConstructionModel::schema() {
   Schema s;
   s.choice("kind", "average", {"average", "decoupled", "prop48"}, "which construction");
   s.real("bias_plus", 0.0, "average: b+");
@@ -17,7 +15,7 @@ Schema FeatureConstruction::schema() {
   return s;
 }
 
-FeatureConstruction::FeatureConstruction(const Params& params, Context& context) {
+FeatureConstructionModel::FeatureConstructionModel(const Params& params, Context& context) {
   const Clusters c = clusters_of(context.features, context.name);
   const Index k = c.centres.rows(), d = c.centres.cols();
   if (context.data.dim != d) throw Error("feature-construction: the data dimension differs from the centres'");
@@ -55,22 +53,22 @@ FeatureConstruction::FeatureConstruction(const Params& params, Context& context)
   init(context.rng);
 }
 
-void FeatureConstruction::init(Rng&) {
+void FeatureConstructionModel::init(Rng&) {
   block(W_block_) = W_;
   block(b_block_) = b_;
   block(a_block_) = a_;
 }
 
-void FeatureConstruction::forward(ConstMatRef X, MatRef out) {
+void FeatureConstructionModel::forward(ConstMatRef X, MatRef out) {
   Z_.noalias() = X * block(W_block_).transpose();
   Z_.rowwise() += block(b_block_).row(0);
   H_ = Z_.cwiseMax(Scalar(0));
   out.noalias() = H_ * block(a_block_).transpose();
 }
 
-void FeatureConstruction::backward(ConstMatRef, ConstMatRef, VecRef) {}  // nothing is trainable
+void FeatureConstructionModel::backward(ConstMatRef, ConstMatRef, VecRef) {}  // nothing is trainable
 
-void FeatureConstruction::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
+void FeatureConstructionModel::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
   Z_.noalias() = X * block(W_block_).transpose();
   Z_.rowwise() += block(b_block_).row(0);
   dH_.noalias() = dout * block(a_block_);
@@ -78,4 +76,4 @@ void FeatureConstruction::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef
   dX.noalias() = dH_ * block(W_block_);
 }
 
-}  // namespace feature_averaging
+}  // namespace featurelab::feature_averaging_pack

@@ -1,26 +1,23 @@
-// Cosines, coefficients and activation fractions, each one batched product over neurons × centres
-// (or samples × neurons).
-#include "probes.hpp"
-
-#include "cluster_geometry.hpp"
+// Cosines of neurons × centres in one batched product; the summaries over matched and unmatched pairs.
+#include "cluster_cosine_matrix_probe.hpp"
 
 #include <featurelab/error.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <utility>
 
-namespace feature_averaging {
+namespace featurelab::feature_averaging_pack {
 
-using namespace featurelab;
-
-Schema ClusterCosineMatrix::schema() {
+Schema ClusterCosineMatrixProbe::schema() {
   Schema s;
   s.integer("group", 1, "average this many consecutive neurons into one equivalent weight (App. E.2: 3)").min(1);
   return s;
 }
 
-ClusterCosineMatrix::ClusterCosineMatrix(const Params& params, Context&) : group_(params.integer("group")) {}
+ClusterCosineMatrixProbe::ClusterCosineMatrixProbe(const Params& params, Context&) : group_(params.integer("group")) {}
 
-void ClusterCosineMatrix::measure(const ProbeInput& in, Measurements& out) {
+void ClusterCosineMatrixProbe::measure(const ProbeInput& in, Measurements& out) {
   const Clusters clusters = clusters_of(&in.features, name());
   const Neurons neurons = neurons_of(in.model, clusters, "cluster-cosine-matrix");
   const Index m = neurons.W.rows(), k = clusters.centres.rows();
@@ -80,59 +77,4 @@ void ClusterCosineMatrix::measure(const ProbeInput& in, Measurements& out) {
   out.table("cosine", std::move(table));
 }
 
-Schema FeatureAveragingDistance::schema() { return Schema{}; }
-
-FeatureAveragingDistance::FeatureAveragingDistance(const Params&, Context&) {}
-
-void FeatureAveragingDistance::measure(const ProbeInput& in, Measurements& out) {
-  const Clusters clusters = clusters_of(&in.features, name());
-  const Neurons neurons = neurons_of(in.model, clusters, "feature-averaging-distance");
-  const Mat coef = neurons.W * clusters.centres.transpose();  // m×k: λ̂_{r,j} = ⟨w_r, μ_j⟩
-  const double d = static_cast<double>(clusters.centres.cols());
-  const double lambda = (coef.array() * neurons.matched.array()).sum() / std::max(1.0, double(neurons.matched.sum()));
-  double distance = 0, relative = 0, unmatched = -1e300;
-  for (Index r = 0; r < neurons.W.rows(); ++r) {
-    const Vec target = static_cast<Scalar>(lambda / d) * (neurons.matched.row(r) * clusters.centres).transpose();
-    const double gap = (neurons.W.row(r).transpose() - target).norm();
-    distance = std::max(distance, std::sqrt(d) * gap);
-    relative = std::max(relative, gap / std::max(double(target.norm()), 1e-30));
-    for (Index j = 0; j < coef.cols(); ++j) {
-      if (neurons.matched(r, j) == 0) unmatched = std::max(unmatched, double(coef(r, j)));
-    }
-  }
-  out.scalar("lambda", lambda);
-  out.scalar("distance", distance);
-  out.scalar("relative_distance", relative);
-  out.scalar("unmatched_max", unmatched);
-  out.scalar("bias_max", neurons.b.size() ? double(neurons.b.cwiseAbs().maxCoeff()) : 0.0);
-}
-
-Schema ActivationPattern::schema() { return Schema{}; }
-
-ActivationPattern::ActivationPattern(const Params&, Context&) {}
-
-void ActivationPattern::measure(const ProbeInput& in, Measurements& out) {
-  const Clusters clusters = clusters_of(&in.features, name());
-  const Neurons neurons = neurons_of(in.model, clusters, "activation-pattern");
-  const auto it = in.train.meta.find("cluster");
-  if (it == in.train.meta.end()) throw Error("activation-pattern needs the metadata column \"cluster\" (orthogonal-clusters)");
-  const Mat Z = (in.train.X * neurons.W.transpose()).rowwise() + neurons.b.transpose();
-  double own = 0, opp = 0, own_n = 0, opp_n = 0;
-  for (Index i = 0; i < Z.rows(); ++i) {
-    const auto c = static_cast<Index>(it->second(i));
-    for (Index r = 0; r < Z.cols(); ++r) {
-      const bool active = Z(i, r) >= 0;
-      if (neurons.matched(r, c) > 0) {
-        own += active;
-        own_n += 1;
-      } else {
-        opp += active;
-        opp_n += 1;
-      }
-    }
-  }
-  out.scalar("own", own / std::max(1.0, own_n));
-  out.scalar("opp", opp / std::max(1.0, opp_n));
-}
-
-}  // namespace feature_averaging
+}  // namespace featurelab::feature_averaging_pack

@@ -5,7 +5,7 @@
 
 #include <featurelab/contract.hpp>
 
-namespace contrastive_decoupling {
+namespace featurelab::contrastive_decoupling_pack {
 
 inline featurelab::ContractPart sparse_coding_part() {
   return {"sparse-coding", {{"d", std::int64_t(8)}, {"d1", std::int64_t(32)}}};
@@ -24,4 +24,4 @@ inline featurelab::ContractData contrastive_training_contract() {
           {"info-nce", {}}};
 }
 
-}  // namespace contrastive_decoupling
+}  // namespace featurelab::contrastive_decoupling_pack

@@ -6,9 +6,7 @@
 
 #include <algorithm>
 
-namespace contrastive_decoupling {
-
-using namespace featurelab;
+namespace featurelab::contrastive_decoupling_pack {
 
 Schema ContrastiveSgd::schema() {
   Schema s;
@@ -107,4 +105,4 @@ bool ContrastiveSgd::schedule_biases(Model& model, Index step, TrainerHost& host
   return false;
 }
 
-}  // namespace contrastive_decoupling
+}  // namespace featurelab::contrastive_decoupling_pack

@@ -25,7 +25,7 @@
 
 #include <string>
 
-namespace contrastive_decoupling {
+namespace featurelab::contrastive_decoupling_pack {
 
 class ContrastiveSgd : public featurelab::Trainer {
  public:
@@ -58,4 +58,4 @@ class ContrastiveSgd : public featurelab::Trainer {
   featurelab::Index t1_ = -1;
 };
 
-}  // namespace contrastive_decoupling
+}  // namespace featurelab::contrastive_decoupling_pack

@@ -8,9 +8,7 @@
 #include <cmath>
 #include <sstream>
 
-namespace contrastive_decoupling {
-
-using namespace featurelab;
+namespace featurelab::contrastive_decoupling_pack {
 
 std::string threshold_name(double theta) {
   std::ostringstream s;
@@ -100,4 +98,4 @@ void DictionaryAlignment::measure(const ProbeInput& in, Measurements& out) {
   out.table("neurons", std::move(table));
 }
 
-}  // namespace contrastive_decoupling
+}  // namespace featurelab::contrastive_decoupling_pack

@@ -19,9 +19,10 @@
 
 #include <featurelab/probe.hpp>
 
+#include <string>
 #include <vector>
 
-namespace contrastive_decoupling {
+namespace featurelab::contrastive_decoupling_pack {
 
 class DictionaryAlignment : public featurelab::Probe {
  public:
@@ -30,6 +31,11 @@ class DictionaryAlignment : public featurelab::Probe {
       "atom coverage per threshold, sparse/dense norms, active atoms |N_i|, and Stage I (Thm C.1) at the step the "
       "biases turn on.";
   static featurelab::Schema schema();
+  static std::vector<std::string> metrics() {
+    return {"sparse_fraction", "sparse_fraction_min", "sparse_fraction_max", "top1", "singletons_*", "coverage_*",
+            "sparse_norm", "dense_norm", "weight_norm", "active_atoms", "atom_neurons_max", "t1.step",
+            "t1.sparse_fraction", "t1.sparse_fraction_min", "t1.dense_growth", "t1.sparse_rate"};
+  }
   static featurelab::ContractData contract_data() { return sparse_coding_contract(); }
   DictionaryAlignment(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
@@ -44,4 +50,4 @@ class DictionaryAlignment : public featurelab::Probe {
 // Formats a threshold for a metric name: 0.9 -> "0.9", 0.75 -> "0.75".
 std::string threshold_name(double theta);
 
-}  // namespace contrastive_decoupling
+}  // namespace featurelab::contrastive_decoupling_pack

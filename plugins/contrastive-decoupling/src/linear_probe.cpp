@@ -9,9 +9,7 @@
 
 #include <cmath>
 
-namespace contrastive_decoupling {
-
-using namespace featurelab;
+namespace featurelab::contrastive_decoupling_pack {
 
 namespace {
 
@@ -175,4 +173,4 @@ void LinearProbe::measure(const ProbeInput& in, Measurements& out) {
   }
 }
 
-}  // namespace contrastive_decoupling
+}  // namespace featurelab::contrastive_decoupling_pack

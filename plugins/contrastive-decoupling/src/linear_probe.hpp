@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-namespace contrastive_decoupling {
+namespace featurelab::contrastive_decoupling_pack {
 
 class LinearProbe : public featurelab::Probe {
  public:
@@ -27,6 +27,11 @@ class LinearProbe : public featurelab::Probe {
       "Ridge regression (or ridge logistic classification of the sign) of a meta target on the frozen representation "
       "and on raw x, fitted on train, scored on test (R², sign accuracy); optionally by number of labelled samples.";
   static featurelab::Schema schema();
+  // <metric>, <metric>.raw (on x), <metric>.n<n> and <metric>.raw.n<n> (the first n labels; r2 or accuracy only).
+  static std::vector<std::string> metrics() {
+    return {"r2", "r2.raw", "r2.n*", "r2.raw.n*", "mse", "mse.raw", "sign_accuracy", "sign_accuracy.raw",
+            "accuracy", "accuracy.raw", "accuracy.n*", "accuracy.raw.n*", "linear_optimum"};
+  }
   static featurelab::ContractData contract_data() { return sparse_coding_contract(); }
   LinearProbe(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
@@ -44,4 +49,4 @@ class LinearProbe : public featurelab::Probe {
   featurelab::Index total_steps_;
 };
 
-}  // namespace contrastive_decoupling
+}  // namespace featurelab::contrastive_decoupling_pack

@@ -3,16 +3,17 @@
 // bias schedule, and the probes that measure what was learned. The random-mask augmentation that
 // decouples dense from sparse features and the contrastive loss with the paper's stop-gradient are
 // std's (random-mask, identity-views, info-nce).
+#include "activation_sparsity.hpp"
 #include "contrastive_sgd.hpp"
 #include "dictionary_alignment.hpp"
 #include "linear_probe.hpp"
-#include "representation_probes.hpp"
+#include "noise_alignment.hpp"
 #include "sparse_coding.hpp"
 #include "symmetric_relu_layer.hpp"
 
 #include <featurelab/pack.hpp>
 
-using namespace contrastive_decoupling;
+using namespace featurelab::contrastive_decoupling_pack;
 
 FEATURELAB_PACK("contrastive-decoupling", "0.1.0") {
   pack.add<SparseCoding>("sparse-coding");

@@ -2,9 +2,7 @@
 
 #include <featurelab/error.hpp>
 
-namespace contrastive_decoupling {
-
-using namespace featurelab;
+namespace featurelab::contrastive_decoupling_pack {
 
 Mat codes(const Dataset& data, Index d, const std::string& who) {
   Mat Z(data.size(), d);
@@ -17,6 +15,12 @@ Mat codes(const Dataset& data, Index d, const std::string& who) {
     Z.col(j) = it->second.cast<Scalar>();
   }
   return Z;
+}
+
+Schema hook_schema() {
+  Schema s;
+  s.string("hook", "", "the representation: empty for the model's output, or a hook point (\"hidden.post\")");
+  return s;
 }
 
 void represent(Model& model, const std::string& hook, ConstMatRef X, Mat& out) {
@@ -38,4 +42,4 @@ Mat weights(const Model& model, Index dim, const std::string& who) {
   return model.block("W");
 }
 
-}  // namespace contrastive_decoupling
+}  // namespace featurelab::contrastive_decoupling_pack

@@ -9,9 +9,7 @@
 
 #include <cmath>
 
-namespace contrastive_decoupling {
-
-using namespace featurelab;
+namespace featurelab::contrastive_decoupling_pack {
 
 namespace {
 Index next_power_of_two(Index n) {
@@ -119,4 +117,4 @@ FeatureSet SparseCoding::features() const {
   return {{"dictionary", M_}, {"completion", Mperp_}, {"w_star", w_star_}, {"constants", constants}};
 }
 
-}  // namespace contrastive_decoupling
+}  // namespace featurelab::contrastive_decoupling_pack

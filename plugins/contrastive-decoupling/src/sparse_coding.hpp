@@ -18,7 +18,7 @@
 #include <string>
 #include <vector>
 
-namespace contrastive_decoupling {
+namespace featurelab::contrastive_decoupling_pack {
 
 class SparseCoding : public featurelab::Distribution {
  public:
@@ -46,4 +46,4 @@ class SparseCoding : public featurelab::Distribution {
   std::vector<std::string> z_names_;
 };
 
-}  // namespace contrastive_decoupling
+}  // namespace featurelab::contrastive_decoupling_pack

@@ -6,9 +6,7 @@
 
 #include <cmath>
 
-namespace contrastive_decoupling {
-
-using namespace featurelab;
+namespace featurelab::contrastive_decoupling_pack {
 
 Schema SymmetricReluLayer::schema() {
   Schema s;
@@ -76,4 +74,4 @@ void SymmetricReluLayer::hook(const std::string& name, ConstMatRef X, Mat& out) 
   forward(X, out);
 }
 
-}  // namespace contrastive_decoupling
+}  // namespace featurelab::contrastive_decoupling_pack

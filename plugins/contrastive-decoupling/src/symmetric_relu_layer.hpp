@@ -14,7 +14,7 @@
 
 #include <featurelab/model.hpp>
 
-namespace contrastive_decoupling {
+namespace featurelab::contrastive_decoupling_pack {
 
 class SymmetricReluLayer : public featurelab::Model {
  public:
@@ -47,4 +47,4 @@ inline featurelab::Scalar symmetric_relu(featurelab::Scalar a, featurelab::Scala
   return (a - b > zero ? a - b : zero) - (-a - b > zero ? -a - b : zero);
 }
 
-}  // namespace contrastive_decoupling
+}  // namespace featurelab::contrastive_decoupling_pack

@@ -1,24 +1,12 @@
-// Three batched forwards (x, Mz, ξ) for noise-alignment, one for activation-sparsity.
-#include "representation_probes.hpp"
+// Three batched forwards (x, Mz, ξ).
+#include "noise_alignment.hpp"
 #include "probe_inputs.hpp"
 
 #include <featurelab/error.hpp>
 
-#include <algorithm>
 #include <cmath>
-#include <vector>
 
-namespace contrastive_decoupling {
-
-using namespace featurelab;
-
-namespace {
-Schema hook_schema() {
-  Schema s;
-  s.string("hook", "", "the representation: empty for the model's output, or a hook point (\"hidden.post\")");
-  return s;
-}
-}  // namespace
+namespace featurelab::contrastive_decoupling_pack {
 
 Schema NoiseAlignment::schema() { return hook_schema(); }
 NoiseAlignment::NoiseAlignment(const Params& params, Context&) : hook_(params.str("hook")) {}
@@ -58,20 +46,4 @@ void NoiseAlignment::measure(const ProbeInput& in, Measurements& out) {
   out.scalar("zero_noise", (nn.array() == 0).cast<double>().mean());
 }
 
-Schema ActivationSparsity::schema() { return hook_schema(); }
-ActivationSparsity::ActivationSparsity(const Params& params, Context&) : hook_(params.str("hook")) {}
-
-void ActivationSparsity::measure(const ProbeInput& in, Measurements& out) {
-  if (in.test.size() == 0) throw Error("activation-sparsity measures on the test split: set data.test > 0");
-  represent(in.model, hook_, in.test.X, f_);
-  const MatD fires = (f_.array() != Scalar(0)).cast<double>().matrix();
-  const VecD rate = fires.colwise().mean().transpose();
-  std::vector<double> sorted(rate.data(), rate.data() + rate.size());
-  std::nth_element(sorted.begin(), sorted.begin() + static_cast<long>(sorted.size() / 2), sorted.end());
-  out.scalar("density", fires.mean());
-  out.scalar("rate_max", rate.maxCoeff());
-  out.scalar("rate_median", sorted[sorted.size() / 2]);
-  out.scalar("dead", (rate.array() == 0).cast<double>().mean());
-}
-
-}  // namespace contrastive_decoupling
+}  // namespace featurelab::contrastive_decoupling_pack

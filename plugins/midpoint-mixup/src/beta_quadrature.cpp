@@ -11,9 +11,7 @@
 #include <cmath>
 #include <string>
 
-namespace midpoint_mixup {
-
-using namespace featurelab;
+namespace featurelab::midpoint_mixup_pack {
 
 Quadrature beta_quadrature(double a, int points) {
   if (!(a > 0) || !std::isfinite(a)) throw Error("Beta(a, a) quadrature needs a > 0, got " + std::to_string(a));
@@ -53,4 +51,4 @@ Quadrature beta_quadrature(double a, int points) {
   return q;
 }
 
-}  // namespace midpoint_mixup
+}  // namespace featurelab::midpoint_mixup_pack

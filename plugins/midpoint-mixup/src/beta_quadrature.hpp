@@ -8,7 +8,7 @@
 
 #include <featurelab/types.hpp>
 
-namespace midpoint_mixup {
+namespace featurelab::midpoint_mixup_pack {
 
 struct Quadrature {
   featurelab::VecD nodes;    // in (0, 1), ascending
@@ -18,4 +18,4 @@ struct Quadrature {
 // Throws featurelab::Error unless a > 0 and 1 <= points <= 1000.
 Quadrature beta_quadrature(double a, int points);
 
-}  // namespace midpoint_mixup
+}  // namespace featurelab::midpoint_mixup_pack

@@ -5,7 +5,7 @@
 
 #include <featurelab/contract.hpp>
 
-namespace midpoint_mixup {
+namespace featurelab::midpoint_mixup_pack {
 
 inline featurelab::ContractData multiview_contract() {
   return {{"multiview-patches", {{"classes", std::int64_t(3)}, {"patches", std::int64_t(4)}}},
@@ -14,4 +14,4 @@ inline featurelab::ContractData multiview_contract() {
           {}};
 }
 
-}  // namespace midpoint_mixup
+}  // namespace featurelab::midpoint_mixup_pack

@@ -5,9 +5,7 @@
 #include <featurelab/error.hpp>
 #include <featurelab/linalg.hpp>
 
-namespace midpoint_mixup {
-
-using namespace featurelab;
+namespace featurelab::midpoint_mixup_pack {
 
 void declare_feature_basis(Schema& s) {
   s.choice("features", "basis", {"basis", "random"},
@@ -40,4 +38,4 @@ FeatureSet feature_set(const Mat& views) {
   return {{"views", views}, {"view1", v1}, {"view2", v2}};
 }
 
-}  // namespace midpoint_mixup
+}  // namespace featurelab::midpoint_mixup_pack

@@ -6,7 +6,7 @@
 #include <featurelab/params.hpp>
 #include <featurelab/rng.hpp>
 
-namespace midpoint_mixup {
+namespace featurelab::midpoint_mixup_pack {
 
 // Adds `features` (basis | random) to a schema.
 void declare_feature_basis(featurelab::Schema& schema);
@@ -15,4 +15,4 @@ featurelab::Mat make_feature_basis(const std::string& kind, int classes, feature
 // {"views": 2k×d, "view1": k×d (v_{y,1}), "view2": k×d (v_{y,2})}
 featurelab::FeatureSet feature_set(const featurelab::Mat& views);
 
-}  // namespace midpoint_mixup
+}  // namespace featurelab::midpoint_mixup_pack

@@ -1,15 +1,13 @@
 // Both gradients on the same weights; the lagging weights are set temporarily and restored.
 #include "gradient_alignment_probe.hpp"
 
-#include "midpoint_mixup_loss.hpp"
+#include "midpoint_mixup_exact_loss.hpp"
 
 #include <featurelab/error.hpp>
 
 #include <cmath>
 
-namespace midpoint_mixup {
-
-using namespace featurelab;
+namespace featurelab::midpoint_mixup_pack {
 
 Schema GradientAlignmentProbe::schema() {
   Schema s;
@@ -60,7 +58,7 @@ void GradientAlignmentProbe::measure(const ProbeInput& in, Measurements& out) {
   }
   const Vec erm = erm_descent(in.model, in.train);
   Context ctx;
-  MidpointMixupLoss mm_loss(Params{}, ctx);
+  MidpointMixupExactLoss mm_loss(Params{}, ctx);
   Vec mm(in.model.trainable_size());
   mm_loss.evaluate_with_gradient(in.model, Batch::of(in.train), mm);
   mm = -mm;
@@ -88,4 +86,4 @@ void GradientAlignmentProbe::measure(const ProbeInput& in, Measurements& out) {
   out.scalar("ratio", erm_lag != 0 ? mm_lag / erm_lag : std::numeric_limits<double>::infinity());
 }
 
-}  // namespace midpoint_mixup
+}  // namespace featurelab::midpoint_mixup_pack

@@ -8,7 +8,10 @@
 
 #include <featurelab/probe.hpp>
 
-namespace midpoint_mixup {
+#include <string>
+#include <vector>
+
+namespace featurelab::midpoint_mixup_pack {
 
 class GradientAlignmentProbe : public featurelab::Probe {
  public:
@@ -16,6 +19,9 @@ class GradientAlignmentProbe : public featurelab::Probe {
       "⟨−∇_{w_y}J, v_{y,l}⟩ for ERM (cross-entropy) and exact Midpoint Mixup on the training set (Props. 3.4/3.5): "
       "erm_lagging, mm_lagging, mm_lagging_k2 (× k²), mm_gap (along v_{y,1} − v_{y,2}), ratio (mm/erm on v_{y,2}).";
   static featurelab::Schema schema();
+  static std::vector<std::string> metrics() {
+    return {"erm_lagging", "erm_leading", "mm_lagging", "mm_leading", "mm_lagging_k2", "mm_gap", "ratio"};
+  }
   static featurelab::ContractData contract_data() { return multiview_contract(); }
   GradientAlignmentProbe(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
@@ -25,4 +31,4 @@ class GradientAlignmentProbe : public featurelab::Probe {
   double c_;
 };
 
-}  // namespace midpoint_mixup
+}  // namespace featurelab::midpoint_mixup_pack

@@ -1,14 +1,12 @@
 // Def. 4.1: signal patch pairs with mirrored coefficients, feature-noise patches elsewhere.
-#include "distributions.hpp"
+#include "multiview_patches.hpp"
 #include "feature_basis.hpp"
 
 #include <featurelab/error.hpp>
 
 #include <cmath>
 
-namespace midpoint_mixup {
-
-using namespace featurelab;
+namespace featurelab::midpoint_mixup_pack {
 
 Schema MultiviewPatches::schema() {
   Schema s;
@@ -125,4 +123,4 @@ void MultiviewPatches::sample(Index n, Split, Rng& rng, Dataset& out) {
   }
 }
 
-}  // namespace midpoint_mixup
+}  // namespace featurelab::midpoint_mixup_pack

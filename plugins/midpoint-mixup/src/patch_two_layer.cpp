@@ -6,9 +6,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace midpoint_mixup {
-
-using namespace featurelab;
+namespace featurelab::midpoint_mixup_pack {
 
 namespace {
 Params activation_params(const Params& params, int classes) {
@@ -219,4 +217,4 @@ void PatchTwoLayer::hook(const std::string& name, ConstMatRef X, Mat& out) {
   activation_.apply(Z_, out, D_);
 }
 
-}  // namespace midpoint_mixup
+}  // namespace featurelab::midpoint_mixup_pack

@@ -13,7 +13,7 @@
 
 #include <optional>
 
-namespace midpoint_mixup {
+namespace featurelab::midpoint_mixup_pack {
 
 class PatchTwoLayer : public featurelab::Model, public featurelab::LinearPreactivation {
  public:
@@ -65,4 +65,4 @@ class PatchTwoLayer : public featurelab::Model, public featurelab::LinearPreacti
   featurelab::RowVec filter_sums_, filter_scale_;  // per-sample km-vectors of readout / patch_gradient
 };
 
-}  // namespace midpoint_mixup
+}  // namespace featurelab::midpoint_mixup_pack

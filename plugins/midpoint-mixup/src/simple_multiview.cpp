@@ -1,12 +1,10 @@
 // Def. 3.1: two orthonormal features per class with mirrored coefficients (β and 1 − β).
-#include "distributions.hpp"
+#include "simple_multiview.hpp"
 #include "feature_basis.hpp"
 
 #include <featurelab/error.hpp>
 
-namespace midpoint_mixup {
-
-using namespace featurelab;
+namespace featurelab::midpoint_mixup_pack {
 
 Schema SimpleMultiview::schema() {
   Schema s;
@@ -55,4 +53,4 @@ void SimpleMultiview::sample(Index n, Split, Rng& rng, Dataset& out) {
   }
 }
 
-}  // namespace midpoint_mixup
+}  // namespace featurelab::midpoint_mixup_pack

@@ -3,9 +3,7 @@
 
 #include <featurelab/error.hpp>
 
-namespace midpoint_mixup {
-
-using namespace featurelab;
+namespace featurelab::midpoint_mixup_pack {
 
 Schema SpuriousConcat::schema() {
   Schema s;
@@ -83,4 +81,4 @@ void SpuriousConcat::apply(Dataset& train, Dataset& test, Rng& rng) {
   }
 }
 
-}  // namespace midpoint_mixup
+}  // namespace featurelab::midpoint_mixup_pack

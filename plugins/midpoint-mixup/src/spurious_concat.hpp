@@ -8,7 +8,7 @@
 
 #include <featurelab/transform.hpp>
 
-namespace midpoint_mixup {
+namespace featurelab::midpoint_mixup_pack {
 
 class SpuriousConcat : public featurelab::Transform {
  public:
@@ -25,4 +25,4 @@ class SpuriousConcat : public featurelab::Transform {
   bool per_access_;
 };
 
-}  // namespace midpoint_mixup
+}  // namespace featurelab::midpoint_mixup_pack

@@ -3,9 +3,7 @@
 
 #include <featurelab/error.hpp>
 
-namespace midpoint_mixup {
-
-using namespace featurelab;
+namespace featurelab::midpoint_mixup_pack {
 
 Schema SpuriousGamma::schema() {
   Schema s;
@@ -38,4 +36,4 @@ void SpuriousGamma::apply(const Batch& in, Dataset& out, Rng& rng) {
   }
 }
 
-}  // namespace midpoint_mixup
+}  // namespace featurelab::midpoint_mixup_pack

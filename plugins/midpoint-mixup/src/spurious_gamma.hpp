@@ -7,7 +7,7 @@
 
 #include <featurelab/augment.hpp>
 
-namespace midpoint_mixup {
+namespace featurelab::midpoint_mixup_pack {
 
 class SpuriousGamma : public featurelab::Augment {
  public:
@@ -22,4 +22,4 @@ class SpuriousGamma : public featurelab::Augment {
   double low_, high_;
 };
 
-}  // namespace midpoint_mixup
+}  // namespace featurelab::midpoint_mixup_pack

@@ -134,7 +134,7 @@ TEST_CASE("exact Beta(1,1) mixup equals the explicit mixes at the two Gauss-Lege
 TEST_CASE("Beta(a, a) quadrature integrates the Beta moments exactly") {
   for (double a : {0.2, 0.5, 1.0, 3.0}) {
     for (int points : {1, 2, 5, 40}) {
-      const auto q = midpoint_mixup::beta_quadrature(a, points);
+      const auto q = featurelab::midpoint_mixup_pack::beta_quadrature(a, points);
       CHECK(q.weights.sum() == Approx(1).epsilon(1e-12));
       CHECK(q.nodes.minCoeff() > 0);
       CHECK(q.nodes.maxCoeff() < 1);
@@ -148,11 +148,11 @@ TEST_CASE("Beta(a, a) quadrature integrates the Beta moments exactly") {
     }
   }
   // Beta(1,1): E[H(λ)] = 1/2, the infimum of the uniform mixup loss (Eq. C.2).
-  const auto q = midpoint_mixup::beta_quadrature(1.0, 200);
+  const auto q = featurelab::midpoint_mixup_pack::beta_quadrature(1.0, 200);
   const Eigen::ArrayXd l = q.nodes.array();
   CHECK((q.weights.array() * (-l * l.log() - (1 - l) * (1 - l).log())).sum() == Approx(0.5).epsilon(1e-6));
-  CHECK_THROWS_WITH(midpoint_mixup::beta_quadrature(0.0, 4), Catch::Contains("a > 0"));
-  CHECK_THROWS_WITH(midpoint_mixup::beta_quadrature(1.0, 0), Catch::Contains("quadrature_nodes"));
+  CHECK_THROWS_WITH(featurelab::midpoint_mixup_pack::beta_quadrature(0.0, 4), Catch::Contains("a > 0"));
+  CHECK_THROWS_WITH(featurelab::midpoint_mixup_pack::beta_quadrature(1.0, 0), Catch::Contains("quadrature_nodes"));
 }
 
 TEST_CASE("Prop. 3.3: uniform mixup keeps a gap above its infimum at w_y = c(v_{y,1} + v_{y,2}), midpoint does not") {

@@ -1,5 +1,6 @@
-// Exact pair-mixing losses over all N² ordered pairs of a batch (i = j included), with λ integrated
-// exactly (a quadrature rule for Beta(a, a), the single node 1/2 for the midpoint):
+// What the exact pair-mixing losses share (midpoint_mixup_exact_loss.hpp, mixup_exact_loss.hpp): the loss over
+// all N² ordered pairs of a batch (i = j included), with λ integrated exactly (a quadrature rule for Beta(a, a),
+// the single node 1/2 for the midpoint):
 //   J = −1/N² Σ_i Σ_j E_λ[λ log φ^{y_i}(g(z_ij)) + (1−λ) log φ^{y_j}(g(z_ij))],  z_ij = λx_i + (1−λ)x_j.
 //   midpoint-mixup-exact  λ = 1/2: J_MM of Eq. 3.1
 //   mixup-exact           λ ~ Beta(a, a): the Mixup loss of Eq. 2.2 (Prop. 3.3's uniform mixup at a = 1)
@@ -14,7 +15,7 @@
 #include <featurelab/loss.hpp>
 #include <featurelab/preactivation.hpp>
 
-namespace midpoint_mixup {
+namespace featurelab::midpoint_mixup_pack {
 
 class ExactPairMixingLoss : public featurelab::Loss {
  public:
@@ -47,22 +48,4 @@ class ExactPairMixingLoss : public featurelab::Loss {
   featurelab::Mat Z_, dZ_;
 };
 
-class MidpointMixupLoss : public ExactPairMixingLoss {
- public:
-  static constexpr featurelab::Doc kDoc =
-      "Exact Midpoint Mixup loss J_MM (Eq. 3.1) over all N² pairs of the batch, computed from the N per-sample "
-      "pre-activations (models with affine pre-activations: patch-two-layer, linear).";
-  static featurelab::Schema schema();
-  MidpointMixupLoss(const featurelab::Params& params, featurelab::Context& context);
-};
-
-class MixupExactLoss : public ExactPairMixingLoss {
- public:
-  static constexpr featurelab::Doc kDoc =
-      "Exact Mixup loss (Eq. 2.2) over all N² pairs of the batch with λ ~ Beta(a, a) integrated by Gauss–Jacobi "
-      "quadrature, computed from the N per-sample pre-activations (patch-two-layer, linear).";
-  static featurelab::Schema schema();
-  MixupExactLoss(const featurelab::Params& params, featurelab::Context& context);
-};
-
-}  // namespace midpoint_mixup
+}  // namespace featurelab::midpoint_mixup_pack

@@ -1,11 +1,14 @@
-// Probes of which features a multi-view model learned (Chidambaram et al. Def. 4.5, App. B).
+// Probe `feature-learned`: which features a multi-view model learned (Chidambaram et al. Def. 4.5, App. B).
 #pragma once
 
 #include "contract_setups.hpp"
 
 #include <featurelab/probe.hpp>
 
-namespace midpoint_mixup {
+#include <string>
+#include <vector>
+
+namespace featurelab::midpoint_mixup_pack {
 
 // Def. 4.5 by ablation: feature v_{y,ℓ} is learned if class-y test points with every instance of
 // the other feature v_{y,3−ℓ} removed are still classified as y (accuracy ≥ tau). Also the
@@ -19,6 +22,10 @@ class FeatureLearnedProbe : public featurelab::Probe {
       "R(c) >= log k): fractions both / one / none, ablation table, and whether the initial correlation "
       "predicted the winner.";
   static featurelab::Schema schema();
+  static std::vector<std::string> metrics() {
+    return {"both", "one", "none", "response_both", "response_one", "response_none", "one_feature_classes",
+            "init_predicts_winner", "mean_response_v1", "mean_response_v2"};
+  }
   static featurelab::ContractData contract_data() { return multiview_contract(); }
   FeatureLearnedProbe(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
@@ -29,23 +36,4 @@ class FeatureLearnedProbe : public featurelab::Probe {
   featurelab::Mat initial_lambda_;  // k×2, from the first measurement (step 0)
 };
 
-// Λ_{y,ℓ} = max_r ⟨w_{y,r}, v_{y,ℓ}⟩ per class and feature (a table), and the off-diagonal
-// maximum O = max_{y, r, s≠y, ℓ} ⟨w_{y,r}, v_{s,ℓ}⟩ (Claims B.4, B.17).
-class FeatureCorrelationProbe : public featurelab::Probe {
- public:
-  static constexpr featurelab::Doc kDoc =
-      "Λ_{y,l} = max_r <w_{y,r}, v_{y,l}> per class and feature (table \"lambda\"), its smaller/larger feature "
-      "means, and the off-diagonal max O = max_{y,r,s≠y,l} <w_{y,r}, v_{s,l}>.";
-  static featurelab::Schema schema();
-  static featurelab::ContractData contract_data() { return multiview_contract(); }
-  FeatureCorrelationProbe(const featurelab::Params& params, featurelab::Context& context);
-  void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
-
- private:
-  bool per_class_;
-};
-
-// Λ (k×2) and O of the model's "W" block against the features; W has k·m rows, class-major.
-featurelab::Mat class_feature_maxima(const featurelab::Model& model, const featurelab::Mat& views, double* off_diagonal);
-
-}  // namespace midpoint_mixup
+}  // namespace featurelab::midpoint_mixup_pack

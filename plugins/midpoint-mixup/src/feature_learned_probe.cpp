@@ -1,19 +1,16 @@
-// Feature ablation, feature responses and weight–feature correlations.
-#include "feature_probes.hpp"
+// Feature ablation and feature responses.
+#include "feature_learned_probe.hpp"
+
+#include "class_feature_maxima.hpp"
 
 #include <featurelab/error.hpp>
 
+#include <algorithm>
 #include <cmath>
 
-namespace midpoint_mixup {
-
-using namespace featurelab;
+namespace featurelab::midpoint_mixup_pack {
 
 namespace {
-
-const Mat& views_of(const ProbeInput& in, const std::string& who) {
-  return require_feature(in.features, who, "views", "use a multi-view distribution (simple-multiview, multiview-patches)");
-}
 
 Index predicted(const Mat& out, Index i) {
   Index best = 0;
@@ -22,28 +19,6 @@ Index predicted(const Mat& out, Index i) {
 }
 
 }  // namespace
-
-Mat class_feature_maxima(const Model& model, const Mat& views, double* off_diagonal) {
-  const Index k = views.rows() / 2;
-  const ParamBlock* w = model.find_block("W");
-  if (!w || w->cols != views.cols() || w->rows % k != 0) {
-    throw Error("needs a model whose block \"W\" has k·m rows of the feature dimension (patch-two-layer, linear)");
-  }
-  const Index m = w->rows / k;
-  const Mat corr = model.block("W") * views.transpose();  // (k·m)×2k
-  Mat lambda(k, 2);
-  double off = -std::numeric_limits<double>::infinity();
-  for (Index y = 0; y < k; ++y) {
-    const auto rows = corr.middleRows(y * m, m);
-    lambda(y, 0) = rows.col(2 * y).maxCoeff();
-    lambda(y, 1) = rows.col(2 * y + 1).maxCoeff();
-    for (Index s = 0; s < 2 * k; ++s) {
-      if (s / 2 != y) off = std::max(off, static_cast<double>(rows.col(s).maxCoeff()));
-    }
-  }
-  if (off_diagonal) *off_diagonal = off;
-  return lambda;
-}
 
 Schema FeatureLearnedProbe::schema() {
   Schema s;
@@ -135,33 +110,4 @@ void FeatureLearnedProbe::measure(const ProbeInput& in, Measurements& out) {
   out.table("classes", std::move(table));
 }
 
-Schema FeatureCorrelationProbe::schema() {
-  Schema s;
-  s.boolean("per_class", true, "also record Λ_{y,1}, Λ_{y,2} of every class as scalars v1_class<y>, v2_class<y> "
-                               "(curves over training: featurelab plot RUN --metric 'feature-correlation.v*_class*')");
-  return s;
-}
-
-FeatureCorrelationProbe::FeatureCorrelationProbe(const Params& params, Context&) : per_class_(params.boolean("per_class")) {}
-
-void FeatureCorrelationProbe::measure(const ProbeInput& in, Measurements& out) {
-  double off = 0;
-  const Mat lambda = class_feature_maxima(in.model, views_of(in, name()), &off);
-  const Vec smaller = lambda.rowwise().minCoeff(), larger = lambda.rowwise().maxCoeff();
-  out.scalar("smaller_mean", static_cast<double>(smaller.mean()));
-  out.scalar("larger_mean", static_cast<double>(larger.mean()));
-  out.scalar("smaller_min", static_cast<double>(smaller.minCoeff()));
-  out.scalar("off_diagonal", off);
-  if (per_class_) {
-    for (Index y = 0; y < lambda.rows(); ++y) {
-      out.scalar("v1_class" + std::to_string(y), static_cast<double>(lambda(y, 0)));
-      out.scalar("v2_class" + std::to_string(y), static_cast<double>(lambda(y, 1)));
-    }
-  }
-  Table table;
-  table.values = lambda.cast<double>();
-  table.col_names = {"v1", "v2"};
-  out.table("lambda", std::move(table));
-}
-
-}  // namespace midpoint_mixup
+}  // namespace featurelab::midpoint_mixup_pack

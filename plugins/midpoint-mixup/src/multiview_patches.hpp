@@ -1,28 +1,9 @@
-// The multi-view distributions of Chidambaram et al.: Def. 3.1 (simple) and Def. 4.1 (patches).
+// Distribution `multiview-patches`: the multi-view patch data of Chidambaram et al. Def. 4.1.
 #pragma once
 
 #include <featurelab/distribution.hpp>
 
-namespace midpoint_mixup {
-
-// Def. 3.1: x = β v_{y,1} + (1 − β) v_{y,2}, β ~ U[beta_low, beta_high], y uniform.
-class SimpleMultiview : public featurelab::Distribution {
- public:
-  static constexpr featurelab::Doc kDoc =
-      "Simple multi-view data (Def. 3.1): x = β v_{y,1} + (1−β) v_{y,2} with β ~ U[0.1, 0.9]; features "
-      "\"views\" (2k×d), \"view1\", \"view2\"; metadata beta.";
-  static featurelab::Schema schema();
-  static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
-  SimpleMultiview(const featurelab::Params& params, featurelab::Context& context);
-  featurelab::DataSpec spec() const override;
-  void sample(featurelab::Index n, featurelab::Split split, featurelab::Rng& rng, featurelab::Dataset& out) override;
-  featurelab::FeatureSet features() const override;
-
- private:
-  int classes_;
-  double low_, high_;
-  featurelab::Mat views_;  // 2k×d
-};
+namespace featurelab::midpoint_mixup_pack {
 
 // Def. 4.1 with Assumption 4.3's hyperparameters as parameters: P patches of dimension d; C_P
 // signal pairs carrying β v_{y,1} and (δ2 − β) v_{y,2}, β ~ U[δ1, δ2 − δ1]; the other patches
@@ -50,4 +31,4 @@ class MultiviewPatches : public featurelab::Distribution {
   featurelab::Mat views_;
 };
 
-}  // namespace midpoint_mixup
+}  // namespace featurelab::midpoint_mixup_pack

@@ -1,7 +1,7 @@
 // Exact pair mixing in activation space, one anchor sample i and one node λ at a time: the N mixes
 // λZ_i + (1−λ)Z_j go through the model's head as one batch; their gradients accumulate λ to i and
 // 1−λ to each j.
-#include "midpoint_mixup_loss.hpp"
+#include "exact_pair_mixing.hpp"
 
 #include <featurelab/error.hpp>
 #include <featurelab/threads.hpp>
@@ -9,9 +9,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace midpoint_mixup {
-
-using namespace featurelab;
+namespace featurelab::midpoint_mixup_pack {
 
 namespace {
 LinearPreactivation& preactivation_model(Model& model) {
@@ -123,19 +121,4 @@ Scalar ExactPairMixingLoss::run(Model& model, const Batch& batch, VecRef* grad) 
   return static_cast<Scalar>(total * scale);
 }
 
-Schema MidpointMixupLoss::schema() { return Schema{}; }
-
-MidpointMixupLoss::MidpointMixupLoss(const Params&, Context&) : ExactPairMixingLoss(beta_quadrature(1.0, 1)) {}
-
-Schema MixupExactLoss::schema() {
-  Schema s;
-  s.real("alpha", 1.0, "λ ~ Beta(alpha, alpha); 1 is uniform mixup (Prop. 3.3)").above(0);
-  s.integer("quadrature_nodes", 64, "Gauss–Jacobi nodes for E_λ (exact for polynomials of degree < 2·nodes)")
-      .range(1, 1000);
-  return s;
-}
-
-MixupExactLoss::MixupExactLoss(const Params& params, Context&)
-    : ExactPairMixingLoss(beta_quadrature(params.real("alpha"), static_cast<int>(params.integer("quadrature_nodes")))) {}
-
-}  // namespace midpoint_mixup
+}  // namespace featurelab::midpoint_mixup_pack

@@ -7,9 +7,7 @@
 #include <cmath>
 #include <vector>
 
-namespace feature_emergence {
-
-using namespace featurelab;
+namespace featurelab::feature_emergence_pack {
 
 namespace {
 
@@ -280,4 +278,4 @@ void GroundTruthNet::hook(const std::string& name, ConstMatRef X, Mat& out) {
   out = name == "hidden.pre" ? Z_ : H_;
 }
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

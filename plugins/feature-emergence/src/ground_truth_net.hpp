@@ -33,7 +33,7 @@
 #include <featurelab/model.hpp>
 #include <featurelab/contract.hpp>
 
-namespace feature_emergence {
+namespace featurelab::feature_emergence_pack {
 
 class GroundTruthNet : public featurelab::Model {
  public:
@@ -73,4 +73,4 @@ class GroundTruthNet : public featurelab::Model {
   featurelab::Mat Z_, H_, S_;
 };
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

@@ -1,25 +1,29 @@
 // Pack feature-emergence: Shi 2024 (dissertation) chapter 2, "A Theoretical Analysis on Feature
 // Learning in Neural Networks: Emergence from Inputs and Advantage over Fixed Features" — the
 // dictionary data, the truncated-ReLU network with symmetric init, its NTK linearisation, the phased
-// training schedule, and the pattern probes.
-#include "dictionary_patterns.hpp"
-#include "gradient_features.hpp"
+// training schedule, and the pattern probes (ch2-emergence-from-inputs/) — and chapter 3, "Provable
+// Guarantees for Neural Networks via Gradient Feature Learning" — its data, the 4m-symmetric ReLU
+// network and the gradient-feature probe (ch3-gradient-feature-learning/). What both chapters use (the
+// phased trainer, the readout, the fixed ground-truth networks) is in src/.
 #include "ground_truth_net.hpp"
-#include "hypercube_gaussian_parity.hpp"
-#include "linear_separable.hpp"
-#include "multi_index_gaussian.hpp"
-#include "neuron_map.hpp"
-#include "ntk_two_layer.hpp"
-#include "pattern_probes.hpp"
 #include "phased_gd.hpp"
 #include "readout_trainer.hpp"
-#include "structured_parity.hpp"
-#include "symmetric_relu_two_layer.hpp"
-#include "truncated_two_layer.hpp"
+#include "ch2-emergence-from-inputs/dictionary_patterns.hpp"
+#include "ch2-emergence-from-inputs/hypercube_gaussian_parity.hpp"
+#include "ch2-emergence-from-inputs/neuron_map.hpp"
+#include "ch2-emergence-from-inputs/ntk_two_layer.hpp"
+#include "ch2-emergence-from-inputs/pattern_components.hpp"
+#include "ch2-emergence-from-inputs/pattern_cosine.hpp"
+#include "ch2-emergence-from-inputs/truncated_two_layer.hpp"
+#include "ch3-gradient-feature-learning/gradient_features.hpp"
+#include "ch3-gradient-feature-learning/linear_separable.hpp"
+#include "ch3-gradient-feature-learning/multi_index_gaussian.hpp"
+#include "ch3-gradient-feature-learning/structured_parity.hpp"
+#include "ch3-gradient-feature-learning/symmetric_relu_two_layer.hpp"
 
 #include <featurelab/pack.hpp>
 
-using namespace feature_emergence;
+using namespace featurelab::feature_emergence_pack;
 
 FEATURELAB_PACK("feature-emergence", "0.1.0") {
   pack.add<DictionaryPatterns>("dictionary-patterns");

@@ -9,9 +9,7 @@
 #include <algorithm>
 #include <sstream>
 
-namespace feature_emergence {
-
-using namespace featurelab;
+namespace featurelab::feature_emergence_pack {
 
 Schema PhasedGd::schema() {
   Schema s;
@@ -262,4 +260,4 @@ bool PhasedGd::train_readout(TrainerHost& host, const Phase& ph, Rng& rng, Index
   return true;
 }
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

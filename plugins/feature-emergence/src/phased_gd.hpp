@@ -18,7 +18,7 @@
 #include <set>
 #include <vector>
 
-namespace feature_emergence {
+namespace featurelab::feature_emergence_pack {
 
 class PhasedGd : public featurelab::Trainer {
  public:
@@ -68,4 +68,4 @@ class PhasedGd : public featurelab::Trainer {
   featurelab::Vec grad_;
 };
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

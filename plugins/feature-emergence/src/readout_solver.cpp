@@ -5,9 +5,7 @@
 
 #include <algorithm>
 
-namespace feature_emergence {
-
-using namespace featurelab;
+namespace featurelab::feature_emergence_pack {
 
 HingeReadout::HingeReadout(ConstMatRef H, const VecD& y, double lambda)
     : H_(H), y_(y), alpha_(VecD::Zero(H.rows())), a_(VecD::Zero(H.cols())), c_(1.0 / (lambda * static_cast<double>(H.rows()))) {
@@ -44,4 +42,4 @@ double HingeReadout::accuracy() const {
   return (margins.array() > 0).cast<double>().mean();
 }
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

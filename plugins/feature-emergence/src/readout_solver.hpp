@@ -16,7 +16,7 @@
 
 #include <functional>
 
-namespace feature_emergence {
+namespace featurelab::feature_emergence_pack {
 
 class HingeReadout {
  public:
@@ -37,4 +37,4 @@ class HingeReadout {
   double c_;  // the box 1/(λn)
 };
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

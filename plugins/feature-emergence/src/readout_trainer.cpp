@@ -1,8 +1,6 @@
 #include "readout_trainer.hpp"
 
-namespace feature_emergence {
-
-using namespace featurelab;
+namespace featurelab::feature_emergence_pack {
 
 Schema ReadoutTrainer::schema() {
   Schema s;
@@ -18,4 +16,4 @@ ReadoutTrainer::ReadoutTrainer(const Params& params, Context& context) : PhasedG
   append_readout(params.integer("readout_steps"), params.real("readout_smoothing"));
 }
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

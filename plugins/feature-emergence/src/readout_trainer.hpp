@@ -9,7 +9,7 @@
 
 #include <featurelab/contract.hpp>
 
-namespace feature_emergence {
+namespace featurelab::feature_emergence_pack {
 
 class ReadoutTrainer : public PhasedGd {
  public:
@@ -25,4 +25,4 @@ class ReadoutTrainer : public PhasedGd {
   ReadoutTrainer(const featurelab::Params& params, featurelab::Context& context);
 };
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

@@ -8,7 +8,7 @@
 #include <cmath>
 
 using namespace featurelab;
-using feature_emergence::HingeReadout;
+using featurelab::feature_emergence_pack::HingeReadout;
 
 TEST_CASE("readout: dual coordinate descent separates a parity of counts on collinear kinked features") {
   // h_j(s) = relu(c (s − t_j)) with c = 1/25 and kinks t_j spread over [−0.5, 5.5]; y = parity of s.

@@ -4,9 +4,7 @@
 
 #include <featurelab/error.hpp>
 
-namespace feature_emergence {
-
-using namespace featurelab;
+namespace featurelab::feature_emergence_pack {
 
 Schema SymmetricReluTwoLayer::schema() {
   Schema s;
@@ -118,4 +116,4 @@ void SymmetricReluTwoLayer::hook(const std::string& name, ConstMatRef X, Mat& ou
   if (name == "hidden.post") out = out.cwiseMax(Scalar(0));
 }
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

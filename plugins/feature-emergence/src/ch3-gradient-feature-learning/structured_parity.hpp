@@ -37,7 +37,7 @@
 #include <string>
 #include <vector>
 
-namespace feature_emergence {
+namespace featurelab::feature_emergence_pack {
 
 class StructuredParity : public featurelab::Distribution {
  public:
@@ -62,4 +62,4 @@ class StructuredParity : public featurelab::Distribution {
   std::vector<featurelab::Index> off_;  // the d − rk indices outside A
 };
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

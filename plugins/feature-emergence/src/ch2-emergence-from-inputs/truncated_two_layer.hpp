@@ -8,7 +8,7 @@
 #include <featurelab/model.hpp>
 #include <featurelab/tunable.hpp>
 
-namespace feature_emergence {
+namespace featurelab::feature_emergence_pack {
 
 class TruncatedTwoLayer : public featurelab::Model, public featurelab::Tunable {
  public:
@@ -34,4 +34,4 @@ class TruncatedTwoLayer : public featurelab::Model, public featurelab::Tunable {
   featurelab::Mat Z_, H_, dH_;
 };
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

@@ -6,9 +6,7 @@
 
 #include <cmath>
 
-namespace feature_emergence {
-
-using namespace featurelab;
+namespace featurelab::feature_emergence_pack {
 
 Schema MultiIndexGaussian::schema() {
   Schema s;
@@ -61,4 +59,4 @@ void MultiIndexGaussian::sample(Index n, Split split, Rng& rng, Dataset& out) {
   for (Index i = 0; i < n; ++i) out.y(i) = y(i) > 0 ? 1 : 0;
 }
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

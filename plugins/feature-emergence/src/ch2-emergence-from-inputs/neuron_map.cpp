@@ -1,7 +1,7 @@
 // Projection onto (v̂, top principal direction ⊥ v̂): two GEMVs and one symmetric eigenproblem.
 #include "neuron_map.hpp"
 
-#include "pattern_probes.hpp"
+#include "first_layer.hpp"
 
 #include <featurelab/error.hpp>
 
@@ -9,9 +9,7 @@
 
 #include <cmath>
 
-namespace feature_emergence {
-
-using namespace featurelab;
+namespace featurelab::feature_emergence_pack {
 
 Schema NeuronMap::schema() {
   Schema s;
@@ -89,4 +87,4 @@ void NeuronMap::measure(const ProbeInput& in, Measurements& out) {
   out.table("map", std::move(table));
 }
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

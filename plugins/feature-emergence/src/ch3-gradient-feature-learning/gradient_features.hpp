@@ -26,7 +26,10 @@
 
 #include <featurelab/probe.hpp>
 
-namespace feature_emergence {
+#include <string>
+#include <vector>
+
+namespace featurelab::feature_emergence_pack {
 
 class GradientFeatures : public featurelab::Probe {
  public:
@@ -34,6 +37,9 @@ class GradientFeatures : public featurelab::Probe {
       "Simplified gradients G(w_i, b_i) = Ê[y x 1[w_iᵀx > b_i]] of every neuron (one batched product) against the "
       "distribution's directions: cone fractions p̂(D_j, s, γ, B_G), nice-neuron counts (Def. B.4), max |cos| (Shi 2024 ch. 3).";
   static featurelab::Schema schema();
+  static std::vector<std::string> metrics() {
+    return {"in_cone", "p.*.pos", "p.*.neg", "p_min", "nice.*.pos", "nice.*.neg", "cos.*", "norm_median", "threshold"};
+  }
   GradientFeatures(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
 
@@ -46,4 +52,4 @@ class GradientFeatures : public featurelab::Probe {
   featurelab::Mat gates_, G_, C_;  // n×N gates (then y ⊙ gates), N×d gradients, N×r cosines
 };
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

@@ -8,7 +8,7 @@
 
 #include <featurelab/model.hpp>
 
-namespace feature_emergence {
+namespace featurelab::feature_emergence_pack {
 
 class NtkTwoLayer : public featurelab::Model {
  public:
@@ -30,4 +30,4 @@ class NtkTwoLayer : public featurelab::Model {
   featurelab::Mat Z_, H_, S_, G_;
 };
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

@@ -5,9 +5,7 @@
 
 #include <cmath>
 
-namespace feature_emergence {
-
-using namespace featurelab;
+namespace featurelab::feature_emergence_pack {
 
 Schema LinearSeparable::schema() {
   Schema s;
@@ -64,4 +62,4 @@ void LinearSeparable::sample(Index n, Split, Rng& rng, Dataset& out) {
   out.X.noalias() += signal * w_;
 }
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

@@ -3,9 +3,7 @@
 
 #include <cmath>
 
-namespace feature_emergence {
-
-using namespace featurelab;
+namespace featurelab::feature_emergence_pack {
 
 namespace {
 constexpr double kInvSqrt2 = 0.70710678118654752440;
@@ -30,11 +28,9 @@ void truncated_relu(ConstMatRef Z, double s, MatRef H, MatRef dH) {
   }
 }
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack
 
-namespace feature_emergence {
-
-using namespace featurelab;
+namespace featurelab::feature_emergence_pack {
 
 void declare_network_schema(Schema& s) {
   s.integer("width", 600, "hidden units 2m (the paper's m is half of it); even").min(2);
@@ -54,4 +50,4 @@ void symmetric_init(Rng& rng, double sigma_w, double sigma_b, double sigma_a, Ma
   a.rightCols(m) = -a.leftCols(m);
 }
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

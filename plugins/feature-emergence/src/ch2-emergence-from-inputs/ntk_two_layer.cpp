@@ -5,9 +5,7 @@
 
 #include <featurelab/error.hpp>
 
-namespace feature_emergence {
-
-using namespace featurelab;
+namespace featurelab::feature_emergence_pack {
 
 Schema NtkTwoLayer::schema() {
   Schema s;
@@ -64,4 +62,4 @@ void NtkTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
   gb = G_.colwise().sum();
 }
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

@@ -7,9 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
-namespace feature_emergence {
-
-using namespace featurelab;
+namespace featurelab::feature_emergence_pack {
 
 namespace {
 
@@ -157,4 +155,4 @@ void StructuredParity::sample(Index n, Split, Rng& rng, Dataset& out) {
   }
 }
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

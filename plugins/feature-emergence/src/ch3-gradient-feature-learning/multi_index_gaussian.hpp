@@ -23,7 +23,7 @@
 
 #include <string>
 
-namespace feature_emergence {
+namespace featurelab::feature_emergence_pack {
 
 class MultiIndexGaussian : public featurelab::Distribution {
  public:
@@ -44,4 +44,4 @@ class MultiIndexGaussian : public featurelab::Distribution {
   featurelab::Mat U_;  // r×d: row i is u_iᵀ
 };
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

@@ -16,7 +16,7 @@
 
 #include <featurelab/distribution.hpp>
 
-namespace feature_emergence {
+namespace featurelab::feature_emergence_pack {
 
 class DictionaryPatterns : public featurelab::Distribution {
  public:
@@ -47,4 +47,4 @@ class DictionaryPatterns : public featurelab::Distribution {
   double scale_ = 1;           // 1/σ̃
 };
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

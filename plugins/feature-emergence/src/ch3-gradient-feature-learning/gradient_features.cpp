@@ -7,9 +7,7 @@
 #include <cmath>
 #include <vector>
 
-namespace feature_emergence {
-
-using namespace featurelab;
+namespace featurelab::feature_emergence_pack {
 
 Schema GradientFeatures::schema() {
   Schema s;
@@ -155,4 +153,4 @@ void GradientFeatures::measure(const ProbeInput& in, Measurements& out) {
   }
 }
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

@@ -1,5 +1,5 @@
-// Cosines as one product W·vᵀ; components as one product W·Mᵀ.
-#include "pattern_probes.hpp"
+// Components as one product W·Mᵀ.
+#include "pattern_components.hpp"
 
 #include <featurelab/error.hpp>
 
@@ -7,39 +7,10 @@
 #include <cmath>
 #include <vector>
 
-namespace feature_emergence {
+namespace featurelab::feature_emergence_pack {
 
-using namespace featurelab;
-
-namespace {
-// The fix when a probe's ground truth is missing.
-constexpr const char* kPatternData = "use data.use = \"dictionary-patterns\", which exposes it";
-double median(std::vector<double> v) {
-  if (v.empty()) return std::nan("");
-  std::nth_element(v.begin(), v.begin() + static_cast<long>(v.size() / 2), v.end());
-  return v[v.size() / 2];
-}
-}  // namespace
-
-Mat first_layer(const Model& model, const std::string& who) {
-  if (model.find_block("W")) return model.block("W");
-  if (model.find_block("W0") && model.find_block("dW")) return model.block("W0") + model.block("dW");
-  throw Error(who + " reads the first layer: a model with block W (or W0 and dW)");
-}
-
-void PatternCosine::measure(const ProbeInput& in, Measurements& out) {
-  const std::string& who = name();
-  const Mat& v = require_feature(in.features, who, "ground_truth", kPatternData);
-  const Mat W = first_layer(in.model, who);
-  if (W.cols() != v.cols()) throw Error(who + ": the model's inputs and the ground truth differ in dimension");
-  const Vec norms = W.rowwise().norm().cwiseMax(Scalar(1e-30));
-  const Vec cos = (W * v.row(0).transpose()).array() / (norms.array() * v.norm());
-  out.scalar("max", static_cast<double>(cos.maxCoeff()));
-  out.scalar("max_neg", static_cast<double>((-cos).maxCoeff()));
-  std::vector<double> abs(static_cast<std::size_t>(cos.size()));
-  for (Index i = 0; i < cos.size(); ++i) abs[static_cast<std::size_t>(i)] = std::abs(cos(i));
-  out.scalar("median_abs", median(abs));
-}
+using detail::kPatternData;
+using detail::median;
 
 Schema PatternComponents::schema() {
   Schema s;
@@ -87,4 +58,4 @@ void PatternComponents::measure(const ProbeInput& in, Measurements& out) {
   if (!spread.empty()) out.scalar("spread_median", median(spread));
 }
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

@@ -5,9 +5,7 @@
 
 #include <featurelab/error.hpp>
 
-namespace feature_emergence {
-
-using namespace featurelab;
+namespace featurelab::feature_emergence_pack {
 
 Schema TruncatedTwoLayer::schema() {
   Schema s;
@@ -83,4 +81,4 @@ void TruncatedTwoLayer::hook(const std::string& name, ConstMatRef X, Mat& out) {
   truncated_relu(Z, smoothing_, out, dH);
 }
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

@@ -12,11 +12,14 @@
 // the share of each unit neuron the plane shows (1: the map is exact). First layer: block W, or W0 + dW.
 #pragma once
 
-#include "pattern_probes.hpp"
+#include "first_layer.hpp"
 
 #include <featurelab/probe.hpp>
 
-namespace feature_emergence {
+#include <string>
+#include <vector>
+
+namespace featurelab::feature_emergence_pack {
 
 class NeuronMap : public featurelab::Probe {
  public:
@@ -24,6 +27,7 @@ class NeuronMap : public featurelab::Probe {
       "2-D map of the normalised neurons for plots (Fig. 2.2/A.2): x = cos with the ground truth v, y = along the top "
       "principal direction orthogonal to v; table map (x, y, a_sign, norm) per neuron, scalar in_plane.";
   static featurelab::Schema schema();
+  static std::vector<std::string> metrics() { return {"in_plane"}; }
   static featurelab::ContractData contract_data() { return patterns_contract(); }
   NeuronMap(const featurelab::Params& params, featurelab::Context& context);
   void measure(const featurelab::ProbeInput& in, featurelab::Measurements& out) override;
@@ -32,4 +36,4 @@ class NeuronMap : public featurelab::Probe {
   std::string feature_;
 };
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

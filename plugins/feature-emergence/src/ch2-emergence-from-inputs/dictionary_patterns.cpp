@@ -6,9 +6,7 @@
 
 #include <cmath>
 
-namespace feature_emergence {
-
-using namespace featurelab;
+namespace featurelab::feature_emergence_pack {
 
 Schema DictionaryPatterns::schema() {
   Schema s;
@@ -150,4 +148,4 @@ void DictionaryPatterns::sample(Index n, Split, Rng& rng, Dataset& out) {
   out.meta["relevant_count"] = count;
 }
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

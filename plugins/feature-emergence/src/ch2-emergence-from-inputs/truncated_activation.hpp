@@ -10,7 +10,7 @@
 #include <featurelab/rng.hpp>
 #include <featurelab/types.hpp>
 
-namespace feature_emergence {
+namespace featurelab::feature_emergence_pack {
 
 // Writes σ_s(Z) into H and σ_s′(Z) into dH (same shapes as Z).
 void truncated_relu(featurelab::ConstMatRef Z, double smoothing, featurelab::MatRef H, featurelab::MatRef dH);
@@ -23,4 +23,4 @@ void declare_network_schema(featurelab::Schema& s);
 void symmetric_init(featurelab::Rng& rng, double sigma_w, double sigma_b, double sigma_a, featurelab::MatRef W,
                     featurelab::MatRef b, featurelab::MatRef a);
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

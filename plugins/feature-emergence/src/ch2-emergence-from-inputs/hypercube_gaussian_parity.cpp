@@ -6,9 +6,7 @@
 
 #include <cmath>
 
-namespace feature_emergence {
-
-using namespace featurelab;
+namespace featurelab::feature_emergence_pack {
 
 namespace {
 
@@ -87,4 +85,4 @@ void HypercubeGaussianParity::sample(Index n, Split, Rng& rng, Dataset& out) {
   out.X.noalias() += eps * M_;
 }
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

@@ -13,7 +13,7 @@
 
 #include <featurelab/distribution.hpp>
 
-namespace feature_emergence {
+namespace featurelab::feature_emergence_pack {
 
 class LinearSeparable : public featurelab::Distribution {
  public:
@@ -34,4 +34,4 @@ class LinearSeparable : public featurelab::Distribution {
   featurelab::Mat w_;  // 1×d, unit
 };
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

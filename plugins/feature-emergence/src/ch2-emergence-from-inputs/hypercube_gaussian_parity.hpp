@@ -13,7 +13,7 @@
 
 #include <featurelab/distribution.hpp>
 
-namespace feature_emergence {
+namespace featurelab::feature_emergence_pack {
 
 class HypercubeGaussianParity : public featurelab::Distribution {
  public:
@@ -34,4 +34,4 @@ class HypercubeGaussianParity : public featurelab::Distribution {
   featurelab::Mat M_;   // k×d: row i is M_iᵀ
 };
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

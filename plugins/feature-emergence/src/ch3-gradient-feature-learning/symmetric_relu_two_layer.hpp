@@ -26,7 +26,7 @@
 
 #include <featurelab/model.hpp>
 
-namespace feature_emergence {
+namespace featurelab::feature_emergence_pack {
 
 class SymmetricReluTwoLayer : public featurelab::Model {
  public:
@@ -54,4 +54,4 @@ class SymmetricReluTwoLayer : public featurelab::Model {
   featurelab::Mat Z_, H_, P_, dZ_;  // pre-activations, activations, products a_i h_i, dL/dZ
 };
 
-}  // namespace feature_emergence
+}  // namespace featurelab::feature_emergence_pack

@@ -12,7 +12,7 @@ expect 2 "unknown kind" -- $fl list modle
 expect 0 "width" -- $fl describe two-layer
 expect 0 "Parameters" -- $fl describe std:two-layer
 expect 0 "No parameters" -- $fl describe std:logistic
-expect 0 "Source: plugins/std/src/two_layer.hpp" -- $fl describe two-layer
+expect 0 "Source: plugins/std/src/two_layer_model.hpp" -- $fl describe two-layer
 expect 3 "did you mean 'two-layer'" -- $fl describe two-layr
 # A component found nowhere: the directories searched, in order, and how to add one.
 expect 3 "no component 'my-model'.*searched, in order: /nonexistent/dir \(missing\), .*--plugin-path DIR, or FEATURELAB_PLUGIN_PATH" -- \

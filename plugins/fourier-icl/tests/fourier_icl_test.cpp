@@ -1,6 +1,6 @@
 // The fourier-icl pack's chapter-4 components on their own: the modular-sum table and its split, the
-// maximum-margin construction hitting γ* exactly (A4.1) and γ* bounding every network over the full table
-// (A4.2), the single-neuron class-weighted margin γ*·cos(Σθ_j − θ_w) (A4.3), the network's gradients, and the
+// maximum-margin construction hitting γ* exactly (Thm. 4.9) and γ* bounding every network over the full table
+// (Thm. 4.9: no network does better), the single-neuron class-weighted margin γ*·cos(Σθ_j − θ_w) (Lem. 4.10), the network's gradients, and the
 // probes on networks whose spectra are known. The tags A4.x, A5.x and D9.x in the test names label our checks
 // (described beside each); the dissertation's results are cited by their own numbers.
 #include "ch4-modular-arithmetic/fourier_construction.hpp"
@@ -78,7 +78,7 @@ TEST_CASE("modular-sum: the whole table of p^k tuples split once into train and 
   CHECK_THROWS_WITH(data->sample(172, Split::Train, rng, train), Catch::Contains("171"));
 }
 
-TEST_CASE("fourier-max-margin construction: 2^{2k-2}(p-1) equal-norm neurons, f[y] and f[c≠y] constant, margin = γ* exactly (A4.1)") {
+TEST_CASE("fourier-max-margin construction: 2^{2k-2}(p-1) equal-norm neurons, f[y] and f[c≠y] constant, margin = γ* exactly (Thm. 4.9)") {
   const std::map<std::pair<int, int>, double> reference = {{{2, 5}, 3.042903e-2},  {{3, 7}, 4.464286e-3},
                                                            {{3, 11}, 1.704545e-3}, {{4, 5}, 3.394113e-3},
                                                            {{2, 23}, 2.579565e-3}, {{3, 97}, 2.013531e-5},
@@ -113,7 +113,7 @@ TEST_CASE("fourier-max-margin construction: 2^{2k-2}(p-1) equal-norm neurons, f[
   }
 }
 
-TEST_CASE("γ* bounds the normalised margin of every network over the full table (A4.2)") {
+TEST_CASE("γ* bounds the normalised margin of every network over the full table (Thm. 4.9)") {
   Rng rng(3);
   for (auto [k, p] : std::vector<std::pair<int, int>>{{2, 7}, {3, 5}, {2, 11}}) {
     MatD U, W;
@@ -129,7 +129,7 @@ TEST_CASE("γ* bounds the normalised margin of every network over the full table
   }
 }
 
-TEST_CASE("a unit-norm single-frequency neuron has class-weighted margin γ*·cos(Σθ_j − θ_w) (A4.3)") {
+TEST_CASE("a unit-norm single-frequency neuron has class-weighted margin γ*·cos(Σθ_j − θ_w) (Lem. 4.10)") {
   const int k = 3, p = 11;
   Rng rng(5);
   for (double shift : {0.0, M_PI / 2, M_PI}) {
@@ -221,7 +221,7 @@ TEST_CASE("probes: the construction is single-frequency everywhere, covers every
   CHECK(metric(rg, "ratio") < 1);
 }
 
-TEST_CASE("ICL regression closed forms: the rank-r optimum, the loss table, the rank gap and the best rank by shots (A5.1, A5.3, A5.4)") {
+TEST_CASE("ICL regression closed forms: the rank-r optimum, the loss table, the rank gap and the best rank by shots (Thms. 5.4.1-5.4.3)") {
   IclSetting s;
   s.eigenvalues.resize(8);
   s.eigenvalues << 2, 1.5, 1, 0.5, 0.1, 0.1, 0.1, 0.1;
@@ -258,7 +258,7 @@ TEST_CASE("ICL regression closed forms: the rank-r optimum, the loss table, the 
     }
   }
   CHECK(optimal_evaluation_loss(s, 8, c, 16, 1) - optimal_evaluation_loss(s, 2, c, 16, 1) == Approx(1.5632).margin(1e-4));
-  // Thm. 5.4.2's trade-off (A5.4): with a tail in the task, more shots favour larger models:
+  // Thm. 5.4.2's trade-off: with a tail in the task, more shots favour larger models:
   // r_opt = 2, 2, 4, 4, 8, 8 for M = 4 … 4096.
   VecD tail(8);
   tail << 1, 1, .5, .5, .3, .3, .3, .3;

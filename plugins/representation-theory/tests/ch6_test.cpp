@@ -1,5 +1,5 @@
 // Chapter 6's components on their own: the distributions' moments and the 2-D toy's population identity
-// err_OOD = (7/3)·err_ID (our derivation from Sec. 6.3.1's specification; tagged A6.4 in its test name), the
+// err_OOD = (7/3)·err_ID (our derivation from Sec. 6.3.1's specification), the
 // models' gradients and hook backpropagation against finite differences, hard thresholding, and the probes on
 // constructed weights.
 #include <featurelab/distribution.hpp>
@@ -66,7 +66,7 @@ TEST_CASE("dg-theory-model: invariant means 1/2, environmental means gamma in-do
                     Catch::Contains("need d > r"));
 }
 
-TEST_CASE("dg-toy-2d: err_ood = 7/3 err_id for bias-free classifiers with positive weights (A6.4)") {
+TEST_CASE("dg-toy-2d: err_ood = 7/3 err_id for bias-free classifiers with positive weights (our derivation from Sec. 6.3.1)") {
   auto data = pack().make<Distribution>("dg-toy-2d", {{"ood", std::int64_t(200000)}});
   Dataset id;
   Rng rng(5);

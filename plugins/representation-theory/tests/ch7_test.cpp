@@ -2,8 +2,7 @@
 // contrastive losses against finite differences and against the closed-form gradient, Thm 7.1's PCA identity by
 // Monte Carlo, the exact projection onto {‖W‖₂ ≤ 1, ‖W‖_F ≤ √r} (and Dykstra's onto its intersection with a
 // ball), the ideal representations of Prop. 7.3 / 7.4 through the feature-weights probe, the ridge probe's trade-off
-// (and its absence without regularisation), App. F.1.1's XOR counterexample, and refusals. Tags in test names (B7.4,
-// B7.6, B-G1) label these checks of ours.
+// (and its absence without regularisation), App. F.1.1's XOR counterexample, and refusals.
 #include "../src/ch7-contrastive-tradeoff/norm_projection.hpp"
 
 #include <featurelab/augment.hpp>
@@ -270,7 +269,7 @@ TEST_CASE("contrastive-regularized: prediction + λ·contrastive, gradient with 
   CHECK_THROWS_WITH(loss->check_model(*headless, s.spec), Catch::Contains("head = true"));
 }
 
-TEST_CASE("Thm 7.1: with ℓ(t) = −t the contrastive loss is minus the PCA objective on φ_{z_R} (B7.6)", "[ch7]") {
+TEST_CASE("Thm 7.1: with ℓ(t) = −t the contrastive loss is minus the PCA objective on φ_{z_R}", "[ch7]") {
   Setup s;  // the even mixture of 3 tasks
   auto model = s.make<Model>("linear-representation", {{"init_std", 0.5}});
   Rng rng(12);
@@ -421,7 +420,7 @@ TEST_CASE("linear-representation: the ideal inits are Prop. 7.3 and 7.4, read ba
                     Catch::Contains("T = 3"));
 }
 
-TEST_CASE("ridge-probe: on the ideal representations the mixture needs more labels, and OLS hides it (B7.4, B-G1)", "[ch7]") {
+TEST_CASE("ridge-probe: on the ideal representations the mixture needs more labels, and OLS hides it", "[ch7]") {
   Setup s({{"s", std::int64_t(10)}, {"r", std::int64_t(20)}, {"T", std::int64_t(4)}, {"spurious", std::int64_t(10)},
            {"labels", std::string("balanced")}});
   auto loss = s.make<Loss>("contrastive-inner-product");

@@ -2,7 +2,7 @@
 // doubles, Lemma 8.13's attention algebra, Thm. 8.14's equivalence with gradient descent to 1e-9 in double with the
 // example rows and the α cell unchanged bit for bit, κ on matrices whose spectrum is known, the bounds (including the
 // exact GD rate, attained along the λ_min eigenvector), the probes on reduced prompts (and that they fail a perturbed
-// construction and float32 loops; tagged C8.1 in its test name), and the refusals of bad parameters.
+// construction and float32 loops), and the refusals of bad parameters.
 #include "../src/ch8-looped-transformer/least_squares.hpp"
 #include "../src/ch8-looped-transformer/looped_linear_transformer.hpp"
 #include "../src/ch8-looped-transformer/prompt_layout.hpp"
@@ -258,7 +258,7 @@ TEST_CASE("bounds: theory and exact-GD lines, and GD attains the exact rate alon
   }
 }
 
-TEST_CASE("gd-equivalence: C8.1 holds for the construction and fails for a perturbed one or float32 loops", "[ch8]") {
+TEST_CASE("gd-equivalence: the loop equals multi-step GD for the construction and fails for a perturbed one or float32 loops", "[ch8]") {
   const Prompts p = draw(16, 4, 0.7, 3);
   auto exact = looped(p.spec, {{"loops", std::int64_t(100)}});
   const Measurements m = probe("gd-equivalence", *exact, p.data);

@@ -16,10 +16,10 @@ LearnedFeatureWeights::LearnedFeatureWeights(const Params& params, Context&) : t
 void LearnedFeatureWeights::measure(const ProbeInput& in, Measurements& out) {
   const TaskStructure ts = read_task_structure(&in.features, name());
   if (target_task_ >= ts.T) {
-    throw Error("feature-weights target_task = " + std::to_string(target_task_) + " but the data has T = " +
+    throw Error(name() + ": target_task = " + std::to_string(target_task_) + " but the data has T = " +
                 std::to_string(ts.T) + " tasks");
   }
-  const MatD G = hidden_weights(in.model, ts, "feature-weights");  // d×k, row j = φ(M e_j)
+  const MatD G = hidden_weights(in.model, ts, name());  // d×k, row j = φ(M e_j)
   const VecD D = G.rowwise().squaredNorm();
 
   // Group means: S, P_0 … P_{T−1}, U.

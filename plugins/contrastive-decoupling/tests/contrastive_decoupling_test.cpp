@@ -1,7 +1,7 @@
 // The contrastive-decoupling pack with std's view augments and info-nce: the sparse-coding dictionary and codes,
-// the random-mask second moments that make the decoupling (A1), the symmetric ReLU (A2), the loss at init (A4; the
-// tags in the test names mark these exact checks), and the probes on hand-built weights. The stop-gradient
-// semi-gradient and the view layout are tested with std (plugins/std/tests/info_nce_test.cpp, view_pairs_test.cpp).
+// the random-mask second moments that make the decoupling, the symmetric ReLU, the loss at init (Lemma C.3), and
+// the probes on hand-built weights. The stop-gradient semi-gradient and the view layout are tested with std
+// (plugins/std/tests/info_nce_test.cpp, view_pairs_test.cpp).
 #include <featurelab/augment.hpp>
 #include <featurelab/error.hpp>
 #include <featurelab/gradient_check.hpp>
@@ -117,7 +117,7 @@ TEST_CASE("sparse-coding: Hadamard and identity dictionaries, and bad sizes refu
                     Catch::Contains("power of 2") && Catch::Contains("512"));
 }
 
-TEST_CASE("random-mask: complementary masks decouple the dense noise, independent masks do not (A1)") {
+TEST_CASE("random-mask: complementary masks decouple the dense noise, independent masks do not") {
   auto data = sparse_coding();
   const FeatureSet f = data->features();
   const Mat& M = f.at("dictionary");
@@ -147,7 +147,7 @@ TEST_CASE("random-mask: complementary masks decouple the dense noise, independen
   }
 }
 
-TEST_CASE("symmetric-relu-layer: h(a, b) = ReLU(a − b) − ReLU(−a − b) for every sign of b (A2), and its gradients") {
+TEST_CASE("symmetric-relu-layer: h(a, b) = ReLU(a − b) − ReLU(−a − b) for every sign of b, and its gradients") {
   const DataSpec spec = testing::spec(1);
   auto model = pack().make<Model>("symmetric-relu-layer", {{"width", std::int64_t(1)}, {"train_bias", true}}, spec);
   model->block("W")(0, 0) = 1;
@@ -177,7 +177,7 @@ TEST_CASE("symmetric-relu-layer: h(a, b) = ReLU(a − b) − ReLU(−a − b) fo
   CHECK(check_input_gradient(*net, Batch::of(d)).ok);
 }
 
-TEST_CASE("info-nce: at init the loss is τ·ln(N + 1) (Lemma C.3, A4), and a batch without view roles refused with the fix") {
+TEST_CASE("info-nce: at init the loss is τ·ln(N + 1) (Lemma C.3), and a batch without view roles refused with the fix") {
   auto data = sparse_coding();
   const DataSpec spec = spec_of(*data);
   Rng rng(4);

@@ -1,12 +1,23 @@
-// The nuclear norm of the batch's features in double, from the eigen-decomposition of the smaller Gram matrix.
+// The nuclear norm of the batch's features in double: from the smaller Gram matrix's eigenvalues where F is
+// float, from an SVD of F where F is double (the header says why).
 #include "nuclear_norm_regularizer.hpp"
 
 #include <featurelab/error.hpp>
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 namespace featurelab::std_pack {
+
+namespace {
+
+// F's scalar type decides the route: the Gram matrix in double loses nothing below a float F's rounding.
+constexpr bool kSvdRoute = std::is_same_v<Scalar, double>;
+// The smallest fraction of σ_max each route resolves: √ε_double for the Gram matrix, ~100·ε_double for the SVD.
+constexpr double kResolved = kSvdRoute ? 1e-13 : 1e-7;
+
+}  // namespace
 
 Schema NuclearNormRegularizer::schema() {
   Schema s;
@@ -15,8 +26,8 @@ Schema NuclearNormRegularizer::schema() {
   s.boolean("per_sample", true, "divide ‖F‖_* by the batch size N, as the official code");
   s.integer("warmup", 0, "steps before the penalty switches on (0-based step t >= warmup; the official code: 100)")
       .min(0);
-  s.real("tol", 1e-7, "singular values below tol·σ_max do not enter the subgradient U₊V₊ᵀ (at least 1e-7: the "
-                     "Gram matrix resolves no less)").min(0).below(1);
+  s.real("tol", 1e-7, "singular values below tol·σ_max are zeros, for the value and the subgradient U₊V₊ᵀ (a float "
+                     "build resolves no less than 1e-7, a double build 1e-13)").min(0).below(1);
   return s;
 }
 
@@ -40,6 +51,16 @@ void NuclearNormRegularizer::bind(Model& model) {
 double NuclearNormRegularizer::decompose(Model& model, ConstMatRef X) {
   model.hook(hook_, X, features_);
   features_d_ = features_.cast<double>();
+  if constexpr (kSvdRoute) {
+    decompose_by_svd();
+  } else {
+    decompose_by_gram();
+  }
+  const double scale = per_sample_ ? static_cast<double>(X.rows()) : 1.0;
+  return lambda_ * sigma_.sum() / scale;
+}
+
+void NuclearNormRegularizer::decompose_by_gram() {
   right_side_ = features_d_.cols() <= features_d_.rows();
   if (right_side_) {
     gram_.noalias() = features_d_.transpose() * features_d_;
@@ -49,11 +70,36 @@ double NuclearNormRegularizer::decompose(Model& model, ConstMatRef X) {
   eigen_.compute(gram_);
   sigma_ = eigen_.eigenvalues().cwiseMax(0.0).cwiseSqrt();
   // Eigenvalues at rounding level (a rank-deficient F) turn into σ ~ 1e-8·σ_max of noise under the square root:
-  // they are zeros, for the value as for the subgradient.
-  const double cut = sigma_.size() > 0 ? std::max(tol_, 1e-7) * sigma_.maxCoeff() : 0.0;
+  // they are zeros, for the value as for the subgradient. Ascending: the kept ones are the last rank_.
+  const Index m = sigma_.size();
+  const double cut = m > 0 ? std::max(tol_, kResolved) * sigma_(m - 1) : 0.0;
   sigma_ = (sigma_.array() > cut).select(sigma_, 0.0);
-  const double scale = per_sample_ ? static_cast<double>(X.rows()) : 1.0;
-  return lambda_ * sigma_.sum() / scale;
+  rank_ = 0;
+  while (rank_ < m && sigma_(m - 1 - rank_) > 0) ++rank_;
+}
+
+void NuclearNormRegularizer::decompose_by_svd() {
+  svd_.compute(features_d_, Eigen::ComputeThinU | Eigen::ComputeThinV);
+  sigma_ = svd_.singularValues();  // descending
+  const double cut = sigma_.size() > 0 ? std::max(tol_, kResolved) * sigma_(0) : 0.0;
+  sigma_ = (sigma_.array() > cut).select(sigma_, 0.0);
+  rank_ = 0;
+  while (rank_ < sigma_.size() && sigma_(rank_) > 0) ++rank_;
+}
+
+void NuclearNormRegularizer::subgradient_by_gram(double scale) {
+  // U₊V₊ᵀ = F·V₊Σ₊⁻¹V₊ᵀ (or U₊Σ₊⁻¹U₊ᵀ·F): the eigenvectors of the kept eigenvalues, the last rank_.
+  const auto basis = eigen_.eigenvectors().rightCols(rank_);
+  projector_.noalias() = basis * sigma_.tail(rank_).cwiseInverse().asDiagonal() * basis.transpose();
+  if (right_side_) {
+    dfeatures_ = (scale * features_d_ * projector_).cast<Scalar>();
+  } else {
+    dfeatures_ = (scale * projector_ * features_d_).cast<Scalar>();
+  }
+}
+
+void NuclearNormRegularizer::subgradient_by_svd(double scale) {
+  dfeatures_ = (scale * svd_.matrixU().leftCols(rank_) * svd_.matrixV().leftCols(rank_).transpose()).cast<Scalar>();
 }
 
 Scalar NuclearNormRegularizer::penalty(Model& model, const Batch& batch, Index step) {
@@ -64,20 +110,12 @@ Scalar NuclearNormRegularizer::penalty(Model& model, const Batch& batch, Index s
 Scalar NuclearNormRegularizer::add_penalty(Model& model, const Batch& batch, Index step, VecRef grad) {
   if (!active(step) || batch.n == 0) return 0;
   const double value = decompose(model, batch.X());
-  const Index m = sigma_.size();
-  if (m == 0 || sigma_(m - 1) <= 0) return static_cast<Scalar>(value);  // F = 0: 0 is a subgradient
-  // U₊V₊ᵀ = F·V₊Σ₊⁻¹V₊ᵀ (or U₊Σ₊⁻¹U₊ᵀ·F) over the eigenvalues above the cut; they come ascending, so
-  // the kept ones are the last `rank`. The Gram matrix resolves σ only down to ~1e-8·σ_max.
-  const double cut = std::max(tol_, 1e-7) * sigma_(m - 1);
-  Index rank = 0;
-  while (rank < m && sigma_(m - 1 - rank) > cut) ++rank;
-  const auto basis = eigen_.eigenvectors().rightCols(rank);
-  projector_.noalias() = basis * sigma_.tail(rank).cwiseInverse().asDiagonal() * basis.transpose();
+  if (rank_ == 0) return static_cast<Scalar>(value);  // F = 0: 0 is a subgradient
   const double scale = lambda_ / (per_sample_ ? static_cast<double>(batch.n) : 1.0);
-  if (right_side_) {
-    dfeatures_ = (scale * features_d_ * projector_).cast<Scalar>();
+  if constexpr (kSvdRoute) {
+    subgradient_by_svd(scale);
   } else {
-    dfeatures_ = (scale * projector_ * features_d_).cast<Scalar>();
+    subgradient_by_gram(scale);
   }
   model.hook_backward(hook_, batch.X(), dfeatures_, grad);
   return static_cast<Scalar>(value);

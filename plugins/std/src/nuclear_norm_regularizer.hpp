@@ -2,14 +2,18 @@
 // λ·‖F‖_* / N on the feature matrix F = hook(X) (N×k) of the step's batch (ERM-NU, Shi 2024 eq. 6.3, with the
 // official code's conventions as parameters: the division by the batch size N and a warm-up before it switches
 // on). Subgradient U₊V₊ᵀ over the singular values above tol·σ_max, pushed into the model by Model::hook_backward.
-// The singular values come from the eigen-decomposition of the smaller Gram matrix (FᵀF or FFᵀ): a GEMM and a
-// min(N,k)² symmetric eigensolver per step instead of an SVD of F, which made a 500×300 batch 20× slower; the
-// price is that values below 1e-7·σ_max are not resolved.
+// Where F is float (the default build) the singular values come from the eigen-decomposition of the smaller Gram
+// matrix (FᵀF or FFᵀ) in double: a GEMM and a min(N,k)² symmetric eigensolver per step instead of an SVD of F,
+// which made a 500×300 batch 20× slower. The Gram matrix resolves σ down to √ε_double·σ_max ≈ 1.5e-8·σ_max, below
+// the float F's own rounding (6e-8·σ_max), so nothing is lost. Where F is double (FEATURELAB_DOUBLE) the Gram
+// matrix would throw away half of F's digits (its subgradient then agreed with finite differences to 2e-4 only):
+// there the singular values come from a divide-and-conquer SVD of F itself.
 #pragma once
 
 #include <featurelab/regularizer.hpp>
 
 #include <Eigen/Eigenvalues>
+#include <Eigen/SVD>
 
 #include <map>
 #include <string>
@@ -31,9 +35,14 @@ class NuclearNormRegularizer : public Regularizer {
 
  private:
   bool active(Index step) const { return lambda_ > 0 && step >= warmup_; }
-  // F = hook(X) in double and the eigen-decomposition of its smaller Gram matrix; returns λ·Σσ / N
-  // (N = 1 without per_sample).
+  // F = hook(X) in double and its singular values, those below the cut set to 0, by the route the scalar type
+  // calls for; returns λ·Σσ / N (N = 1 without per_sample).
   double decompose(Model& model, ConstMatRef X);
+  void decompose_by_gram();  // float F: σ = √λ of the smaller Gram matrix, ascending
+  void decompose_by_svd();   // double F: σ of an SVD of F, descending
+  // dfeatures_ = scale·U₊V₊ᵀ (N×k) over the singular values above the cut, from the route's decomposition.
+  void subgradient_by_gram(double scale);
+  void subgradient_by_svd(double scale);
 
   double lambda_;
   std::string hook_;
@@ -44,8 +53,10 @@ class NuclearNormRegularizer : public Regularizer {
   Eigen::MatrixXd features_d_;  // column-major double: the eigensolver's layout and precision
   Eigen::MatrixXd gram_, projector_;
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen_;
-  Eigen::VectorXd sigma_;  // singular values of F, ascending (the eigensolver's order)
-  bool right_side_ = true;  // gram_ = FᵀF (k ≤ N) or FFᵀ
+  Eigen::BDCSVD<Eigen::MatrixXd> svd_;
+  Eigen::VectorXd sigma_;   // F's singular values, those below the cut 0: ascending (Gram) or descending (SVD)
+  Index rank_ = 0;          // how many are above the cut
+  bool right_side_ = true;  // the Gram route: gram_ = FᵀF (k ≤ N) or FFᵀ
   Mat dfeatures_;
 };
 

@@ -16,15 +16,6 @@ function(featurelab_add_pack_tests)
   catch_discover_tests(${target} TEST_PREFIX "${ARG_PACK}:" EXTRA_ARGS --warn NoTests)
 endfunction()
 
-# featurelab_pipeline_test_properties(NAME): a test that runs `featurelab run` takes every core, as the run's
-# workers do (--jobs defaults to all cores, and idle cores go to the running jobs' OpenMP loops), so ctest -jN
-# runs it alone. Two runs side by side on two cores made each of them 3 to 4 times slower, not 2: four worker
-# processes and their OpenMP teams spinning at barriers on two cores.
-cmake_host_system_information(RESULT FEATURELAB_HOST_CORES QUERY NUMBER_OF_LOGICAL_CORES)
-function(featurelab_pipeline_test_properties name)
-  set_tests_properties(${name} PROPERTIES PROCESSORS ${FEATURELAB_HOST_CORES})
-endfunction()
-
 # featurelab_add_pipeline_test(NAME FILE [ARG ...]): run a pack's pipeline whole as a test, in a fresh
 # output directory; the test fails when a job fails or an [[assert]] does not hold (exit code).
 # ARGs are appended to the command line as written, e.g. "--set 'experiment.seeds=[0]'".
@@ -32,5 +23,4 @@ function(featurelab_add_pipeline_test name file)
   string(JOIN " " extra ${ARGN})
   add_test(NAME ${name}
     COMMAND bash -c "out=$(mktemp -d) && $<TARGET_FILE:featurelab> -q run ${file} --out $out/run ${extra}; status=$?; rm -rf $out; exit $status")
-  featurelab_pipeline_test_properties(${name})
 endfunction()

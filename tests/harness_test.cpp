@@ -1,5 +1,7 @@
 // testing::Harness with several packs (a pack's model with std's losses), and objects that keep
 // their library loaded after the harness is gone (they hold it, as the core's objects do).
+#include "test_paths.hpp"
+
 #include <featurelab/testing.hpp>
 
 #include <catch2/catch.hpp>
@@ -11,10 +13,8 @@
 using namespace featurelab;
 namespace fs = std::filesystem;
 
-namespace {
-const fs::path kFixtures = FEATURELAB_FIXTURE_DIR;
-const fs::path kPlugins = FEATURELAB_PLUGIN_BUILD_DIR;
-}  // namespace
+using featurelab::test::kFixtures;
+using featurelab::test::kPlugins;
 
 TEST_CASE("a harness loads several packs, resolves names across them and asks to qualify a shared one") {
   testing::Harness h({(kFixtures / "fixture/libfixture.so").string(), (kPlugins / "libstd.so").string()});

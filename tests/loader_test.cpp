@@ -4,6 +4,7 @@
 #include "registry/catalog.hpp"
 
 #include "temp_dir.hpp"
+#include "test_paths.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -13,10 +14,8 @@
 using namespace featurelab;
 namespace fs = std::filesystem;
 
-namespace {
-const fs::path kFixtures = FEATURELAB_FIXTURE_DIR;
-const fs::path kPlugins = FEATURELAB_PLUGIN_BUILD_DIR;
-}  // namespace
+using featurelab::test::kFixtures;
+using featurelab::test::kPlugins;
 
 TEST_CASE("a pack with another ABI is refused before any call") {
   const auto r = load_pack(kFixtures / "wrong-abi/libfixture-wrong-abi.so");

@@ -21,8 +21,6 @@ namespace {
 testing::Harness& pack() { return testing::pack(CONTRASTIVE_DECOUPLING_PLUGIN); }
 testing::Harness& std_pack() { return testing::pack(FEATURELAB_STD_PLUGIN); }
 
-constexpr bool kDouble = sizeof(Scalar) == 8;
-
 std::shared_ptr<Distribution> sparse_coding(std::map<std::string, Value> overrides = {}, std::uint64_t seed = 1) {
   return pack().make<Distribution>("sparse-coding", overrides, DataSpec{}, seed);
 }

@@ -9,19 +9,17 @@
 #include <featurelab/probe.hpp>
 #include <featurelab/testing.hpp>
 
+#include "rt_harness.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <cmath>
 
 using namespace featurelab;
+using rt_test::pack;
+using rt_test::std_pack;
 
 namespace {
-
-testing::Harness& pack() { return testing::pack(REPRESENTATION_THEORY_PLUGIN); }
-
-testing::Harness& std_pack() { return testing::pack(FEATURELAB_STD_PLUGIN); }
-
-constexpr bool kDouble = sizeof(Scalar) == 8;
 
 // z = z̃·y, per coordinate mean over the rows.
 VecD label_multiplied_mean(const Mat& X, const IVec& y) {

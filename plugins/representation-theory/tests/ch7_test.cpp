@@ -11,6 +11,8 @@
 #include <featurelab/probe.hpp>
 #include <featurelab/testing.hpp>
 
+#include "rt_harness.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <Eigen/SVD>
@@ -20,13 +22,11 @@
 #include <vector>
 
 using namespace featurelab;
+using rt_test::pack;
+using rt_test::metric;
 using featurelab::representation_theory_pack::NormProjection;
 
 namespace {
-
-testing::Harness& pack() { return testing::pack(REPRESENTATION_THEORY_PLUGIN); }
-
-constexpr bool kDouble = sizeof(Scalar) == 8;
 
 std::shared_ptr<Distribution> multitask(std::map<std::string, Value> overrides = {}, std::uint64_t seed = 1) {
   return pack().make<Distribution>("multitask-linear", overrides, DataSpec{}, seed);
@@ -53,14 +53,6 @@ struct Setup {
     return g;
   }
 };
-
-double metric(const Measurements& out, const std::string& name) {
-  for (const auto& [n, v] : out.scalars()) {
-    if (n == name) return v;
-  }
-  FAIL("no metric " << name);
-  return 0;
-}
 
 struct NoAttacks {
   std::vector<NamedAttack> attacks;

@@ -11,6 +11,8 @@
 #include <featurelab/probe.hpp>
 #include <featurelab/testing.hpp>
 
+#include "rt_harness.hpp"
+
 #include <catch2/catch.hpp>
 
 #include <Eigen/QR>
@@ -23,12 +25,12 @@
 #include <vector>
 
 using namespace featurelab;
+using rt_test::pack;
+using rt_test::std_pack;
+using rt_test::metric;
 using namespace featurelab::representation_theory_pack;
 
 namespace {
-
-testing::Harness& pack() { return testing::pack(REPRESENTATION_THEORY_PLUGIN); }
-testing::Harness& std_pack() { return testing::pack(FEATURELAB_STD_PLUGIN); }
 
 // A fresh set of prompts from the distribution, and the spec the model and probes are built with.
 struct Prompts {
@@ -50,14 +52,6 @@ std::shared_ptr<Model> looped(const DataSpec& spec, const std::map<std::string, 
   Rng rng(3);
   model->init(rng);
   return model;
-}
-
-double metric(const Measurements& m, const std::string& name) {
-  for (const auto& [key, value] : m.scalars()) {
-    if (key == name) return value;
-  }
-  FAIL("no metric " << name);
-  return 0;
 }
 
 // Runs one probe of the pack on the test prompts.

@@ -87,7 +87,7 @@ TEST_CASE("gaussian-mixture: orthogonal and random means, balance") {
 
 namespace {
 
-struct Setup {
+struct TrainerSetup {
   std::shared_ptr<Model> model;
   std::shared_ptr<Loss> loss;
   std::shared_ptr<Optimizer> optimizer;
@@ -96,11 +96,11 @@ struct Setup {
   std::unique_ptr<testing::FakeTrainerHost> host;
 };
 
-Setup setup(const Overrides& trainer_params, double lr = 0.1, const std::string& loss = "logistic") {
+TrainerSetup trainer_setup(const Overrides& trainer_params, double lr = 0.1, const std::string& loss = "logistic") {
   DataSpec s;
   s.dim = 2;
   s.classes = 2;
-  Setup out;
+  TrainerSetup out;
   out.distribution = harness().make<Distribution>("xor-clusters", {}, {});
   Dataset train;
   Rng rng(4);
@@ -119,7 +119,7 @@ Setup setup(const Overrides& trainer_params, double lr = 0.1, const std::string&
 }  // namespace
 
 TEST_CASE("standard trainer: evaluation steps, loss decrease, minibatches in place") {
-  auto s = setup({{"steps", std::int64_t(50)}, {"eval_every", std::int64_t(20)}, {"eval_at", std::vector<std::int64_t>{5, 20}},
+  auto s = trainer_setup({{"steps", std::int64_t(50)}, {"eval_every", std::int64_t(20)}, {"eval_at", std::vector<std::int64_t>{5, 20}},
                   {"log_every", std::int64_t(1)}});
   Rng rng(1);
   s.host->run(rng);
@@ -128,7 +128,7 @@ TEST_CASE("standard trainer: evaluation steps, loss decrease, minibatches in pla
   REQUIRE(losses.size() == 50);
   CHECK(losses.back() < losses.front());
 
-  auto m = setup({{"steps", std::int64_t(4)}, {"batch", std::int64_t(50)}, {"shuffle", false}});
+  auto m = trainer_setup({{"steps", std::int64_t(4)}, {"batch", std::int64_t(50)}, {"shuffle", false}});
   m.host->run(rng);
   const Scalar* base = m.host->train_data().X.data();
   REQUIRE(m.host->batches.size() == 4);
@@ -136,10 +136,10 @@ TEST_CASE("standard trainer: evaluation steps, loss decrease, minibatches in pla
 }
 
 TEST_CASE("standard trainer: divergence names the step, a stop request ends early") {
-  auto d = setup({{"steps", std::int64_t(2000)}}, 100.0, "squared");  // |1 − lr·λ| > 1: blows up
+  auto d = trainer_setup({{"steps", std::int64_t(2000)}}, 100.0, "squared");  // |1 − lr·λ| > 1: blows up
   Rng rng(1);
   CHECK_THROWS_WITH(d.host->run(rng), Catch::Contains("training diverged at step"));
-  auto s = setup({{"steps", std::int64_t(100)}});
+  auto s = trainer_setup({{"steps", std::int64_t(100)}});
   s.host->stop_after = 7;
   s.host->run(rng);
   CHECK(s.host->done == 7);

@@ -15,8 +15,6 @@ using std_test::harness;
 
 namespace {
 
-constexpr bool kDouble = sizeof(Scalar) == 8;
-
 // A contrastive batch (K anchors, K positives, N negatives) of random views in dimension D.
 Dataset contrastive_batch(Index K, Index N, Index D, Rng& rng) {
   Dataset d;

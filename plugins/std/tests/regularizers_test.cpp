@@ -16,8 +16,6 @@ using std_test::Overrides;
 
 namespace {
 
-constexpr bool kDouble = sizeof(Scalar) == 8;
-
 struct Setup {
   std::shared_ptr<Model> model;
   Dataset data;

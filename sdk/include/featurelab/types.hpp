@@ -17,6 +17,9 @@ using Scalar = float;
 inline constexpr const char* kScalarName = "float";
 #endif
 
+// For the few places (mostly tests) whose tolerance or method depends on the precision.
+inline constexpr bool kDouble = sizeof(Scalar) == 8;
+
 using Index = Eigen::Index;
 using Mat = Eigen::Matrix<Scalar, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using Vec = Eigen::Matrix<Scalar, Eigen::Dynamic, 1>;

@@ -16,6 +16,14 @@ function(featurelab_add_pack_tests)
   catch_discover_tests(${target} TEST_PREFIX "${ARG_PACK}:" EXTRA_ARGS --warn NoTests)
 endfunction()
 
+# featurelab_long_test(NAME): a test that runs for tens of seconds (a pipeline, an end-to-end story) starts before
+# the unit tests. ctest -jN orders a first run (no timings recorded yet, as in CI) by COST, so the long tests
+# share the cores from the start and the short ones fill the gaps at the end, instead of one long test
+# running alone at the tail.
+function(featurelab_long_test name)
+  set_tests_properties(${name} PROPERTIES COST 100)
+endfunction()
+
 # featurelab_add_pipeline_test(NAME FILE [ARG ...]): run a pack's pipeline whole as a test, in a fresh
 # output directory; the test fails when a job fails or an [[assert]] does not hold (exit code).
 # ARGs are appended to the command line as written, e.g. "--set 'experiment.seeds=[0]'".
@@ -23,4 +31,5 @@ function(featurelab_add_pipeline_test name file)
   string(JOIN " " extra ${ARGN})
   add_test(NAME ${name}
     COMMAND bash -c "out=$(mktemp -d) && $<TARGET_FILE:featurelab> -q run ${file} --out $out/run ${extra}; status=$?; rm -rf $out; exit $status")
+  featurelab_long_test(${name})
 endfunction()

@@ -6,14 +6,13 @@
 
 #include <algorithm>
 #include <cmath>
-#include <type_traits>
 
 namespace featurelab::std_pack {
 
 namespace {
 
 // F's scalar type decides the route: the Gram matrix in double loses nothing below a float F's rounding.
-constexpr bool kSvdRoute = std::is_same_v<Scalar, double>;
+constexpr bool kSvdRoute = kDouble;
 // The smallest fraction of σ_max each route resolves: √ε_double for the Gram matrix, ~100·ε_double for the SVD.
 constexpr double kResolved = kSvdRoute ? 1e-13 : 1e-7;
 

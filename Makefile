@@ -13,7 +13,7 @@ CMAKE_FLAGS ?=
 # 419 s), which keeps `make test` inside CI's time. UNITY=OFF compiles file by file: quicker rebuilds after one edit.
 UNITY ?= ON
 APT_PACKAGES := cmake g++ make git libboost-dev libboost-filesystem-dev libeigen3-dev libspdlog-dev \
-  libfmt-dev catch2 libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev gnuplot-nox zlib1g-dev dataset-fashion-mnist jq \
+  libfmt-dev libssl-dev catch2 libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev gnuplot-nox zlib1g-dev dataset-fashion-mnist jq \
   clang libclang-rt-14-dev
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 

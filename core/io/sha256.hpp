@@ -1,0 +1,18 @@
+// SHA-256 of a file's bytes (OpenSSL's EVP), in lowercase hex: the identity of a plugin build, or
+// of a data file, that a run records and later compares.
+#pragma once
+
+#include <filesystem>
+#include <string>
+
+namespace featurelab {
+
+// Hashes what an open descriptor holds, from offset 0 to its end, with pread: the descriptor's
+// offset is left where it was, so the caller can go on using it (load it, read it). `name` is the
+// file's path, for messages. Throws featurelab::Error naming the file when it cannot be read.
+std::string sha256_of_descriptor(int fd, const std::string& name);
+
+// Opens and hashes the file. Throws featurelab::Error naming the file when it cannot be read.
+std::string sha256_of_file(const std::filesystem::path& file);
+
+}  // namespace featurelab

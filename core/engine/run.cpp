@@ -6,6 +6,7 @@
 #include "engine/job.hpp"
 #include "engine/metrics_writer.hpp"
 #include "engine/results.hpp"
+#include "engine/run_builds.hpp"
 #include "engine/workers.hpp"
 #include "io/atomic_file.hpp"
 
@@ -48,20 +49,15 @@ json manifest(const RunPlan& plan) {
   m["host"] = hostname();
   m["fingerprint"] = build_fingerprint();
   m["pipeline"] = fs::absolute(plan.file).string();
-  std::set<const PackRecord*> used;
-  for (const auto& p : plan.points) {
-    for (const ComponentConfig* c : {&p.data, &p.model, &p.loss, &p.optimizer, &p.trainer}) used.insert(c->ref.pack);
-    for (const auto* list : {&p.transforms, &p.augments, &p.regularizers, &p.probes, &p.attacks}) {
-      for (const auto& c : *list) used.insert(c.ref.pack);
-    }
-  }
   json packs = json::array();
-  for (const PackRecord* pack : used) {
-    if (!pack) continue;
+  for (const PackRecord* pack : packs_of(plan)) {
+    // Pinned already (pin_run_packs) unless the caller skipped it; either way before any worker forks,
+    // so every job loads these bytes (run_builds.hpp).
     packs.push_back({{"pack", pack->manifest.name},
                      {"version", pack->manifest.version},
                      {"path", fs::absolute(pack->manifest.library_file).string()},
-                     {"fingerprint", pack->manifest.fingerprint}});
+                     {"fingerprint", pack->manifest.fingerprint},
+                     {"sha256", Catalog::pin(*pack)}});
   }
   m["packs"] = packs;
   return m;

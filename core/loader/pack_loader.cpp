@@ -3,11 +3,10 @@
 
 #include "engine/crash_site.hpp"
 #include "loader/interface_ids.hpp"
+#include "loader/plugin_file.hpp"
 
 #include <featurelab/version.hpp>
 
-#include <sstream>
-#include <sys/stat.h>
 
 namespace featurelab {
 
@@ -22,6 +21,8 @@ const char* to_string(LoadFailure failure) {
     case LoadFailure::FingerprintMismatch: return "fingerprint mismatch";
     case LoadFailure::RegistrationFailed: return "registration failed";
     case LoadFailure::InterfaceMismatch: return "interface mismatch";
+    case LoadFailure::Changed: return "changed";
+    case LoadFailure::AmbiguousPack: return "ambiguous pack";
   }
   return "?";
 }
@@ -37,36 +38,30 @@ LoadResult refuse(const std::filesystem::path& file, LoadFailure failure, const 
 
 }  // namespace
 
-std::string unsafe_permissions(const std::filesystem::path& file) {
-  struct stat info {};
-  for (const auto& path : {file, file.parent_path().empty() ? std::filesystem::path(".") : file.parent_path()}) {
-    if (::stat(path.c_str(), &info) != 0) continue;
-    const bool sticky_dir = S_ISDIR(info.st_mode) && (info.st_mode & S_ISVTX);
-    if ((info.st_mode & (S_IWGRP | S_IWOTH)) && !sticky_dir) {
-      std::ostringstream mode;
-      mode << std::oct << (info.st_mode & 0777);
-      return path.string() + " is writable by other users (mode " + mode.str() +
-             "); loading a plugin runs its code, so fix it with: chmod go-w " + path.string();
-    }
-  }
-  return {};
-}
-
-LoadResult load_pack(const std::filesystem::path& file) {
-  std::error_code ec;
-  if (!std::filesystem::is_regular_file(file, ec)) {
-    return refuse(file, LoadFailure::NotFound, "no such plugin file");
-  }
-  if (auto why = unsafe_permissions(file); !why.empty()) {
-    return refuse(file, LoadFailure::UnsafePermissions, "refused: " + why);
+LoadResult load_pack(const std::filesystem::path& file, const std::string& expected_sha256) {
+  PluginFile opened(file);
+  if (opened.failure() != LoadFailure::None) return refuse(file, opened.failure(), opened.problem());
+  if (!expected_sha256.empty() && opened.sha256() != expected_sha256) {
+    LoadResult changed = refuse(file, LoadFailure::Changed, "its sha256 is " + opened.sha256() + ", expected " +
+                                                                expected_sha256 + "; it was rebuilt or replaced");
+    changed.sha256 = opened.sha256();
+    return changed;
   }
   auto pack = std::make_shared<LoadedPack>();
   pack->file = file;
+  pack->sha256 = opened.sha256();
   try {
-    pack->library.load(file, boost::dll::load_mode::rtld_lazy | boost::dll::load_mode::rtld_local);
+    pack->library.load(opened.loadable_path(), boost::dll::load_mode::rtld_lazy | boost::dll::load_mode::rtld_local);
+    opened.keep_open();
   } catch (const std::exception& e) {
+    // The loader's message names /proc/self/fd/N; the user knows the file.
+    std::string why = e.what();
+    const std::string loaded_as = opened.loadable_path().string();
+    for (auto at = why.find(loaded_as); at != std::string::npos; at = why.find(loaded_as, at + file.string().size())) {
+      why.replace(at, loaded_as.size(), file.string());
+    }
     return refuse(file, LoadFailure::NotSharedLibrary,
-                  std::string("not a loadable shared library (") + e.what() +
+                  "not a loadable shared library (" + why +
                       "); plugins are built with featurelab_add_plugin() from the featurelab CMake package");
   }
   if (!pack->library.has("featurelab_pack")) {
@@ -124,6 +119,7 @@ LoadResult load_pack(const std::filesystem::path& file) {
   }
   note_pack_library(header, file.string());  // so a crash inside it is reported with its file
   LoadResult result;
+  result.sha256 = pack->sha256;
   result.pack = std::move(pack);
   return result;
 }

@@ -1,7 +1,9 @@
 // Loads one pack library with Boost.DLL and checks it before calling into it.
 //
-// Checks, in order, each with a precise refusal: the file exists and is not writable by other
-// users (loading a plugin runs its code); it is a loadable shared library; it exports the
+// Checks, in order, each with a precise refusal: the file exists and is safe from other users
+// (plugin_trust.hpp: loading a plugin runs its code); its bytes are the expected build, when one is
+// expected (a run pins each pack's SHA-256 before its first job); it is a loadable shared library
+// (loaded through the descriptor that was checked and hashed, plugin_file.hpp); it exports the
 // `featurelab_pack` entry point; its ABI version equals the core's; its build fingerprint equals
 // the core's (the differing field is named); its registration runs without throwing (a name
 // registered twice is refused there); every component implements its kind's interface at the
@@ -29,6 +31,8 @@ enum class LoadFailure {
   FingerprintMismatch,
   RegistrationFailed,
   InterfaceMismatch,
+  Changed,        // other bytes than the build expected
+  AmbiguousPack,  // the catalog's: two libraries in one directory declare the same pack
 };
 
 const char* to_string(LoadFailure failure);
@@ -40,6 +44,7 @@ struct LoadedPack {
   std::string name;
   std::string version;
   std::string fingerprint;
+  std::string sha256;  // of the bytes loaded
   boost::dll::shared_library library;
   std::vector<ComponentInfo> components;
 };
@@ -48,12 +53,11 @@ struct LoadResult {
   std::shared_ptr<LoadedPack> pack;
   LoadFailure failure = LoadFailure::None;
   std::string message;  // "<file>: <what>; <fix>"
+  std::string sha256;   // of the file, once it was opened and hashed (also when its build was not the one expected)
   explicit operator bool() const { return pack != nullptr; }
 };
 
-LoadResult load_pack(const std::filesystem::path& file);
-
-// Refuses files and directories that other users can write (like ssh with loose key modes).
-std::string unsafe_permissions(const std::filesystem::path& file);
+// With `expected_sha256`, a file with other bytes is refused (Changed) before it is loaded.
+LoadResult load_pack(const std::filesystem::path& file, const std::string& expected_sha256 = "");
 
 }  // namespace featurelab

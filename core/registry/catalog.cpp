@@ -1,13 +1,17 @@
-// Discovery from manifests, name resolution with did-you-mean, lazy loading, creation.
+// Discovery from manifests (trusted libraries only), name resolution with did-you-mean, pinning,
+// lazy loading, creation.
 #include "registry/catalog.hpp"
 
 #include "loader/interface_ids.hpp"
+#include "loader/plugin_file.hpp"
+#include "loader/plugin_trust.hpp"
 #include "text/suggest.hpp"
 
 #include <boost/dll/runtime_symbol_info.hpp>
 
 #include <algorithm>
 #include <cstdlib>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -23,6 +27,35 @@ void split_path_list(const std::string& text, std::vector<fs::path>& out) {
   while (std::getline(in, item, ':')) {
     if (!item.empty()) out.emplace_back(item);
   }
+}
+
+// The components of these packs named "name" or "pack:name".
+std::vector<ComponentRef> components_named(const std::vector<std::unique_ptr<PackRecord>>& packs,
+                                           const std::string& name) {
+  std::string pack_name;
+  std::string component = name;
+  if (auto colon = name.find(':'); colon != std::string::npos) {
+    pack_name = name.substr(0, colon);
+    component = name.substr(colon + 1);
+  }
+  std::vector<ComponentRef> found;
+  for (const auto& pack : packs) {
+    if (!pack_name.empty() && pack->manifest.name != pack_name) continue;
+    for (const auto& c : pack->manifest.components) {
+      if (c.name == component) found.push_back({&c, pack.get()});
+    }
+  }
+  return found;
+}
+
+// The first hex digits of a SHA-256, enough to tell two builds apart in a message.
+std::string short_hash(const std::string& sha256) { return sha256.substr(0, 16); }
+
+std::string changed_message(const PackRecord& record, const std::string& now) {
+  return "plugin '" + record.manifest.name + "' (" + record.manifest.library_file.string() +
+         ") changed during the run (sha256 " + short_hash(record.sha256) + "... at the start, " + short_hash(now) +
+         "... now): did a rebuild finish while it ran? One run uses one build, so this job does not run the "
+         "new one; to use it, start a new run with another --out";
 }
 
 bool is_shared_library(const fs::path& p) {
@@ -58,9 +91,15 @@ void Catalog::discover(const std::vector<fs::path>& dirs) {
     std::vector<fs::path> entries;
     for (const auto& entry : fs::directory_iterator(dir, ec)) entries.push_back(entry.path());
     std::sort(entries.begin(), entries.end());
+    std::vector<std::unique_ptr<PackRecord>> usable;  // this directory's, in file name order
     for (const auto& path : entries) {
       if (!is_shared_library(path)) continue;
       libraries_.push_back(path);
+      // Checked before anything else, so an untrusted library is never listed and never shadows.
+      if (const PluginTrust trust = check_plugin_trust(path); !trust) {
+        refuse_library(path, LoadFailure::UnsafePermissions, path.string() + ": refused: " + trust.refusal);
+        continue;
+      }
       const fs::path manifest_file = manifest_path_for(path);
       if (!fs::exists(manifest_file)) {
         problems_.push_back(path.string() + ": no manifest " + manifest_file.filename().string() +
@@ -96,18 +135,74 @@ void Catalog::discover(const std::vector<fs::path>& dirs) {
                             "; rebuild the plugin against this featurelab's SDK");
         continue;
       }
-      const auto duplicate = std::find_if(packs_.begin(), packs_.end(), [&](const auto& p) {
-        return p->manifest.name == record->manifest.name;
-      });
-      if (duplicate != packs_.end()) {
-        problems_.push_back("pack '" + record->manifest.name + "' found twice: " +
-                            (*duplicate)->manifest.library_file.string() + " (used, earlier on the search path) and " +
-                            path.string() + " (ignored)");
-        continue;
-      }
-      packs_.push_back(std::move(record));
+      usable.push_back(std::move(record));
+    }
+    add_directory(dir, std::move(usable));
+  }
+}
+
+void Catalog::refuse_library(const fs::path& library, LoadFailure kind, const std::string& why) {
+  auto record = std::make_unique<PackRecord>();
+  // Its manifest is data, not code: read (when it can be) only so that a pipeline naming one of
+  // its components is told about the refusal instead of an unknown name.
+  std::error_code ec;
+  if (const fs::path manifest_file = manifest_path_for(library); fs::exists(manifest_file, ec)) {
+    try {
+      record->manifest = read_manifest(manifest_file);
+    } catch (const Error&) {
     }
   }
+  record->manifest.library_file = library;
+  record->refusal = why;
+  record->refusal_kind = kind;
+  problems_.push_back(why);
+  refused_.push_back(std::move(record));
+}
+
+void Catalog::add_directory(const fs::path& dir, std::vector<std::unique_ptr<PackRecord>> usable) {
+  std::map<std::string, std::vector<fs::path>> libraries_of;  // pack name -> this directory's libraries
+  for (const auto& record : usable) libraries_of[record->manifest.name].push_back(record->manifest.library_file);
+  // The pack names earlier directories took: the first directory that declares a pack keeps its
+  // name, even when it is refused as ambiguous (a later copy is not what the search path says to use).
+  std::map<std::string, const PackRecord*> taken;
+  for (const auto& p : refused_) {
+    if (p->refusal_kind == LoadFailure::AmbiguousPack) taken.emplace(p->manifest.name, p.get());
+  }
+  for (const auto& p : packs_) taken[p->manifest.name] = p.get();
+  for (auto& record : usable) {
+    const std::string name = record->manifest.name;
+    if (const auto it = taken.find(name); it != taken.end()) {
+      const PackRecord* earlier = it->second;
+      problems_.push_back("pack '" + name + "' found twice: " + earlier->manifest.library_file.string() +
+                          (earlier->refusal.empty() ? " (used, earlier on the search path)"
+                                                    : " (earlier on the search path, refused)") +
+                          " and " + record->manifest.library_file.string() + " (ignored)");
+      continue;
+    }
+    const auto& same = libraries_of[name];
+    if (same.size() > 1) {
+      // Within a directory nothing says which is meant (the file names sort by accident): none.
+      std::string files;
+      for (const auto& f : same) files += (files.empty() ? "" : ", ") + f.filename().string();
+      const std::string why = "pack '" + name + "' is declared by " + std::to_string(same.size()) +
+                              " libraries in " + dir.string() + " (" + files +
+                              "); which one would run depends on their file names, so none is used: remove "
+                              "the ones you do not want, or give each its own pack name";
+      if (record->manifest.library_file == same.front()) problems_.push_back(why);
+      record->refusal = record->manifest.library_file.string() + ": refused: " + why;
+      record->refusal_kind = LoadFailure::AmbiguousPack;
+      refused_.push_back(std::move(record));
+      continue;
+    }
+    packs_.push_back(std::move(record));
+  }
+}
+
+const PackRecord* Catalog::refused(const fs::path& library) const {
+  for (const auto& record : refused_) {
+    if (record->manifest.library_file == library) return record.get();
+  }
+  return nullptr;
 }
 
 std::vector<std::string> Catalog::names(Kind kind) const {
@@ -121,26 +216,18 @@ std::vector<std::string> Catalog::names(Kind kind) const {
 }
 
 std::vector<ComponentRef> Catalog::find_any(const std::string& name) const {
-  std::string pack_name;
-  std::string component = name;
-  if (auto colon = name.find(':'); colon != std::string::npos) {
-    pack_name = name.substr(0, colon);
-    component = name.substr(colon + 1);
-  }
-  std::vector<ComponentRef> found;
-  for (const auto& pack : packs_) {
-    if (!pack_name.empty() && pack->manifest.name != pack_name) continue;
-    for (const auto& c : pack->manifest.components) {
-      if (c.name == component) found.push_back({&c, pack.get()});
-    }
-  }
-  return found;
+  return components_named(packs_, name);
 }
 
 ComponentRef Catalog::find(Kind kind, const std::string& name) const {
   std::vector<ComponentRef> found;
   for (const auto& ref : find_any(name)) {
     if (ref.component->kind == kind) found.push_back(ref);
+  }
+  if (found.empty()) {
+    for (const auto& ref : components_named(refused_, name)) {
+      if (ref.component->kind == kind) return ref;  // stops at pin() or load(), with the refusal
+    }
   }
   if (found.size() == 1) return found.front();
   if (found.size() > 1) {
@@ -188,7 +275,9 @@ std::string Catalog::search_path_note() const {
 
 std::shared_ptr<LoadedPack> Catalog::load(const PackRecord& record) {
   if (record.loaded) return record.loaded;
-  LoadResult result = load_pack(record.manifest.library_file);
+  if (!record.refusal.empty()) throw PluginError(record.refusal);
+  LoadResult result = load_pack(record.manifest.library_file, record.sha256);
+  if (result.failure == LoadFailure::Changed) throw PluginError(changed_message(record, result.sha256));
   if (!result) throw PluginError(result.message);
   if (result.pack->name != record.manifest.name) {
     throw PluginError(record.manifest.library_file.string() + ": the library declares pack '" +
@@ -196,8 +285,30 @@ std::shared_ptr<LoadedPack> Catalog::load(const PackRecord& record) {
                       "'; regenerate the manifest: featurelab plugins manifest " +
                       record.manifest.library_file.string());
   }
-  const_cast<PackRecord&>(record).loaded = result.pack;
+  if (record.sha256.empty()) record.sha256 = result.pack->sha256;
+  record.loaded = result.pack;
   return result.pack;
+}
+
+const std::string& Catalog::pin(const PackRecord& record) {
+  if (!record.refusal.empty()) throw PluginError(record.refusal);
+  if (record.sha256.empty()) {
+    const PluginFile opened(record.manifest.library_file);
+    if (opened.failure() != LoadFailure::None) {
+      throw PluginError(record.manifest.library_file.string() + ": " + opened.problem());
+    }
+    record.sha256 = opened.sha256();
+  }
+  return record.sha256;
+}
+
+void Catalog::pin_to(const PackRecord& record, const std::string& sha256) {
+  if (!record.sha256.empty() && record.sha256 != sha256) {
+    const std::string loaded = record.sha256;
+    record.sha256 = sha256;
+    throw PluginError(changed_message(record, loaded));
+  }
+  record.sha256 = sha256;
 }
 
 const ComponentInfo& Catalog::registered(const LoadedPack& pack, const ComponentRef& ref) {

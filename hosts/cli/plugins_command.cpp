@@ -9,6 +9,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <iostream>
 
 namespace featurelab::cli {
@@ -16,7 +17,7 @@ namespace featurelab::cli {
 Action add_plugins_command(CLI::App& app, const GlobalOptions& global) {
   auto* sub = app.add_subcommand("plugins", "Inspect plugin packs");
   sub->require_subcommand(1);
-  auto* doctor = sub->add_subcommand("doctor", "Load every pack on the search path and say why any is refused");
+  auto* doctor = sub->add_subcommand("doctor", "Load every trusted pack on the search path and say why any is refused");
   auto* manifest = sub->add_subcommand("manifest", "Write the sidecar manifest of a plugin library (runs its code)");
   auto file = std::make_shared<std::string>();
   manifest->add_option("library", *file, "Plugin shared library")->required();
@@ -40,17 +41,32 @@ Action add_plugins_command(CLI::App& app, const GlobalOptions& global) {
     Catalog catalog;
     catalog.discover(dirs);
     int refused = 0;
+    std::vector<std::string> refusals;
+    const auto report_refusal = [&](const std::string& message, LoadFailure failure) {
+      ++refused;
+      refusals.push_back(message);
+      std::cout << fmt::format("  REFUSED  {} [{}]\n", message, to_string(failure));
+    };
     for (const auto& lib : catalog.libraries()) {
+      // Refused at discovery (untrusted, or ambiguous): reported without being loaded, since
+      // loading it would run its code.
+      if (const PackRecord* record = catalog.refused(lib)) {
+        report_refusal(record->refusal, record->refusal_kind);
+        continue;
+      }
       LoadResult result = load_pack(lib);
       if (result) {
         std::cout << fmt::format("  ok       {} (pack {} {}, {} components)\n", lib.string(), result.pack->name,
                                  result.pack->version, result.pack->components.size());
       } else {
-        ++refused;
-        std::cout << fmt::format("  REFUSED  {} [{}]\n", result.message, to_string(result.failure));
+        report_refusal(result.message, result.failure);
       }
     }
-    for (const auto& problem : catalog.problems()) std::cout << "  warning  " << problem << "\n";
+    for (const auto& problem : catalog.problems()) {
+      const bool said = std::any_of(refusals.begin(), refusals.end(),
+                                    [&](const std::string& r) { return r.find(problem) != std::string::npos; });
+      if (!said) std::cout << "  warning  " << problem << "\n";
+    }
     if (catalog.libraries().empty()) std::cout << "  no plugin libraries found\n";
     return refused > 0 || catalog.libraries().empty() ? int(kExitPluginRefused) : int(kExitOk);
   };

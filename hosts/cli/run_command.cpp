@@ -4,6 +4,7 @@
 #include "config/validate.hpp"
 #include "engine/component_check.hpp"
 #include "engine/run.hpp"
+#include "engine/run_builds.hpp"
 #include "errors.hpp"
 
 #include <spdlog/spdlog.h>
@@ -42,6 +43,7 @@ RunPlan load_and_validate(const PipelineArgs& args, Catalog& catalog) {
   RunPlan plan = plan_run(args.file, args.overrides, catalog);
   for (const auto& warning : plan.warnings) std::cerr << "warning: " << warning << "\n";
   check_assertions(plan);
+  pin_run_packs(plan, catalog);  // before anything is built from them, here or in a worker
   check_components(plan, catalog);
   return plan;
 }
@@ -109,6 +111,7 @@ Action add_run_command(CLI::App& app, const GlobalOptions& global) {
     if (*resume && !std::filesystem::exists(options.out / "run.json")) {
       throw ConfigError({{options.out.string(), "--resume: no run to resume here (no run.json)"}});
     }
+    check_resumed_builds(options.out, plan);
     options.jobs = *jobs;
     options.prepare_only = *prepare;
     options.job_timeout = *timeout;
@@ -136,6 +139,7 @@ Action add_job_command(CLI::App& app, const GlobalOptions& global) {
   return [&global, run, index]() {
     Catalog catalog = discover(global);
     auto log = make_logger(global);
+    pin_recorded_builds(*run, catalog);
     return run_one_job(*run, *index, catalog, log.get());
   };
 }

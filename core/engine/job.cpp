@@ -6,8 +6,9 @@
 #include "engine/job_components.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/metrics_writer.hpp"
-#include "io/atomic_file.hpp"
 #include "engine/progress.hpp"
+#include "io/atomic_file.hpp"
+#include "io/reserved_file.hpp"
 
 #include <featurelab/attack.hpp>
 #include <featurelab/augment.hpp>
@@ -22,15 +23,18 @@
 #include <spdlog/spdlog.h>
 
 #include <chrono>
+#include <csignal>
 #include <optional>
-#include <unistd.h>
-#include <fstream>
 
 namespace featurelab {
 
 namespace fs = std::filesystem;
 
 namespace {
+
+// Room for summary.json: its final values take some 60 bytes a metric, so 16 KiB holds a job of a
+// few hundred metrics; a larger summary needs the rest of its space when it is written.
+constexpr long kSummaryReserveBytes = 16 << 10;
 
 class JobRunner final : public TrainerHost {
  public:
@@ -53,6 +57,9 @@ class JobRunner final : public TrainerHost {
       Rng train_rng(derive_seed(seed(), "train.loop"));
       c_.trainer->train(*this, train_rng);
       finish();
+      metrics_.close();
+      // A write that failed is the job's failure even if the trainer caught what it threw.
+      if (!metrics_.failure().empty()) throw Error(metrics_.failure());
       result.ok = true;
       result.interrupted = stop_requested();
     } catch (const std::bad_alloc&) {
@@ -60,6 +67,8 @@ class JobRunner final : public TrainerHost {
     } catch (const std::exception& e) {
       result.error = e.what();
     }
+    // A failed write is the cause of whatever a component made of it.
+    if (!metrics_.failure().empty()) result.error = metrics_.failure();
     if (progress) progress->finish();
     progress_ = nullptr;
     result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -203,9 +212,15 @@ class JobRunner final : public TrainerHost {
 }  // namespace
 
 JobResult run_job(const Pipeline& pipeline, Catalog& catalog, const JobOptions& options) {
+  // A file size limit (ulimit -f) would kill the job with SIGXFSZ and take its reason with it;
+  // ignored, the write fails with EFBIG and the job reports which file and why.
+  ::signal(SIGXFSZ, SIG_IGN);
   fs::create_directories(options.dir);
   std::error_code ec;
   fs::remove(options.dir / "done", ec);
+  // Space for summary.json, taken before the job writes anything: a disk that the job's metrics
+  // fill still takes the summary that says the job failed and why.
+  ReservedFile summary_file(options.dir / "summary.json", kSummaryReserveBytes);
   write_file_atomically(options.dir / "config.toml", pipeline.operative_toml());
   JobResult result;
   {
@@ -224,7 +239,7 @@ JobResult run_job(const Pipeline& pipeline, Catalog& catalog, const JobOptions& 
     final_metrics[metric] = std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
   }
   summary["final"] = final_metrics;
-  write_file_atomically(options.dir / "summary.json", summary.dump(2) + "\n");
+  summary_file.write(summary.dump(2) + "\n");
   if (result.ok && !result.interrupted) write_file_atomically(options.dir / "done", "");
   return result;
 }

@@ -2,14 +2,19 @@
 #include "engine/metrics_writer.hpp"
 
 #include "io/atomic_file.hpp"
+#include "io/checked_write.hpp"
 
 #include <featurelab/error.hpp>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
+#include <fcntl.h>
 #include <sstream>
+#include <unistd.h>
 
 namespace featurelab {
 
@@ -18,24 +23,41 @@ std::string json_number(double value) {
   return fmt::format("{}", value);
 }
 
-MetricsWriter::MetricsWriter(const std::filesystem::path& dir) : dir_(dir) {
-  metrics_.open(dir / "metrics.jsonl", std::ios::out | std::ios::trunc);
-  if (!metrics_) throw Error((dir / "metrics.jsonl").string() + ": cannot write");
+MetricsWriter::MetricsWriter(const std::filesystem::path& dir) : dir_(dir), file_(dir / "metrics.jsonl") {
+  fd_ = ::open(file_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd_ < 0) {
+    const int error = errno;
+    throw Error(file_.string() + ": cannot write it: " + std::strerror(error));
+  }
+}
+
+MetricsWriter::~MetricsWriter() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void MetricsWriter::fail(std::string reason) {
+  if (failure_.empty()) failure_ = std::move(reason);
+  throw Error(failure_);
 }
 
 void MetricsWriter::scalar(Index step, const std::string& metric, double value) {
-  // One write() per line (the stream's buffer is empty after each flush): a kill -9 leaves whole
-  // lines only.
+  if (!failure_.empty()) fail(failure_);
+  // One write() per line: a kill -9 leaves whole lines only.
   const std::string line = fmt::format("{{\"step\":{},\"metric\":{},\"value\":{}}}\n", step,
                                        nlohmann::json(metric).dump(), json_number(value));
-  metrics_.write(line.data(), static_cast<std::streamsize>(line.size()));
-  metrics_.flush();
+  if (const int error = write_fully(fd_, line); error != 0) {
+    // Part of the line may be on disk: cut it off, so the file ends in a whole line and holds what
+    // the history holds (shrinking a file needs no space).
+    if (::ftruncate(fd_, static_cast<off_t>(whole_bytes_)) == 0) ::lseek(fd_, static_cast<off_t>(whole_bytes_), SEEK_SET);
+    fail(write_failure(file_, error));
+  }
+  whole_bytes_ += static_cast<long long>(line.size());
   history_[metric].emplace_back(step, value);
 }
 
 void MetricsWriter::table(Index step, const std::string& name, const Table& table) {
+  if (!failure_.empty()) fail(failure_);
   const auto tables = dir_ / "tables";
-  std::filesystem::create_directories(tables);
   const auto file = tables / (name + ".step" + std::to_string(step) + ".csv");
   std::ostringstream out;
   out << "row";
@@ -48,7 +70,22 @@ void MetricsWriter::table(Index step, const std::string& name, const Table& tabl
     for (Index j = 0; j < table.values.cols(); ++j) out << "," << json_number(table.values(i, j));
     out << "\n";
   }
-  write_file_atomically(file, out.str());  // a killed job leaves no half table
+  try {
+    std::filesystem::create_directories(tables);
+    write_file_atomically(file, out.str());  // a killed job leaves no half table
+  } catch (const Error& e) {
+    fail(e.what());
+  } catch (const std::filesystem::filesystem_error& e) {
+    fail(tables.string() + ": cannot create it: " + e.code().message());
+  }
+}
+
+void MetricsWriter::close() {
+  if (fd_ < 0) return;
+  const int result = ::close(fd_);
+  const int error = errno;
+  fd_ = -1;
+  if (result != 0 && error != EINTR) fail(write_failure(file_, error));
 }
 
 std::map<std::string, double> MetricsWriter::final_values() const {

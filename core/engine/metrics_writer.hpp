@@ -1,12 +1,16 @@
-// Where a job's measurements go: metrics.jsonl (one line per step and metric, flushed as written,
-// so a crash loses at most the line being written), tables as CSV files, and the history kept in
-// memory for assertions and summary.json.
+// Where a job's measurements go: metrics.jsonl (one write(2) per line, so a crash loses at most the
+// line being written), tables as CSV files, and the history kept in memory for assertions and
+// summary.json.
+//
+// Every write is checked. The first one that fails (a full disk, a file size limit) makes the
+// writer refuse all later ones with the same reason, so the job fails with it even if a plugin's
+// trainer swallowed the exception; metrics.jsonl is cut back to its last whole line, and the
+// history holds exactly the lines the file holds.
 #pragma once
 
 #include <featurelab/probe.hpp>
 
 #include <filesystem>
-#include <fstream>
 #include <map>
 #include <string>
 #include <utility>
@@ -17,17 +21,31 @@ namespace featurelab {
 class MetricsWriter {
  public:
   explicit MetricsWriter(const std::filesystem::path& dir);
+  ~MetricsWriter();
+  MetricsWriter(const MetricsWriter&) = delete;
+  MetricsWriter& operator=(const MetricsWriter&) = delete;
 
+  // Throw featurelab::Error naming the file and the reason when the write fails.
   void scalar(Index step, const std::string& metric, double value);
   void table(Index step, const std::string& name, const Table& table);
+  // Closes metrics.jsonl, checked (a network filesystem may report a lost write only here).
+  void close();
+
+  // The first write that failed, "" while every write succeeded.
+  const std::string& failure() const { return failure_; }
 
   // metric -> [(step, value)], in the order recorded.
   const std::map<std::string, std::vector<std::pair<Index, double>>>& history() const { return history_; }
   std::map<std::string, double> final_values() const;
 
  private:
+  [[noreturn]] void fail(std::string reason);
+
   std::filesystem::path dir_;
-  std::ofstream metrics_;
+  std::filesystem::path file_;
+  int fd_ = -1;
+  long long whole_bytes_ = 0;  // metrics.jsonl's length in whole lines
+  std::string failure_;
   std::map<std::string, std::vector<std::pair<Index, double>>> history_;
 };
 

@@ -7,7 +7,9 @@
 
 namespace featurelab {
 
-// Throws featurelab::Error naming the file when it cannot be written.
+// Throws featurelab::Error naming the file and the reason (the errno text: "No space left on
+// device") when it cannot be written; the temporary file is removed then, and the old content,
+// if any, stays.
 void write_file_atomically(const std::filesystem::path& file, const std::string& text);
 
 }  // namespace featurelab

@@ -1,7 +1,10 @@
 // TOML loading, base composition and --set overrides.
 #include "config/pipeline_source.hpp"
 
-#include <fstream>
+#include "io/bounded_read.hpp"
+
+#include <featurelab/error.hpp>
+
 #include <set>
 #include <sstream>
 
@@ -34,15 +37,21 @@ void merge_into(toml::table& dst, toml::table&& src) {
   }
 }
 
-toml::table parse_file(const fs::path& file, std::string* text_out, std::vector<Diagnostic>& errors) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    errors.push_back({file.string(), "cannot read this file"});
+// referenced_at: where a base file is named ("file:line:col"), so that a problem with it points at
+// the line that names it; "" for the pipeline file itself.
+toml::table parse_file(const fs::path& file, const std::string& referenced_at, std::string* text_out,
+                       std::vector<Diagnostic>& errors) {
+  std::string text;
+  try {
+    text = read_bounded_file(file, kMaxPipelineFileBytes);
+  } catch (const Error& e) {
+    if (referenced_at.empty()) {
+      errors.push_back({file.string(), e.what()});
+    } else {
+      errors.push_back({referenced_at, "experiment.base: " + file.string() + ": " + e.what()});
+    }
     return {};
   }
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  std::string text = buffer.str();
   if (text_out) *text_out = text;
   // Debian's toml++ is built with exceptions: a syntax error arrives as toml::parse_error.
   try {
@@ -55,15 +64,15 @@ toml::table parse_file(const fs::path& file, std::string* text_out, std::vector<
   }
 }
 
-toml::table load_with_bases(const fs::path& file, std::set<fs::path>& stack, std::string* text_out,
-                            std::vector<Diagnostic>& errors) {
+toml::table load_with_bases(const fs::path& file, const std::string& referenced_at, std::set<fs::path>& stack,
+                            std::string* text_out, std::vector<Diagnostic>& errors) {
   const fs::path canonical = fs::weakly_canonical(file);
   if (stack.count(canonical)) {
     errors.push_back({file.string(), "base files include each other in a cycle"});
     return {};
   }
   stack.insert(canonical);
-  toml::table own = parse_file(file, text_out, errors);
+  toml::table own = parse_file(file, referenced_at, text_out, errors);
   toml::table merged;
   if (auto* experiment = own["experiment"].as_table()) {
     if (toml::node* base = experiment->get("base")) {
@@ -87,7 +96,7 @@ toml::table load_with_bases(const fs::path& file, std::set<fs::path>& stack, std
           errors.push_back({where(*base), "experiment.base: no file " + base_file.string()});
           continue;
         }
-        merge_into(merged, load_with_bases(base_file, stack, nullptr, errors));
+        merge_into(merged, load_with_bases(base_file, where(*base), stack, nullptr, errors));
       }
       experiment->erase("base");
     }
@@ -205,7 +214,7 @@ PipelineSource load_pipeline(const fs::path& file, const std::vector<std::string
   source.file = file;
   if (!fs::exists(file)) throw ConfigError({{file.string(), "no such pipeline file"}});
   std::set<fs::path> stack;
-  source.table = load_with_bases(file, stack, &source.text, errors);
+  source.table = load_with_bases(file, "", stack, &source.text, errors);
   for (const auto& o : overrides) {
     apply_override(source.table, o, errors);
   }

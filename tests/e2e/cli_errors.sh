@@ -83,4 +83,18 @@ expect 2 "incompatible-point.toml:14:1: model \\(std:two-layer\\): .*second_laye
 expect 2 "incompatible-point.toml:14:1" -- $fl run "$incompatible" --out "$work/run-incompatible"
 check "a refused plan starts no job" test ! -d "$work/run-incompatible/jobs"
 
+# Input is bounded: a pipeline or base file must be a regular file (a directory, a device or a named
+# pipe is refused before anything is read: /dev/zero once filled memory, a FIFO blocked for ever).
+mkdir "$work/adir"
+mkfifo "$work/fifo"
+expect 2 "adir: not a regular file \(a directory\)$" -- $fl validate "$work/adir"
+expect 2 "/dev/zero: not a regular file \(a character device\)" -- timeout 10 $fl validate /dev/zero
+for base in adir fifo /dev/zero; do
+  { printf '[experiment]\nbase = ["%s"]\n' "$base"; sed 1,/^seeds/d "$good"; } >"$work/base-$(basename $base).toml"
+  expect 2 "base-$(basename $base).toml:2:8: experiment.base: .*$base: not a regular file" -- \
+    timeout 10 $fl validate "$work/base-$(basename $base).toml"
+done
+truncate -s 65M "$work/big.toml"  # sparse: no disk used
+expect 2 "big.toml: is 68157440 bytes, more than the 64 MiB an input file may have" -- $fl validate "$work/big.toml"
+
 finish

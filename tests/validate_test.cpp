@@ -264,3 +264,57 @@ TEST_CASE("every sweep value is checked against its component's schema, located 
   CHECK_THROWS_WITH(validate_text(std::string(kGood) + "[sweep]\nfast = [{ name = \"a\", \"optimizer.lr\" = \"quick\" }]\n"),
                     Catch::Contains("p.toml:31:40 ([sweep] optimizer.lr): optimizer.lr: expected a number > 0, got \"quick\""));
 }
+
+TEST_CASE("a sweep too large to plan is refused with its size before any point is made") {
+  std::string axes = "[sweep]\n";
+  for (const char* key : {"model.width", "optimizer.lr", "train.steps", "data.train", "data.test"}) {
+    axes += "\"" + std::string(key) + "\" = [";
+    for (int v = 1; v <= 10; ++v) axes += (v > 1 ? ", " : "") + std::to_string(v);
+    axes += "]\n";
+  }
+  // 10^5 points × 2 seeds: refused at once, naming the count and how to reduce it.
+  CHECK_THROWS_WITH(validate_text(std::string(kGood) + axes),
+                    Catch::Contains("p.toml:30:1: [sweep]: 10 × 10 × 10 × 10 × 10 values × 2 seed(s) make 200000 jobs, "
+                                    "more than the 100000 one run may plan") &&
+                        Catch::Contains("split the sweep"));
+  std::string seeds = "seeds = [0";
+  for (int s = 1; s <= 100000; ++s) seeds += ", " + std::to_string(s);
+  CHECK_THROWS_WITH(validate_text(replace(kGood, "seeds = [0, 1]", seeds + "]")),
+                    Catch::Contains("experiment.seeds: 100001 seed(s) make 100001 jobs"));
+}
+
+TEST_CASE("each sweep point starts from the pipeline as written, with every node's location") {
+  // Variants that set different keys, one of them in a table the file lacks: no point keeps what
+  // an earlier point set.
+  const std::string plain = replace(kGood, "[train]\nsteps = 10\n", "");
+  const std::string text = plain +
+                           "[sweep]\nv = [{ name = \"a\", \"model.bias\" = true, \"train.steps\" = 5 },"
+                           " { name = \"b\", \"optimizer.lr\" = 0.5 }, { name = \"c\" }]\n";
+  test::TempDir dir;
+  const RunPlan plan = plan_run(dir.write("p.toml", text), {}, std_catalog());
+  REQUIRE(plan.points.size() == 3);
+  CHECK(plan.points[0].model.params.boolean("bias"));
+  CHECK(plan.points[0].trainer.params.integer("steps") == 5);
+  CHECK_FALSE(plan.points[1].model.params.boolean("bias"));
+  CHECK(plan.points[1].trainer.params.integer("steps") != 5);  // the [train] table "a" made is gone
+  CHECK(plan.points[1].optimizer.params.real("lr") == Approx(0.5));
+  CHECK(plan.points[2].optimizer.params.real("lr") == Approx(0.05));
+  CHECK(plan.points[2].operative_toml() == plan_run(dir.write("q.toml", plain), {}, std_catalog()).points[0].operative_toml());
+  // A later point's problem is still located at the file's line.
+  const std::string bad = replace(kGood, "width = 20", "width = 20\nwidht = 3") + "[sweep]\n\"model.width\" = [4, 8]\n";
+  CHECK_THROWS_WITH(validate_text(bad), Catch::Contains("p.toml:14:9: model.widht: unknown parameter"));
+  // Each point's sections keep their file:line for the messages of its jobs.
+  for (const auto& point : plan.points) CHECK_THAT(point.model.where, Catch::Contains("p.toml:11:1"));
+}
+
+TEST_CASE("a job's id leaves out [experiment] and the assertions, and follows everything a job computes") {
+  const Pipeline p = validate_text(kGood);
+  const std::string id = job_id(p, 1);
+  CHECK(job_id(validate_text(replace(kGood, "name = \"xor\"", "name = \"renamed\"\ntimeout = 600")), 1) == id);
+  CHECK(job_id(validate_text(replace(kGood, "seeds = [0, 1]", "seeds = [1, 2, 3]")), 1) == id);
+  CHECK(job_id(validate_text(replace(kGood, "accuracy.test >= 0.5", "accuracy.test >= 0.6")), 1) == id);
+  CHECK(job_id(validate_text(replace(kGood, "width = 20", "width = 21")), 1) != id);
+  CHECK(job_id(p, 0) != id);
+  CHECK_THAT(p.computed_toml(), !Catch::Contains("[experiment]") && !Catch::Contains("seeds") &&
+                                    Catch::Contains("[model]") && Catch::Contains("[[probe]]"));
+}

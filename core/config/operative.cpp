@@ -44,18 +44,18 @@ toml::array component_list(const std::vector<ComponentConfig>& items, bool with_
   return arr;
 }
 
-}  // namespace
-
-std::string Pipeline::operative_toml() const {
+// The operative configuration as a table: operative_toml() writes it whole, computed_toml() without
+// the tables that do not change what a job computes.
+toml::table operative_table(const Pipeline& p) {
   toml::table root;
   toml::table experiment;
-  experiment.insert_or_assign("name", name);
-  if (!description.empty()) experiment.insert_or_assign("description", description);
-  experiment.insert_or_assign("seeds", to_array(seeds));
-  if (timeout > 0) experiment.insert_or_assign("timeout", timeout);
+  experiment.insert_or_assign("name", p.name);
+  if (!p.description.empty()) experiment.insert_or_assign("description", p.description);
+  experiment.insert_or_assign("seeds", to_array(p.seeds));
+  if (p.timeout > 0) experiment.insert_or_assign("timeout", p.timeout);
   root.insert_or_assign("experiment", experiment);
-  toml::table d = component_table(data, false);
-  for (auto [key, size] : {std::pair{"train", train_size}, std::pair{"test", test_size}}) {
+  toml::table d = component_table(p.data, false);
+  for (auto [key, size] : {std::pair{"train", p.train_size}, std::pair{"test", p.test_size}}) {
     if (size == kAllSamples) {
       d.insert_or_assign(key, "all");
     } else {
@@ -63,18 +63,18 @@ std::string Pipeline::operative_toml() const {
     }
   }
   root.insert_or_assign("data", d);
-  if (!transforms.empty()) root.insert_or_assign("transform", component_list(transforms, false));
-  if (!augments.empty()) root.insert_or_assign("augment", component_list(augments, false));
-  root.insert_or_assign("model", component_table(model, false));
-  root.insert_or_assign("loss", component_table(loss, false));
-  if (!regularizers.empty()) root.insert_or_assign("regularizer", component_list(regularizers, false));
-  root.insert_or_assign("optimizer", component_table(optimizer, false));
-  root.insert_or_assign("train", component_table(trainer, false));
-  if (!probes.empty()) root.insert_or_assign("probe", component_list(probes, true));
-  if (!attacks.empty()) root.insert_or_assign("attack", component_list(attacks, true));
-  if (!asserts.empty()) {
+  if (!p.transforms.empty()) root.insert_or_assign("transform", component_list(p.transforms, false));
+  if (!p.augments.empty()) root.insert_or_assign("augment", component_list(p.augments, false));
+  root.insert_or_assign("model", component_table(p.model, false));
+  root.insert_or_assign("loss", component_table(p.loss, false));
+  if (!p.regularizers.empty()) root.insert_or_assign("regularizer", component_list(p.regularizers, false));
+  root.insert_or_assign("optimizer", component_table(p.optimizer, false));
+  root.insert_or_assign("train", component_table(p.trainer, false));
+  if (!p.probes.empty()) root.insert_or_assign("probe", component_list(p.probes, true));
+  if (!p.attacks.empty()) root.insert_or_assign("attack", component_list(p.attacks, true));
+  if (!p.asserts.empty()) {
     toml::array arr;
-    for (const auto& a : asserts) {
+    for (const auto& a : p.asserts) {
       toml::table t;
       t.insert_or_assign("expect", a.expect);
       t.insert_or_assign("at", a.at);
@@ -90,8 +90,23 @@ std::string Pipeline::operative_toml() const {
     }
     root.insert_or_assign("assert", arr);
   }
+  return root;
+}
+
+}  // namespace
+
+std::string Pipeline::operative_toml() const {
   std::ostringstream out;
   out << "# Operative configuration written by featurelab: every parameter used, defaults included.\n";
+  out << toml::toml_formatter(operative_table(*this)) << "\n";
+  return out.str();
+}
+
+std::string Pipeline::computed_toml() const {
+  toml::table root = operative_table(*this);
+  root.erase("experiment");
+  root.erase("assert");
+  std::ostringstream out;
   out << toml::toml_formatter(root) << "\n";
   return out.str();
 }

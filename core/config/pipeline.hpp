@@ -39,7 +39,6 @@ struct AssertSpec {
 
 struct Pipeline {
   std::filesystem::path file;
-  std::string text;      // the input file as written
   std::string name;
   std::string description;
   std::vector<std::int64_t> seeds{0};
@@ -61,6 +60,10 @@ struct Pipeline {
 
   // The operative configuration: every parameter actually used, defaults included, as TOML.
   std::string operative_toml() const;
+  // What a job computes, apart from its seed: the operative configuration without [experiment]
+  // (name, description, seeds, timeout: a job's numbers are the same whatever they are) and without
+  // [[assert]] (checked on the results afterwards). A job's id is its hash with the seed.
+  std::string computed_toml() const;
 };
 
 }  // namespace featurelab

@@ -5,8 +5,10 @@
 
 #include <featurelab/error.hpp>
 
+#include <memory>
 #include <set>
 #include <sstream>
+#include <type_traits>
 
 namespace featurelab {
 
@@ -119,10 +121,24 @@ toml::node* descend(toml::node* node, const std::string& part) {
   return nullptr;
 }
 
-}  // namespace
+// Moves a node out of its table (a move keeps its source region; a copy would not), so that it can
+// be put back later.
+std::unique_ptr<toml::node> take(toml::node& node) {
+  return node.visit([](auto& v) -> std::unique_ptr<toml::node> {
+    return std::make_unique<std::decay_t<decltype(v)>>(std::move(v));
+  });
+}
 
-void apply_override(toml::table& table, const std::string& assignment, std::vector<Diagnostic>& errors,
-                    const std::string& origin, const std::string& located_at) {
+// The table at a path of keys and list indices from the root (as apply_override descended).
+toml::table* table_at(toml::table& root, const std::vector<std::string>& path) {
+  toml::node* node = &root;
+  for (const auto& part : path) node = descend(node, part);
+  return node ? node->as_table() : nullptr;
+}
+
+// apply_override's work; with undo, records what it changed there.
+void apply(toml::table& table, const std::string& assignment, std::vector<Diagnostic>& errors,
+           const std::string& origin, const std::string& located_at, OverrideUndo* undo) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos || eq == 0) {
     errors.push_back({origin + " " + assignment, "expected KEY=VALUE, e.g. --set model.width=200"});
@@ -164,6 +180,18 @@ void apply_override(toml::table& table, const std::string& assignment, std::vect
       holder.insert_or_assign("v", value_text);
     }
   }
+  // Sets key in t to the value, noting in undo what was there (unless a table created on the way
+  // down is noted already: undoing removes it whole).
+  std::vector<std::string> path;
+  auto set = [&](toml::table& t, const std::string& k) {
+    if (undo && !undo->applied) {
+      undo->parent_path = path;
+      undo->key = k;
+      if (toml::node* previous = t.get(k)) undo->previous = take(*previous);
+      undo->applied = true;
+    }
+    t.insert_or_assign(k, std::move(*holder.get("v")));
+  };
   toml::node* parent = &table;
   for (std::size_t i = 0; i + 1 < parts.size(); ++i) {
     // The rest of the key written whole in this table ([sweep]'s "model.width" = [...]): set it.
@@ -171,7 +199,7 @@ void apply_override(toml::table& table, const std::string& assignment, std::vect
       std::string rest = parts[i];
       for (std::size_t j = i + 1; j < parts.size(); ++j) rest += "." + parts[j];
       if (t->contains(rest)) {
-        t->insert_or_assign(rest, std::move(*holder.get("v")));
+        set(*t, rest);
         return;
       }
     }
@@ -183,6 +211,11 @@ void apply_override(toml::table& table, const std::string& assignment, std::vect
     }
     if (!next) {
       if (auto* t = parent->as_table()) {
+        if (undo && !undo->applied) {
+          undo->parent_path = path;
+          undo->key = parts[i];
+          undo->applied = true;
+        }
         t->insert_or_assign(parts[i], toml::table{});
         next = t->get(parts[i]);
       } else if (auto* a = parent->as_array()) {
@@ -195,14 +228,44 @@ void apply_override(toml::table& table, const std::string& assignment, std::vect
       errors.push_back({origin + " " + key, "'" + parts[i] + "' is not a table or a list"});
       return;
     }
+    path.push_back(parts[i]);
     parent = next;
   }
-  toml::node* value = holder.get("v");
   if (auto* t = parent->as_table()) {
-    t->insert_or_assign(parts.back(), std::move(*value));
-  } else if (auto* a = parent->as_array()) {
+    set(*t, parts.back());
+  } else {
     errors.push_back({origin + " " + key, "cannot replace a whole list entry; set one of its keys"});
-    (void)a;
+  }
+}
+
+}  // namespace
+
+void apply_override(toml::table& table, const std::string& assignment, std::vector<Diagnostic>& errors,
+                    const std::string& origin, const std::string& located_at) {
+  apply(table, assignment, errors, origin, located_at, nullptr);
+}
+
+SweepPointOverrides::SweepPointOverrides(toml::table& table, const std::vector<std::string>& assignments,
+                                         const std::vector<std::string>& locations, std::vector<Diagnostic>& errors)
+    : table_(table) {
+  undo_.reserve(assignments.size());
+  for (std::size_t i = 0; i < assignments.size(); ++i) {
+    undo_.emplace_back();
+    apply(table, assignments[i], errors, "[sweep]", i < locations.size() ? locations[i] : std::string(), &undo_.back());
+  }
+}
+
+SweepPointOverrides::~SweepPointOverrides() {
+  // Last first: each step then finds the table as it was right after that assignment.
+  for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
+    if (!it->applied) continue;
+    toml::table* parent = table_at(table_, it->parent_path);
+    if (!parent) continue;
+    if (it->previous) {
+      parent->insert_or_assign(it->key, std::move(*it->previous));
+    } else {
+      parent->erase(it->key);
+    }
   }
 }
 

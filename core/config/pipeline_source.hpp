@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -37,6 +38,32 @@ PipelineSource load_pipeline(const std::filesystem::path& file, const std::vecto
 // sweep.model.width sets [sweep]'s "model.width" when the table has that key.
 void apply_override(toml::table& table, const std::string& assignment, std::vector<Diagnostic>& errors,
                     const std::string& origin = "--set", const std::string& located_at = "");
+
+// What one applied override changed, to undo it (SweepPointOverrides).
+struct OverrideUndo {
+  bool applied = false;
+  std::vector<std::string> parent_path;  // keys and list indices from the root to the table changed
+  std::string key;                       // the key set (or the table created) there
+  std::unique_ptr<toml::node> previous;  // what it replaced, moved out; none: the key was new
+};
+
+// A sweep point's "key=value" assignments applied to a pipeline's merged table for as long as this
+// object lives, then undone: the planner applies every point's values to one parsed table in turn,
+// where re-reading the file per point made planning quadratic in the points, and a copied table
+// would lose every node's file:line (toml++ copies no source regions; a move keeps them).
+// Messages name the values as load_pipeline's sweep_assignments do.
+class SweepPointOverrides {
+ public:
+  SweepPointOverrides(toml::table& table, const std::vector<std::string>& assignments,
+                      const std::vector<std::string>& locations, std::vector<Diagnostic>& errors);
+  ~SweepPointOverrides();
+  SweepPointOverrides(const SweepPointOverrides&) = delete;
+  SweepPointOverrides& operator=(const SweepPointOverrides&) = delete;
+
+ private:
+  toml::table& table_;
+  std::vector<OverrideUndo> undo_;
+};
 
 // "file:line:col" of a node, or "--set key" / "file:line:col ([sweep] key)" for overridden
 // values, or "" when unknown.

@@ -26,7 +26,6 @@ class Validator {
   Pipeline run() {
     Pipeline p;
     p.file = source_.file;
-    p.text = source_.text;
     const toml::table& root = source_.table;
     for (auto&& [key, node] : root) {
       const std::string k(key.str());

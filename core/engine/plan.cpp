@@ -1,4 +1,4 @@
-// Sweep expansion: each point is the pipeline re-read with the point's values applied as
+// Sweep expansion: each point is the pipeline, read once, with the point's values applied as
 // overrides, so every message keeps its file and line, and swapping a component's `use`
 // validates the point's parameters against the new component's schema.
 #include "engine/plan.hpp"
@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <set>
 #include <sstream>
 
 namespace featurelab {
@@ -108,10 +110,12 @@ void flatten(const toml::table& table, const std::string& prefix, std::vector<Sw
     }
     if (values->front().is_table()) {
       axes.push_back(variant_axis(dotted, *values, errors));
+      axes.back().where = where(node);
       continue;
     }
     SweepAxis axis;
     axis.key = dotted;
+    axis.where = where(node);
     for (const auto& v : *values) {
       if (v.is_table()) {
         errors.push_back({where(v), "sweep." + dotted + ": mixes plain values and variant tables; use one kind per key"});
@@ -122,6 +126,54 @@ void flatten(const toml::table& table, const std::string& prefix, std::vector<Sw
       axis.locations.push_back({where(v)});
     }
     axes.push_back(std::move(axis));
+  }
+}
+
+// The run's size, from the axes' lengths and the seed list, before any point is made: a sweep of
+// 10^7 points would fill memory while being planned.
+std::size_t seed_count(const toml::table& merged) {
+  const toml::node* seeds = merged.at_path("experiment.seeds").node();
+  if (const auto* list = seeds ? seeds->as_array() : nullptr) return std::max<std::size_t>(list->size(), 1);
+  return 1;
+}
+
+// Located at the [sweep] table, or at the seeds without one.
+std::string run_size_location(const toml::table& merged) {
+  const toml::node* sweep = merged.get("sweep");
+  const toml::node* seeds = merged.at_path("experiment.seeds").node();
+  return sweep ? where(*sweep) : seeds ? where(*seeds) : std::string();
+}
+
+// jobs: the count before expansion (each point with the file's seeds), or, with per_point_seeds,
+// the exact count of a sweep whose points set their own seeds.
+Diagnostic too_many_jobs(const std::string& at, const toml::table& merged, const std::vector<SweepAxis>& axes,
+                         double jobs, bool per_point_seeds) {
+  std::string sizes;
+  const SweepAxis* largest = nullptr;
+  for (const auto& axis : axes) {
+    sizes += (sizes.empty() ? "" : " × ") + std::to_string(axis.values.size());
+    if (!largest || axis.values.size() > largest->values.size()) largest = &axis;
+  }
+  const std::string seeds_text = std::to_string(seed_count(merged)) + " seed(s)";
+  const std::string made = axes.empty() ? "experiment.seeds: " + seeds_text
+                           : per_point_seeds ? "[sweep]: " + sizes + " values, with each point's seeds,"
+                                             : "[sweep]: " + sizes + " values × " + seeds_text;
+  const std::string count = jobs < 1e15 ? fmt::format("{:.0f}", jobs) : fmt::format("{:.3g}", jobs);
+  const std::string split = largest ? "sweep fewer values (sweep." + largest->key + " has " +
+                                          std::to_string(largest->values.size()) +
+                                          ") or seeds, or split the sweep into runs of a part each (--set 'sweep." +
+                                          largest->key + "=[...]' with an --out per part)"
+                                    : "use fewer seeds, or split them into runs of a part each (--set "
+                                      "'experiment.seeds=[...]' with an --out per part)";
+  return {at, made + " make " + count + " jobs, more than the " + std::to_string(kMaxJobsPerRun) +
+                  " one run may plan; " + split};
+}
+
+void check_run_size(const toml::table& merged, const std::vector<SweepAxis>& axes) {
+  double jobs = static_cast<double>(seed_count(merged));
+  for (const auto& axis : axes) jobs *= static_cast<double>(axis.values.size());
+  if (jobs > static_cast<double>(kMaxJobsPerRun)) {
+    throw ConfigError({too_many_jobs(run_size_location(merged), merged, axes, jobs, false)});
   }
 }
 
@@ -206,16 +258,21 @@ std::string JobSpec::point_label() const {
   return out;
 }
 
+namespace {
+
+// computed: the pipeline's computed_toml(), rendered once per sweep point rather than per seed
+// (rendering it per job made planning quadratic in the seeds: the text holds the seed list).
+std::string job_id_of(const std::string& computed, std::int64_t seed) {
+  return fmt::format("{:016x}", stable_hash(computed, static_cast<std::uint64_t>(seed)));
+}
+
+}  // namespace
+
 std::string job_id(const Pipeline& pipeline, std::int64_t seed) {
-  // The experiment's name and seed list do not change what a job computes: leave them out, so a
-  // job keeps its id (and its results on --resume) when seeds are added. Nor do the assertions:
-  // adding or editing one re-checks a finished run without rerunning its jobs.
-  Pipeline computed = pipeline;
-  computed.asserts.clear();
-  const std::string config = computed.operative_toml();
-  const auto body = config.find("[data]");
-  return fmt::format("{:016x}", stable_hash(config.substr(body == std::string::npos ? 0 : body),
-                                            static_cast<std::uint64_t>(seed)));
+  // Neither [experiment] (name, seeds, timeout) nor the assertions change what a job computes:
+  // a job keeps its id, and its results on --resume, when seeds are added, the experiment renamed,
+  // the timeout raised to rerun the jobs that ran out of time, or an assertion added or edited.
+  return job_id_of(pipeline.computed_toml(), seed);
 }
 
 RunPlan plan_run(const std::filesystem::path& file, const std::vector<std::string>& overrides,
@@ -224,7 +281,7 @@ RunPlan plan_run(const std::filesystem::path& file, const std::vector<std::strin
   plan.file = file;
   plan.overrides = overrides;
   PipelineSource source = load_pipeline(file, overrides);
-  plan.text = source.text;
+  plan.text = std::move(source.text);
   std::vector<Diagnostic> errors;
   if (const toml::node* sweep = source.table.get("sweep")) {
     if (const auto* t = sweep->as_table()) {
@@ -235,6 +292,7 @@ RunPlan plan_run(const std::filesystem::path& file, const std::vector<std::strin
   }
   check_swept_overrides(source.table, plan.axes, overrides, errors, plan.warnings);
   if (!errors.empty()) throw ConfigError(errors);
+  check_run_size(source.table, plan.axes);
 
   // Cartesian product, last axis fastest: each point's coordinates and the overrides they apply.
   std::vector<std::vector<std::pair<std::string, std::string>>> points{{}};
@@ -261,33 +319,45 @@ RunPlan plan_run(const std::filesystem::path& file, const std::vector<std::strin
     point_overrides = std::move(next_overrides);
     point_locations = std::move(next_locations);
   }
+  // Every point is the parsed pipeline with its values applied, then undone for the next point: the
+  // file is read once (re-reading it per point made planning quadratic in the points), and each
+  // node keeps its file:line.
+  std::set<std::pair<std::string, std::string>> reported;  // (where, message) of errors
   for (std::size_t p = 0; p < points.size(); ++p) {
-    const auto& assignments = point_overrides[p];
     try {
+      std::vector<Diagnostic> point_errors;
+      const SweepPointOverrides applied(source.table, point_overrides[p], point_locations[p], point_errors);
+      if (!point_errors.empty()) throw ConfigError(point_errors);
       // Each value is validated against the schema of the component it reaches at this point,
       // and a problem is located at the value in the [sweep] table.
-      Pipeline point = validate_pipeline(load_pipeline(file, overrides, assignments, point_locations[p]), catalog);
+      Pipeline point = validate_pipeline(source, catalog);
       check_data_memory(point, catalog);
       plan.points.push_back(std::move(point));
     } catch (const ConfigError& e) {
+      // The same problem in every point is reported once.
       for (const auto& d : e.diagnostics()) {
-        // The same problem in every point is reported once.
-        bool seen = false;
-        for (const auto& prior : errors) seen |= prior.where == d.where && prior.message == d.message;
-        if (!seen) errors.push_back(d);
+        if (reported.insert({d.where, d.message}).second) errors.push_back(d);
       }
     }
   }
   if (!errors.empty()) throw ConfigError(errors);
 
+  // A sweep that sets experiment.seeds is counted here, once its points know their seeds.
+  std::size_t total = 0;
+  for (const auto& point : plan.points) total += point.seeds.size();
+  if (total > kMaxJobsPerRun) {
+    throw ConfigError({too_many_jobs(run_size_location(source.table), source.table, plan.axes, double(total), true)});
+  }
+  plan.jobs.reserve(total);
   for (std::size_t p = 0; p < points.size(); ++p) {
+    const std::string computed = plan.points[p].computed_toml();
     for (std::int64_t seed : plan.points[p].seeds) {
       JobSpec job;
       job.index = plan.jobs.size();
       job.point = p;
       job.assignments = points[p];
       job.seed = seed;
-      job.id = job_id(plan.points[p], seed);
+      job.id = job_id_of(computed, seed);
       job.dir = fmt::format("{:04d}-{}", job.index, job.id.substr(0, 8));
       plan.jobs.push_back(std::move(job));
     }

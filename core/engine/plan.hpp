@@ -32,6 +32,7 @@ struct SweepAxis {
   // file:line:col of each override's value in the [sweep] table, parallel to overrides: a point's
   // messages point at the value that made it.
   std::vector<std::vector<std::string>> locations;
+  std::string where;  // file:line:col of the axis' list in the [sweep] table
 };
 
 struct JobSpec {
@@ -54,6 +55,10 @@ struct RunPlan {
   std::vector<std::string> warnings;      // what does not stop the run but may surprise: printed first
   const Pipeline& pipeline_of(const JobSpec& job) const { return points[job.point]; }
 };
+
+// The most jobs (sweep points × seeds) one run plans: far above what a run can do in its time, and
+// a sweep's size is refused with its count before any point is made.
+inline constexpr std::size_t kMaxJobsPerRun = 100000;
 
 // Throws ConfigError with every problem of every sweep point, located ("[sweep] model.widht").
 RunPlan plan_run(const std::filesystem::path& file, const std::vector<std::string>& overrides,

@@ -30,7 +30,7 @@ StoredRun read_run_record(const fs::path& run_dir) {
     }
     run.version = r.at("featurelab_version").get<std::string>();
     run.name = r.value("name", "");
-    for (const auto& a : r.at("axes")) run.axes.push_back({a.at("key"), a.at("values"), {}, {}});
+    for (const auto& a : r.at("axes")) run.axes.push_back({a.at("key"), a.at("values"), {}, {}, {}});
     for (const auto& j : r.at("jobs")) {
       JobSpec spec;
       spec.index = j.at("index");

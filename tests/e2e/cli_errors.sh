@@ -84,7 +84,8 @@ expect 2 "incompatible-point.toml:14:1" -- $fl run "$incompatible" --out "$work/
 check "a refused plan starts no job" test ! -d "$work/run-incompatible/jobs"
 
 # Input is bounded: a pipeline or base file must be a regular file (a directory, a device or a named
-# pipe is refused before anything is read: /dev/zero once filled memory, a FIFO blocked for ever).
+# pipe is refused before anything is read: /dev/zero once filled memory, a FIFO blocked for ever),
+# and a sweep's size is refused before it is expanded.
 mkdir "$work/adir"
 mkfifo "$work/fifo"
 expect 2 "adir: not a regular file \(a directory\)$" -- $fl validate "$work/adir"
@@ -96,5 +97,19 @@ for base in adir fifo /dev/zero; do
 done
 truncate -s 65M "$work/big.toml"  # sparse: no disk used
 expect 2 "big.toml: is 68157440 bytes, more than the 64 MiB an input file may have" -- $fl validate "$work/big.toml"
+python3 - "$good" "$work/sweep1e7.toml" <<'PY'
+import sys
+text = open(sys.argv[1]).read() + "\n[sweep]\n"
+for key in ["model.width", "optimizer.lr", "train.steps", "data.train", "data.test", "data.dim", "model.init_scale"]:
+    text += '"%s" = [%s]\n' % (key, ", ".join(str(v) for v in range(1, 11)))
+open(sys.argv[2], "w").write(text)
+PY
+expect 2 "sweep1e7.toml:[0-9]+:1: \[sweep\]: 10 × 10 × 10 × 10 × 10 × 10 × 10 values × 1 seed\(s\) make 10000000 jobs, more than the 100000 one run may plan; sweep fewer values" -- \
+  timeout 10 $fl validate "$work/sweep1e7.toml"
+# [experiment] does not change what a job computes: --resume with a raised timeout (to rerun the jobs
+# that ran out of time) or a new name keeps the finished job instead of refusing the directory.
+expect 0 "" -- $fl run "$good" --out "$work/resume-timeout" --set experiment.timeout=600 -q
+expect 0 "1 already done" -- $fl run "$good" --out "$work/resume-timeout" --set experiment.timeout=1200 \
+  --set experiment.name=renamed --resume
 
 finish

@@ -265,6 +265,37 @@ TEST_CASE("every sweep value is checked against its component's schema, located 
                     Catch::Contains("p.toml:31:40 ([sweep] optimizer.lr): optimizer.lr: expected a number > 0, got \"quick\""));
 }
 
+TEST_CASE("a seed listed twice is a located error") {
+  CHECK_THROWS_WITH(validate_text(replace(kGood, "seeds = [0, 1]", "seeds = [0, 1, 0]")),
+                    Catch::Contains("p.toml:3:16: experiment.seeds: seed 0 is listed twice"));
+}
+
+TEST_CASE("a probe's name is a plain name: no path, no dot") {
+  for (const std::string name : {"/tmp/x", "a/b", "..", "a b", ""}) {
+    CHECK_THROWS_WITH(validate_text(replace(kGood, "use = \"accuracy\"", "use = \"accuracy\"\nname = \"" + name + "\"")),
+                      Catch::Contains("probe.0.name: expected a name of letters, digits, '-' and '_'"));
+  }
+  const std::string renamed = replace(replace(kGood, "use = \"accuracy\"", "use = \"accuracy\"\nname = \"clean_acc-2\""),
+                                     "expect = \"accuracy.test", "expect = \"clean_acc-2.test");
+  CHECK(validate_text(renamed).probes[0].name == "clean_acc-2");
+}
+
+TEST_CASE("an axis written twice, or a value listed twice in an axis, is a located error") {
+  // A quoted key and nested tables name the same axis.
+  CHECK_THROWS_WITH(validate_text(std::string(kGood) + "[sweep]\n\"model.width\" = [4, 8]\nmodel.width = [16]\n"),
+                    Catch::Contains("p.toml:31:17: sweep.model.width: this axis is written twice (also at ") &&
+                        Catch::Contains("p.toml:32:15)"));
+  CHECK_THROWS_WITH(validate_text(std::string(kGood) + "[sweep]\n\"model.width\" = [4, 8, 4]\n"),
+                    Catch::Contains("p.toml:31:24: sweep.model.width: the value 4 is listed twice"));
+  // A --set of the file's axis replaces it: one axis, the command line's values.
+  test::TempDir dir;
+  const RunPlan plan = plan_run(dir.write("p.toml", std::string(kGood) + "[sweep]\n\"model.width\" = [4, 8]\n"),
+                                {"sweep.model.width=[16, 32]"}, std_catalog());
+  REQUIRE(plan.axes.size() == 1);
+  CHECK(plan.axes[0].values == std::vector<std::string>{"16", "32"});
+  CHECK(plan.points[1].model.params.integer("width") == 32);
+}
+
 TEST_CASE("a sweep too large to plan is refused with its size before any point is made") {
   std::string axes = "[sweep]\n";
   for (const char* key : {"model.width", "optimizer.lr", "train.steps", "data.train", "data.test"}) {

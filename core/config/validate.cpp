@@ -3,6 +3,7 @@
 
 #include "text/suggest.hpp"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -13,6 +14,15 @@ namespace {
 const std::vector<std::string> kSections = {"experiment", "data",  "transform", "augment", "model",
                                             "loss",       "regularizer", "optimizer", "train", "probe",
                                             "attack",     "assert",    "sweep"};
+
+// Probe and attack names prefix metrics ("accuracy.test") and name table files
+// (tables/<name>.<table>.step<N>.csv): a dot would split the metric, a slash or an absolute path
+// would put files outside the job's directory.
+bool is_plain_name(const std::string& name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
+  });
+}
 
 std::string suggestion(const std::string& wrong, const std::vector<std::string>& candidates) {
   if (auto guess = closest_name(wrong, candidates)) return "; did you mean '" + *guess + "'?";
@@ -90,8 +100,13 @@ class Validator {
         if (auto* i = node.as_integer()) {
           p.seeds.push_back(i->get());
         } else if (auto* arr = node.as_array()) {
+          std::set<std::int64_t> listed;
           for (auto& item : *arr) {
             if (auto* v = item.as_integer(); v && v->get() >= 0) {
+              // A seed twice is the same job twice: one id, and a replicate counted that is not one.
+              if (!listed.insert(v->get()).second) {
+                error(item, dotted, "seed " + std::to_string(v->get()) + " is listed twice; list each seed once");
+              }
               p.seeds.push_back(v->get());
             } else {
               error(item, dotted, "expected non-negative integers, e.g. seeds = [0, 1, 2]");
@@ -227,10 +242,11 @@ class Validator {
     c.name = bare;
     if (const toml::node* n = t.get("name")) {
       if (std::find(reserved.begin(), reserved.end(), "name") != reserved.end()) {
-        if (auto* s = n->as_string(); s && !s->get().empty() && s->get().find('.') == std::string::npos) {
+        if (auto* s = n->as_string(); s && is_plain_name(s->get())) {
           c.name = s->get();
         } else {
-          error(*n, path + ".name", "expected a non-empty name without dots");
+          error(*n, path + ".name", "expected a name of letters, digits, '-' and '_' (it prefixes the metrics and "
+                                    "names the table files in the job's directory), got " + render(*n));
         }
       }
     }

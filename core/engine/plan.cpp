@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -126,6 +127,31 @@ void flatten(const toml::table& table, const std::string& prefix, std::vector<Sw
       axis.locations.push_back({where(v)});
     }
     axes.push_back(std::move(axis));
+  }
+}
+
+// Two axes of one key (a quoted "model.width" and a nested model.width, or one from a base file)
+// would make every point twice, with the same job ids and the later axis' value winning; a value
+// listed twice in an axis makes the same point twice. Both are refused where written.
+void check_distinct_axes(const std::vector<SweepAxis>& axes, std::vector<Diagnostic>& errors) {
+  std::map<std::string, const SweepAxis*> seen;
+  for (const auto& axis : axes) {
+    if (auto [it, fresh] = seen.emplace(axis.key, &axis); !fresh) {
+      const std::string& there = it->second->where;
+      errors.push_back({axis.where, "sweep." + axis.key + ": this axis is written twice" +
+                                        (there.empty() ? std::string() : " (also at " + there + ")") +
+                                        ", as a quoted key and as nested tables; write it once"});
+      continue;
+    }
+    std::set<std::string> listed;
+    for (std::size_t v = 0; v < axis.values.size(); ++v) {
+      // Plain values only: a variant axis' values are its names, refused twice by variant_axis.
+      const bool plain = axis.overrides[v] == std::vector<std::string>{axis.key + "=" + axis.values[v]};
+      if (!plain || listed.insert(axis.values[v]).second) continue;
+      const std::string at = axis.locations[v].empty() ? axis.where : axis.locations[v].front();
+      errors.push_back({at, "sweep." + axis.key + ": the value " + axis.values[v] +
+                                " is listed twice; each value is one sweep point (more runs of a point: more seeds)"});
+    }
   }
 }
 
@@ -286,6 +312,7 @@ RunPlan plan_run(const std::filesystem::path& file, const std::vector<std::strin
   if (const toml::node* sweep = source.table.get("sweep")) {
     if (const auto* t = sweep->as_table()) {
       flatten(*t, "", plan.axes, errors);
+      check_distinct_axes(plan.axes, errors);
     } else {
       errors.push_back({where(*sweep), "sweep: expected a table [sweep] of key = [values]"});
     }

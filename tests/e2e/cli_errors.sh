@@ -106,6 +106,18 @@ open(sys.argv[2], "w").write(text)
 PY
 expect 2 "sweep1e7.toml:[0-9]+:1: \[sweep\]: 10 × 10 × 10 × 10 × 10 × 10 × 10 values × 1 seed\(s\) make 10000000 jobs, more than the 100000 one run may plan; sweep fewer values" -- \
   timeout 10 $fl validate "$work/sweep1e7.toml"
+# Small mistakes that used to run: a seed twice (one job twice, a fake replicate), an axis written
+# twice (every point twice, the second axis winning), a probe name that is a path (tables written
+# outside the run directory).
+expect 2 "error: --set experiment.seeds: experiment.seeds: seed 0 is listed twice" -- \
+  $fl validate "$good" --set 'experiment.seeds=[0, 0]'
+{ cat "$good"; printf '[sweep]\n"model.width" = [8, 40]\nmodel.width = [16]\n'; } >"$work/two-axes.toml"
+expect 2 "two-axes.toml:[0-9]+:[0-9]+: sweep.model.width: this axis is written twice" -- $fl validate "$work/two-axes.toml"
+{ cat "$good"; printf '[sweep]\n"model.width" = [8, 40]\n'; } >"$work/one-axis.toml"
+expect 0 "ok \(3 job\(s\): 3 sweep point\(s\)" -- $fl validate "$work/one-axis.toml" --set 'sweep.model.width=[8, 16, 32]'
+expect 2 "sweep.model.width: the value 8 is listed twice" -- $fl validate "$work/one-axis.toml" --set 'sweep.model.width=[8, 8]'
+expect 2 "probe.0.name: expected a name of letters, digits, '-' and '_'.*got \"/tmp/x\"" -- \
+  $fl validate "$good" --set 'probe.0.name=/tmp/x'
 # [experiment] does not change what a job computes: --resume with a raised timeout (to rerun the jobs
 # that ran out of time) or a new name keeps the finished job instead of refusing the directory.
 expect 0 "" -- $fl run "$good" --out "$work/resume-timeout" --set experiment.timeout=600 -q

@@ -3,8 +3,24 @@
 #include <featurelab/model.hpp>
 
 #include <algorithm>
+#include <limits>
+#include <string>
 
 namespace featurelab {
+
+namespace {
+
+// "model 'two-layer': " before a message about a model's size; nothing inside its constructor,
+// where it has no registry name yet and the catalog's message names it.
+std::string size_problem_of(const Model& model) {
+  return model.name().empty() ? std::string() : "model '" + model.name() + "': ";
+}
+
+// The most parameters θ can hold: their bytes must fit in a ptrdiff_t, as every size and offset
+// of an allocation must.
+constexpr Index kMaxParameters = std::numeric_limits<Index>::max() / static_cast<Index>(sizeof(Scalar));
+
+}  // namespace
 
 std::string Model::described() const { return name().empty() ? "the model" : "model '" + name() + "'"; }
 
@@ -47,6 +63,16 @@ ConstMatMap Model::block(const std::string& name) const {
 
 BlockHandle Model::declare_block(const std::string& name, Index rows, Index cols, bool trainable) {
   if (find_block(name)) throw Error(described() + " declares parameter block '" + name + "' twice");
+  // Checked here, before anything is allocated: an overflowed rows × cols (width 2^62, dimension 3)
+  // would allocate a small θ that the model then writes far past.
+  const std::string block_of = size_problem_of(*this) + "block '" + name + "' of " + std::to_string(rows) + " × " +
+                               std::to_string(cols) + " parameters";
+  if (rows < 0 || cols < 0) throw Error(block_of + " has a negative size");
+  Index size = 0;
+  if (__builtin_mul_overflow(rows, cols, &size) || size > kMaxParameters) {
+    throw Error(block_of + " overflows the largest parameter count (" + std::to_string(kMaxParameters) +
+                "); the model is far too large: reduce its size (width, the data's dimension)");
+  }
   ParamBlock block;
   block.name = name;
   block.rows = rows;
@@ -76,7 +102,13 @@ void Model::allocate_parameters() {
   trainable_ = 0;
   for (auto& b : blocks_) {
     b.offset = offset;
-    offset += b.size();
+    // Each block's size fits (declare_block checked it); their sum, and its bytes, may not.
+    if (__builtin_add_overflow(offset, b.size(), &offset) || offset > kMaxParameters) {
+      throw Error(size_problem_of(*this) + "its blocks hold more parameters than the largest parameter count (" +
+                  std::to_string(kMaxParameters) + ") with block '" + b.name + "' of " + std::to_string(b.rows) +
+                  " × " + std::to_string(b.cols) + "; the model is far too large: reduce its size (width, the data's "
+                  "dimension)");
+    }
     if (b.trainable) trainable_ += b.size();
   }
   theta_.setZero(offset);

@@ -118,6 +118,9 @@ expect 0 "ok \(3 job\(s\): 3 sweep point\(s\)" -- $fl validate "$work/one-axis.t
 expect 2 "sweep.model.width: the value 8 is listed twice" -- $fl validate "$work/one-axis.toml" --set 'sweep.model.width=[8, 8]'
 expect 2 "probe.0.name: expected a name of letters, digits, '-' and '_'.*got \"/tmp/x\"" -- \
   $fl validate "$good" --set 'probe.0.name=/tmp/x'
+# A model size whose parameter count overflows: refused naming the block, never a segfault.
+expect 2 "model \(std:two-layer\): block 'W' of 4611686018427387904 × 3 parameters overflows the largest parameter count" -- \
+  $fl run "$good" --out "$work/overflow" --set model.width=4611686018427387904 --set data.dim=3
 # [experiment] does not change what a job computes: --resume with a raised timeout (to rerun the jobs
 # that ran out of time) or a new name keeps the finished job instead of refusing the directory.
 expect 0 "" -- $fl run "$good" --out "$work/resume-timeout" --set experiment.timeout=600 -q

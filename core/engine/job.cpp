@@ -6,6 +6,7 @@
 #include "engine/job_components.hpp"
 #include "engine/memory_budget.hpp"
 #include "engine/metrics_writer.hpp"
+#include "engine/out_of_memory.hpp"
 #include "engine/progress.hpp"
 #include "io/atomic_file.hpp"
 #include "io/reserved_file.hpp"
@@ -63,7 +64,7 @@ class JobRunner final : public TrainerHost {
       result.ok = true;
       result.interrupted = stop_requested();
     } catch (const std::bad_alloc&) {
-      result.error = "out of memory (the job's memory limit, --job-memory, or the machine's)";
+      result.error = out_of_memory_in("");
     } catch (const std::exception& e) {
       result.error = e.what();
     }
@@ -103,11 +104,14 @@ class JobRunner final : public TrainerHost {
   Scalar regularize(const Batch& batch, Index step, VecRef grad) override {
     Scalar total = 0;
     for (std::size_t i = 0; i < c_.regularizers.size(); ++i) {
+      const std::string who = p_.regularizers[i].path + " (" + p_.regularizers[i].ref.qualified() + ") at step " +
+                              std::to_string(step);
       try {
         total += c_.regularizers[i]->add_penalty(*c_.model, batch, step, grad);
+      } catch (const std::bad_alloc&) {
+        throw Error(out_of_memory_in(who));
       } catch (const std::exception& e) {
-        throw Error(p_.regularizers[i].path + " (" + p_.regularizers[i].ref.qualified() + ") at step " +
-                    std::to_string(step) + ": " + e.what());
+        throw Error(who + ": " + e.what());
       }
     }
     last_penalty_ = total;
@@ -130,9 +134,10 @@ class JobRunner final : public TrainerHost {
       ProbeInput input{*c_.model, *c_.loss, train_, test_, c_.features, c_.named_attacks, step};
       try {
         c_.probes[i]->measure(input, out);
+      } catch (const std::bad_alloc&) {
+        throw Error(out_of_memory_in(probe_at(i, step)));
       } catch (const std::exception& e) {
-        throw Error(p_.probes[i].path + " (" + p_.probes[i].ref.qualified() + ") at step " + std::to_string(step) +
-                    ": " + e.what());
+        throw Error(probe_at(i, step) + ": " + e.what());
       }
       const std::string& prefix = p_.probes[i].name;
       for (const auto& [name, value] : out.scalars()) metrics_.scalar(step, prefix + "." + name, value);
@@ -149,6 +154,10 @@ class JobRunner final : public TrainerHost {
 
  private:
   std::uint64_t seed() const { return static_cast<std::uint64_t>(options_.seed); }
+  // "probe.0 (std:accuracy) at step 0"
+  std::string probe_at(std::size_t i, Index step) const {
+    return p_.probes[i].path + " (" + p_.probes[i].ref.qualified() + ") at step " + std::to_string(step);
+  }
 
   void build() {
     build_components(p_, catalog_, seed(), options_.log, c_);

@@ -1,5 +1,7 @@
 #include "engine/job_components.hpp"
 
+#include "engine/out_of_memory.hpp"
+
 #include "registry/catalog.hpp"
 
 #include <featurelab/activation.hpp>
@@ -66,7 +68,7 @@ class Builder {
     } catch (const ComponentError&) {
       throw;
     } catch (const std::bad_alloc&) {
-      throw;  // the job reports it as out of memory
+      throw ComponentError(c.where, out_of_memory_in(c.path + " (" + c.ref.qualified() + ")"));
     } catch (const std::exception& e) {
       throw ComponentError(c.where, (named ? "" : c.path + " (" + c.ref.qualified() + "): ") + e.what());
     }

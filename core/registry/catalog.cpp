@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <map>
+#include <new>
 #include <set>
 #include <sstream>
 
@@ -353,6 +354,8 @@ std::pair<Component*, std::shared_ptr<LoadedPack>> Catalog::create(const Compone
   } catch (const Error& e) {
     // A component refusing its parameters is bad input, not a broken plugin.
     throw Error(context.path + " (" + ref.qualified() + "): " + e.what());
+  } catch (const std::bad_alloc&) {
+    throw;  // not a broken plugin: the job names it as out of memory
   } catch (const std::exception& e) {
     throw PluginError(who + " (" + context.path + "): could not be created: " + e.what());
   } catch (...) {

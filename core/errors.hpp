@@ -8,17 +8,27 @@
 
 namespace featurelab {
 
-// Exit codes of the featurelab command (documented in README.md).
+// Exit codes of the featurelab command (documented in README.md and main.cpp). A run stopped by a
+// signal exits 128 + the signal, as a shell reports a process killed by it.
 enum ExitCode : int {
   kExitOk = 0,
   kExitRunFailed = 1,      // a job failed or an assertion did not hold
   kExitBadInput = 2,       // bad command line, pipeline or data file
   kExitPluginRefused = 3,  // a plugin could not be found or was refused
-  kExitInterrupted = 130,  // stopped by Ctrl-C
+  kExitBusy = 75,          // the run directory or job is in use by another featurelab (EX_TEMPFAIL)
+  kExitHangup = 129,       // stopped by SIGHUP (a closed terminal or ssh session)
+  kExitInterrupted = 130,  // stopped by Ctrl-C (SIGINT)
+  kExitTerminated = 143,   // stopped by SIGTERM (kill, scancel, preemption)
 };
 
 // A plugin that cannot be found, loaded or used.
 class PluginError : public Error {
+ public:
+  using Error::Error;
+};
+
+// A run directory or job that another featurelab process is writing: try again once it is done.
+class BusyError : public Error {
  public:
   using Error::Error;
 };

@@ -7,6 +7,9 @@
 #include "engine/metrics_writer.hpp"
 #include "engine/results.hpp"
 #include "engine/run_builds.hpp"
+#include "engine/run_lock.hpp"
+#include "engine/stop_signals.hpp"
+#include "engine/worker_job.hpp"
 #include "engine/workers.hpp"
 #include "io/atomic_file.hpp"
 
@@ -14,12 +17,12 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
-#include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <functional>
 #include <set>
 #include <sstream>
 #include <unistd.h>
@@ -105,65 +108,71 @@ void report_points(const std::vector<JobRecord>& jobs, spdlog::logger* log) {
   }
 }
 
-std::shared_ptr<spdlog::logger> job_logger(const fs::path& dir) {
-  auto sink = std::make_shared<spdlog::sinks::basic_file_sink_mt>((dir / "log.txt").string(), true);
-  auto log = std::make_shared<spdlog::logger>("job", sink);
-  log->set_pattern("[%H:%M:%S.%e] %l %v");
-  log->flush_on(spdlog::level::info);
-  return log;
-}
-
 std::vector<AssertSpec> asserts_of_run(const fs::path& run_dir, const StoredRun& run, Catalog& catalog) {
   if (run.jobs.empty()) return {};
   const fs::path config = run_dir / "jobs" / run.jobs.front().dir / "config.toml";
   return validate_pipeline(load_pipeline(config, {}), catalog).asserts;
 }
 
+// Writes summary.csv and asserts.json from the jobs on disk. Returns the exit code: 1 when a
+// job failed, an assertion did not hold or the results could not be written; else
+// `interrupted_code` when the run was stopped (0: it was not).
 int finish(const fs::path& out, const std::vector<SweepAxis>& axes, const std::vector<JobSpec>& specs,
-           const std::vector<AssertSpec>& asserts, spdlog::logger* log, bool interrupted) {
+           const std::vector<AssertSpec>& asserts, spdlog::logger* log, int interrupted_code) {
   std::vector<JobRecord> records;
   std::size_t failed = 0;
   for (const auto& spec : specs) {
     records.push_back(load_job(out / "jobs" / spec.dir, spec));
     if (!records.back().ok()) ++failed;
   }
-  write_summary_csv(out / "summary.csv", axes, records);
+  bool written = true;
+  auto write = [&](const char* what, const std::function<void()>& write_it) {
+    try {
+      write_it();
+    } catch (const std::exception& e) {
+      // The jobs' own results are whole; only the run's tables are missing.
+      written = false;
+      if (log) {
+        log->error("cannot write {}: {}; the jobs are kept, and featurelab collect {} rebuilds it", what, e.what(),
+                   out.string());
+      }
+    }
+  };
+  write("summary.csv", [&] { write_summary_csv(out / "summary.csv", axes, records); });
   report_points(records, log);
   auto [asserts_json, held] = evaluate_assertions(asserts, records, log);
-  write_file_atomically(out / "asserts.json", asserts_json.dump(2) + "\n");
+  write("asserts.json", [&] { write_file_atomically(out / "asserts.json", asserts_json.dump(2) + "\n"); });
   if (log) {
     log->info("{} job(s): {} ok, {} not ok; results in {}", records.size(), records.size() - failed, failed,
               out.string());
   }
-  if (interrupted) return kExitInterrupted;
+  if (!written) return kExitRunFailed;
+  if (interrupted_code != 0) return interrupted_code;
   return failed > 0 || !held ? kExitRunFailed : kExitOk;
 }
 
-// " in model 'crash-model' (/abs/libfixture.so)": the job's components that come from the pack
-// library a worker was executing when it crashed or was killed.
-std::string crash_site_text(const Pipeline& p, const std::string& library) {
-  if (library.empty()) return "";
-  std::vector<std::string> names;
-  auto add = [&](const ComponentConfig& c) {
-    if (!c.ref.pack || !c.ref.component) return;
-    std::error_code ec;
-    if (fs::absolute(c.ref.pack->manifest.library_file, ec).lexically_normal() != fs::path(library)) return;
-    const std::string name = std::string(to_string(c.kind)) + " '" + c.ref.component->name + "'";
-    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
-  };
-  for (const ComponentConfig* c : {&p.data, &p.model, &p.loss, &p.optimizer, &p.trainer}) add(*c);
-  for (const auto* list : {&p.transforms, &p.augments, &p.regularizers, &p.probes, &p.attacks}) {
-    for (const auto& c : *list) add(c);
+// Whether the directory holds nothing but the lock file of a run that never got further.
+bool holds_only_lock(const fs::path& dir) {
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().filename() != kLockFileName) return false;
   }
-  std::string joined;
-  for (const auto& n : names) joined += (joined.empty() ? "" : ", ") + n;
-  return " in " + (joined.empty() ? "" : joined + " ") + "(" + library + ")";
+  return true;
 }
 
 }  // namespace
 
 int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options) {
   const fs::path& out = options.out;
+  const auto not_a_run = [&] {
+    return ConfigError({{out.string(), "exists and is not a featurelab run directory; use another --out"}});
+  };
+  // Refused before anything (the lock file) is put into it.
+  if (!fs::exists(out / "run.json") && !fs::exists(out / kLockFileName) && fs::exists(out) && !fs::is_empty(out)) {
+    throw not_a_run();
+  }
+  fs::create_directories(out);
+  // One writer per run directory, until this function returns (and while any worker lives).
+  const DirectoryLock lock(out, DirectoryLock::Mode::exclusive, "the run directory");
   // A directory made by another pipeline or version is never mixed with this run.
   if (fs::exists(out / "run.json")) {
     const StoredRun stored = read_run_record(out);
@@ -181,8 +190,8 @@ int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options
                                             std::to_string(new_ids.size()) +
                                             " now, or other parameters); use another --out, or delete it"}});
     }
-  } else if (fs::exists(out) && !fs::is_empty(out)) {
-    throw ConfigError({{out.string(), "exists and is not a featurelab run directory; use another --out"}});
+  } else if (!holds_only_lock(out)) {
+    throw not_a_run();
   }
   fs::create_directories(out / "jobs");
   write_file_atomically(out / "pipeline.toml", plan.text);
@@ -215,64 +224,36 @@ int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options
 
   WorkerPoolOptions pool;
   pool.workers = options.jobs;
+  pool.cores = options.cores;
   pool.stop = options.stop;
   pool.live = options.live_progress;
   pool.log = options.log;
   pool.job_timeout = options.job_timeout > 0 ? options.job_timeout : plan.points.front().timeout;
   pool.job_memory_mb = options.job_memory_mb;
-  run_in_workers(
+  const WorkerPoolReport report = run_in_workers(
       todo, labels,
       [&](std::size_t index, ProgressSlot* slot) {
         const JobSpec& spec = plan.jobs[index];
-        const fs::path dir = out / "jobs" / spec.dir;
-        auto log = job_logger(dir);
-        JobOptions job;
-        job.dir = dir;
-        job.seed = spec.seed;
-        job.log = log.get();
-        job.stop = options.stop;
-        job.slot = slot;
-        job.label = labels[index];
-        const JobResult result = run_job(plan.pipeline_of(spec), catalog, job);
-        if (!result.ok) log->error("{}", result.error);
-        log->flush();
-        return result.ok ? (result.interrupted ? 3 : 0) : 1;
+        return run_job_in_worker(plan.pipeline_of(spec), spec, out / "jobs" / spec.dir, labels[index], catalog,
+                                 options.stop, slot);
       },
       [&](std::size_t index, const WorkerExit& exit) {
         const JobSpec& spec = plan.jobs[index];
-        const fs::path dir = out / "jobs" / spec.dir;
-        std::string status = "ok";
-        std::string error;
-        if (!exit.ok) {
-          // The child writes summary.json itself unless it died; then the parent does.
-          const JobRecord r = load_job(dir, spec);
-          if (r.status == "missing" || r.status == "ok") {
-            status = "failed";
-            error = exit.reason + crash_site_text(plan.pipeline_of(spec), exit.site);
-            json summary{{"pipeline", plan.pipeline_of(spec).name}, {"seed", spec.seed}, {"status", "failed"},
-                         {"error", error}, {"seconds", exit.seconds}, {"final", json::object()}};
-            write_file_atomically(dir / "summary.json", summary.dump(2) + "\n");
-            std::ofstream(dir / "log.txt", std::ios::app) << "job ended: " << error << "\n";
-          } else {
-            status = r.status;
-            error = r.error;
-          }
-        }
-        if (!options.log) return;
-        if (status == "ok") {
-          options.log->info("{} done in {:.1f}s", labels[index], exit.seconds);
-        } else if (status == "interrupted") {
-          options.log->warn("{} interrupted", labels[index]);
-        } else {
-          options.log->error("{} failed: {}", labels[index], error);
-        }
+        const RecordedExit recorded = record_worker_exit(plan.pipeline_of(spec), spec, out / "jobs" / spec.dir, exit);
+        log_job_end(options.log, labels[index], recorded, exit.seconds);
       },
       pool);
+  if (report.not_started > 0 && options.log) {
+    options.log->error("{} job(s) not started: {}; run again with --resume once processes are free, or with fewer --jobs",
+                       report.not_started, report.not_started_reason);
+  }
   const bool interrupted = options.stop && options.stop->load();
-  return finish(out, plan.axes, plan.jobs, plan.points.front().asserts, options.log, interrupted);
+  return finish(out, plan.axes, plan.jobs, plan.points.front().asserts, options.log,
+                interrupted ? stopped_exit_code() : 0);
 }
 
-int run_one_job(const fs::path& run_dir, std::size_t index, Catalog& catalog, spdlog::logger* log) {
+int run_one_job(std::size_t index, Catalog& catalog, const RunOptions& options) {
+  const fs::path& run_dir = options.out;
   const StoredRun run = read_run_record(run_dir);
   if (index >= run.jobs.size()) {
     throw ConfigError({{run_dir.string(), "--index " + std::to_string(index) + " is out of range: this run has " +
@@ -281,28 +262,48 @@ int run_one_job(const fs::path& run_dir, std::size_t index, Catalog& catalog, sp
   }
   const JobSpec& spec = run.jobs[index];
   const fs::path dir = run_dir / "jobs" / spec.dir;
+  fs::create_directories(dir);
+  // Jobs of one run may run side by side; not beside a `run` into the directory, nor twice.
+  const DirectoryLock run_lock(run_dir, DirectoryLock::Mode::shared, "the run directory");
+  const DirectoryLock job_lock(dir, DirectoryLock::Mode::exclusive, "job " + std::to_string(index));
   const Pipeline pipeline = validate_pipeline(load_pipeline(dir / "config.toml", {}), catalog);
   if (job_id(pipeline, spec.seed) != spec.id) {
     throw ConfigError({{(dir / "config.toml").string(), "does not match the job's id in run.json (edited by hand?)"}});
   }
+  // Checked under the job's lock: a job another process finished meanwhile is not run again.
   if (fs::exists(dir / "done")) {
-    if (log) log->info("job {} is already done", index);
+    if (options.log) options.log->info("job {} is already done", index);
     return kExitOk;
   }
-  auto file_log = job_logger(dir);
-  JobOptions job;
-  job.dir = dir;
-  job.seed = spec.seed;
-  job.log = file_log.get();
-  const JobResult result = run_job(pipeline, catalog, job);
-  if (log) {
-    if (result.ok) {
-      log->info("job {} done in {:.1f}s", index, result.seconds);
-    } else {
-      log->error("job {} failed: {}", index, result.error);
-    }
+  std::vector<std::string> labels;
+  for (const auto& job : run.jobs) labels.push_back(fmt::format("job {}", job.index));
+  const std::string label = fmt::format("#{} seed {} {}", spec.index, spec.seed, spec.point_label());
+  WorkerPoolOptions pool;
+  pool.workers = 1;
+  pool.cores = options.cores;
+  pool.stop = options.stop;
+  pool.live = options.live_progress;
+  pool.log = options.log;
+  pool.job_timeout = options.job_timeout > 0 ? options.job_timeout : pipeline.timeout;
+  pool.job_memory_mb = options.job_memory_mb;
+  RecordedExit recorded{"failed", "its worker never ended"};
+  const WorkerPoolReport report = run_in_workers(
+      {index}, labels,
+      [&](std::size_t, ProgressSlot* slot) {
+        return run_job_in_worker(pipeline, spec, dir, label, catalog, options.stop, slot);
+      },
+      [&](std::size_t, const WorkerExit& exit) {
+        recorded = record_worker_exit(pipeline, spec, dir, exit);
+        log_job_end(options.log, labels[index], recorded, exit.seconds);
+      },
+      pool);
+  if (report.not_started > 0) {
+    if (options.log) options.log->error("job {} not started: {}", index, report.not_started_reason);
+    return kExitRunFailed;
   }
-  return result.ok ? kExitOk : kExitRunFailed;
+  if (recorded.status == "ok") return kExitOk;
+  if (recorded.status == "interrupted") return stopped_exit_code();
+  return kExitRunFailed;
 }
 
 int collect_runs(const std::vector<fs::path>& runs, const fs::path& out, Catalog& catalog, spdlog::logger* log) {
@@ -310,7 +311,7 @@ int collect_runs(const std::vector<fs::path>& runs, const fs::path& out, Catalog
   std::vector<std::pair<std::string, std::vector<JobRecord>>> all;
   for (const auto& run_dir : runs) {
     const StoredRun run = read_run_record(run_dir);
-    const int c = finish(run_dir, run.axes, run.jobs, asserts_of_run(run_dir, run, catalog), log, false);
+    const int c = finish(run_dir, run.axes, run.jobs, asserts_of_run(run_dir, run, catalog), log, 0);
     code = std::max(code, c);
     std::vector<JobRecord> records;
     for (const auto& spec : run.jobs) records.push_back(load_job(run_dir / "jobs" / spec.dir, spec));

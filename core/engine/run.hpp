@@ -10,6 +10,7 @@
 //   OUT/asserts.json    each [[assert]] with its values and verdict
 //
 // Re-running into the same directory (or --resume) skips finished jobs and reruns the others.
+// OUT/.lock keeps a second writer out (run_lock.hpp).
 #pragma once
 
 #include "engine/plan.hpp"
@@ -27,19 +28,23 @@ namespace featurelab {
 struct RunOptions {
   std::filesystem::path out;
   int jobs = 1;                    // worker processes
+  int cores = 0;                   // threads shared by the running jobs once none waits; 0 = jobs
   bool live_progress = false;
   bool prepare_only = false;       // write the directory, run nothing
   double job_timeout = 0;          // seconds; 0 = none
   std::size_t job_memory_mb = 0;   // per worker; 0 = none
   spdlog::logger* log = nullptr;
-  const std::atomic<bool>* stop = nullptr;
+  const std::atomic<bool>* stop = nullptr;  // stop_requested_flag(): the workers' handlers set it
 };
 
-// Returns the exit code (ExitCode).
+// Returns the exit code (ExitCode; 128 + the signal when a stop signal ended it). Throws
+// BusyError when another process holds the directory.
 int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options);
 
-// `featurelab job RUN --index I`: runs one job of a prepared run directory in this process.
-int run_one_job(const std::filesystem::path& run_dir, std::size_t index, Catalog& catalog, spdlog::logger* log);
+// `featurelab job RUN --index I`: runs one job of a prepared run directory (options.out) in a
+// worker process, as `run` would: a crash, a time-out or a memory kill is recorded in its
+// summary.json. Throws BusyError when the job or a `run` into the directory is in progress.
+int run_one_job(std::size_t index, Catalog& catalog, const RunOptions& options);
 
 // `featurelab collect RUN...`: rebuilds summary.csv and asserts.json from the jobs on disk; with
 // several runs, joins them into the first's directory... (see collect_runs).

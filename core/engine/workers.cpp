@@ -1,11 +1,16 @@
 // fork() per job; progress through shared memory; waitpid() tells crashes from failures.
 #include "engine/workers.hpp"
 
+#include "engine/allowed_cpus.hpp"
+#include "engine/cgroup.hpp"
 #include "engine/crash_site.hpp"
+#include "engine/job_memory_limit.hpp"
+#include "engine/stop_signals.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
+#include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstdio>
@@ -13,7 +18,7 @@
 #include <map>
 #include <set>
 #include <sys/mman.h>
-#include <sys/resource.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -28,6 +33,9 @@ struct Running {
   std::size_t job;
   int slot;
   Clock::time_point started;
+  // Out-of-memory kills counted when the job started, to tell the OOM killer's SIGKILL from another's.
+  long long cgroup_oom_kills;
+  long long machine_oom_kills;
 };
 
 #if defined(__SANITIZE_ADDRESS__)
@@ -42,49 +50,154 @@ constexpr bool kAddressSanitizer = false;
 constexpr bool kAddressSanitizer = false;
 #endif
 
-// Resident memory of a process in MiB (/proc/PID/statm), 0 when unknown.
-double resident_mib(pid_t pid) {
+// The progress slots, in memory the workers share with the parent.
+class SharedSlots {
+ public:
+  explicit SharedSlots(int count) : bytes_(sizeof(ProgressSlot) * static_cast<std::size_t>(count)) {
+    memory_ = ::mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (memory_ == MAP_FAILED) throw std::runtime_error("cannot map shared memory for progress");
+    slots_ = new (memory_) ProgressSlot[static_cast<std::size_t>(count)];
+  }
+  ~SharedSlots() { ::munmap(memory_, bytes_); }
+  SharedSlots(const SharedSlots&) = delete;
+  SharedSlots& operator=(const SharedSlots&) = delete;
+  ProgressSlot& operator[](int i) { return slots_[i]; }
+
+ private:
+  std::size_t bytes_;
+  void* memory_ = nullptr;
+  ProgressSlot* slots_ = nullptr;
+};
+
+// The job's own memory in MiB: resident and private (/proc/PID/statm resident minus shared), so
+// that the shared libraries' pages, which the memory limit does not count either, do not count;
+// 0 when unknown.
+double private_resident_mib(pid_t pid) {
   std::FILE* f = std::fopen(fmt::format("/proc/{}/statm", pid).c_str(), "r");
   if (!f) return 0;
-  unsigned long long size = 0, resident = 0;
-  const int got = std::fscanf(f, "%llu %llu", &size, &resident);
+  unsigned long long size = 0, resident = 0, shared = 0;
+  const int got = std::fscanf(f, "%llu %llu %llu", &size, &resident, &shared);
   std::fclose(f);
-  if (got != 2) return 0;
-  return double(resident) * double(::sysconf(_SC_PAGESIZE)) / double(1 << 20);
+  if (got != 3 || shared > resident) return 0;
+  return double(resident - shared) * double(::sysconf(_SC_PAGESIZE)) / double(1 << 20);
 }
 
-std::string describe_status(int status) {
+// A SIGKILL the parent did not send: another process, or the out-of-memory killer, which only the
+// kill counters can tell apart.
+std::string killed_reason(const Running& r) {
+  const long long in_cgroup = cgroup::oom_kills_in_cgroup(), on_machine = cgroup::oom_kills_on_machine();
+  if (r.cgroup_oom_kills >= 0 && in_cgroup > r.cgroup_oom_kills) {
+    return "killed (signal 9) by the out-of-memory killer: the memory limit of this run's cgroup was reached (a "
+           "scheduler's limit such as Slurm's --mem, or a container's); give the run more memory, or set --job-memory "
+           "below that limit so that a job over it fails with its own message";
+  }
+  if (r.machine_oom_kills >= 0 && on_machine > r.machine_oom_kills) {
+    return "killed (signal 9), most likely by the out-of-memory killer (the machine ran out of memory while the job "
+           "ran; see dmesg); set --job-memory so that a job over it fails with its own message";
+  }
+  return "killed (signal 9) by another process or the out-of-memory killer (featurelab did not kill it; see dmesg)";
+}
+
+std::string describe_status(int status, const Running& r) {
   if (WIFEXITED(status)) return fmt::format("exit status {}", WEXITSTATUS(status));
   if (WIFSIGNALED(status)) {
     const int sig = WTERMSIG(status);
+    if (sig == SIGKILL) return killed_reason(r);
     return fmt::format("crashed: {} (signal {})", strsignal(sig), sig);
   }
   return "ended abnormally";
 }
 
 // A job over its time or memory limit is first asked where it is (its handler writes the plugin
-// file it is executing into its slot), then killed.
+// file it is executing into its slot), then killed with everything it started (its process group).
 void kill_noting_site(pid_t pid) {
   ::kill(pid, kWhereAreYouSignal);
   std::this_thread::sleep_for(std::chrono::milliseconds(100));
-  ::kill(pid, SIGKILL);
+  ::kill(-pid, SIGKILL);
+}
+
+void note_failure(ProgressSlot& slot, const char* what) {
+  std::strncpy(slot.failure, what, sizeof(slot.failure) - 1);
+  slot.failure[sizeof(slot.failure) - 1] = '\0';
+}
+
+// The child's side of fork(): it never returns.
+[[noreturn]] void run_worker(pid_t parent, const sigset_t& signal_mask, ProgressSlot& slot, std::size_t job,
+                             const WorkerPoolOptions& options, int cores,
+                             const std::function<int(std::size_t, ProgressSlot*)>& child) {
+  ::setpgid(0, 0);
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(1);  // the parent died before prctl: nobody would supervise the job
+  install_worker_stop_handlers();
+  ::sigprocmask(SIG_SETMASK, &signal_mask, nullptr);
+  install_crash_site_handlers(slot.crash_site, sizeof(slot.crash_site));
+  if (options.job_memory_mb > 0 && !kAddressSanitizer) limit_job_memory(options.job_memory_mb, cores);
+  int code = 1;
+  try {
+    code = child(job, &slot);
+  } catch (const std::exception& e) {
+    note_failure(slot, e.what());
+  } catch (...) {
+    note_failure(slot, "an exception that is not a std::exception");
+  }
+  std::fflush(nullptr);
+  ::_exit(code);
+}
+
+// Reaps one ended worker: its pid (and status), 0 when none has ended, -1 when there is no child.
+// What the job left in its process group (a plugin's subprocess) is killed first: until the reap,
+// the worker's pid, and so its group's id, cannot be anyone else's.
+pid_t reap_ended_worker(int& status) {
+  siginfo_t info{};
+  if (::waitid(P_ALL, 0, &info, WEXITED | WNOHANG | WNOWAIT) != 0) return errno == ECHILD ? -1 : 0;
+  if (info.si_pid == 0) return 0;
+  ::kill(-info.si_pid, SIGKILL);
+  ::waitpid(info.si_pid, &status, 0);
+  return info.si_pid;
+}
+
+// The way out when the loop itself fails: the workers are asked to stop (they finish their step
+// and write their results), given a few seconds, then killed; none is left behind unreaped.
+void stop_and_reap(std::map<pid_t, Running>& running) {
+  for (const auto& [pid, r] : running) ::kill(pid, SIGTERM);
+  const auto deadline = Clock::now() + std::chrono::seconds(5);
+  while (!running.empty() && Clock::now() < deadline) {
+    int status = 0;
+    const pid_t pid = reap_ended_worker(status);
+    if (pid < 0) break;
+    if (pid > 0) {
+      running.erase(pid);
+      continue;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  for (const auto& [pid, r] : running) {
+    ::kill(-pid, SIGKILL);
+    int status = 0;
+    ::waitpid(pid, &status, 0);
+  }
+  running.clear();
 }
 
 }  // namespace
 
-void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std::string>& labels,
-                    const std::function<int(std::size_t, ProgressSlot*)>& child,
-                    const std::function<void(std::size_t, const WorkerExit&)>& on_exit,
-                    const WorkerPoolOptions& options) {
+WorkerPoolReport run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std::string>& labels,
+                                const std::function<int(std::size_t, ProgressSlot*)>& child,
+                                const std::function<void(std::size_t, const WorkerExit&)>& on_exit,
+                                const WorkerPoolOptions& options) {
   const int workers = std::max(1, options.workers);
-  void* shared = ::mmap(nullptr, sizeof(ProgressSlot) * static_cast<std::size_t>(workers), PROT_READ | PROT_WRITE,
-                        MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-  if (shared == MAP_FAILED) throw std::runtime_error("cannot map shared memory for progress");
-  auto* slots = new (shared) ProgressSlot[static_cast<std::size_t>(workers)];
+  // Ended workers must stay to be reaped: a SIGCHLD ignored by whoever started us would reap them
+  // behind our back.
+  std::signal(SIGCHLD, SIG_DFL);
+  // The threads handed to jobs never total more than the CPUs: more only take turns on them.
+  const int cores = std::max(1, std::min(options.cores > 0 ? options.cores : workers, allowed_cpus()));
+  SharedSlots slots(workers);
   std::vector<bool> slot_busy(static_cast<std::size_t>(workers), false);
   std::map<pid_t, Running> running;
   std::set<pid_t> timed_out, over_memory;
   std::size_t next = 0, done = 0, failed = 0;
+  std::size_t capacity = static_cast<std::size_t>(workers);  // lowered when fork() fails
+  WorkerPoolReport report;
   const auto run_start = Clock::now();
   auto last_draw = Clock::now() - std::chrono::seconds(1);
   int drawn_lines = 0;
@@ -123,97 +236,143 @@ void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std:
   };
 
   auto stopping = [&] { return options.stop && options.stop->load(); };
-  // `--jobs N` is N cores: while jobs wait each running job has one; once the queue is empty the
-  // cores of finished jobs go to the ones still running (their OpenMP loops, from their next step).
+  auto may_start = [&] { return next < todo.size() && !stopping() && report.not_started_reason.empty(); };
+  // While jobs wait each running job has one core; once the queue is empty the cores of finished
+  // jobs go to the ones still running (their OpenMP loops, from their next step).
   auto share_cores = [&] {
-    if (next < todo.size() || running.empty()) return;
+    if (may_start() || running.empty()) return;
     const int count = static_cast<int>(running.size());
     int index = 0;
     for (const auto& [child_pid, r] : running) {
-      slots[r.slot].threads.store(workers / count + (index++ < workers % count ? 1 : 0));
+      slots[r.slot].threads.store(std::max(1, cores / count + (index++ < cores % count ? 1 : 0)));
     }
   };
-  bool forwarded = false;
-  while ((next < todo.size() && !stopping()) || !running.empty()) {
-    while (next < todo.size() && static_cast<int>(running.size()) < workers && !stopping()) {
-      int slot = 0;
-      while (slot_busy[static_cast<std::size_t>(slot)]) ++slot;
-      new (&slots[slot]) ProgressSlot();
-      const std::size_t job = todo[next++];
-      std::fflush(nullptr);
-      const pid_t pid = ::fork();
-      if (pid < 0) throw std::runtime_error(std::string("fork failed: ") + std::strerror(errno));
-      if (pid == 0) {
-        install_crash_site_handlers(slots[slot].crash_site, sizeof(slots[slot].crash_site));
-        if (options.job_memory_mb > 0 && !kAddressSanitizer) {
-          const rlim_t bytes = static_cast<rlim_t>(options.job_memory_mb) << 20;
-          const rlimit limit{bytes, bytes};
-          ::setrlimit(RLIMIT_AS, &limit);
-        }
-        int code = 1;
-        try {
-          code = child(job, &slots[slot]);
-        } catch (...) {
-          code = 1;
-        }
-        std::fflush(nullptr);
-        ::_exit(code);
+  // Forks the next job's worker; false when fork() failed (the job stays next in line).
+  auto start_next = [&]() -> bool {
+    int slot = 0;
+    while (slot_busy[static_cast<std::size_t>(slot)]) ++slot;
+    new (&slots[slot]) ProgressSlot();
+    const std::size_t job = todo[next];
+    std::fflush(nullptr);
+    // Blocked across fork(): a stop signal arriving meanwhile reaches the new worker through its
+    // own handlers (which only set its flag), not through the parent's copied into it.
+    const sigset_t stop_set = stop_signal_set();
+    sigset_t previous;
+    ::sigprocmask(SIG_BLOCK, &stop_set, &previous);
+    const pid_t parent = ::getpid();
+    const pid_t pid = ::fork();
+    if (pid == 0) run_worker(parent, previous, slots[slot], job, options, cores, child);
+    const int fork_error = errno;
+    if (pid > 0) ::setpgid(pid, pid);  // also here, so that its group exists before any kill(-pid)
+    ::sigprocmask(SIG_SETMASK, &previous, nullptr);
+    if (pid < 0) {
+      const char* limit = fork_error == EAGAIN ? "; the limit on processes (ulimit -u, a pids cgroup) is reached" : "";
+      const std::string why = fmt::format("fork: {}{}", std::strerror(fork_error), limit);
+      if (running.empty()) {
+        report.not_started_reason = "cannot start a worker process (" + why + ")";
+      } else if (running.size() < capacity) {
+        capacity = running.size();
+        erase_lines();
+        if (options.log) options.log->warn("cannot start another worker process ({}); going on with {}", why, capacity);
       }
-      slot_busy[static_cast<std::size_t>(slot)] = true;
-      running[pid] = {job, slot, Clock::now()};
+      return false;
     }
-    share_cores();
+    ++next;
+    slot_busy[static_cast<std::size_t>(slot)] = true;
+    running[pid] = {job, slot, Clock::now(), cgroup::oom_kills_in_cgroup(), cgroup::oom_kills_on_machine()};
+    return true;
+  };
+  // Records one ended worker, if any; false when none has ended.
+  auto reap_one = [&]() -> bool {
     int status = 0;
-    const pid_t pid = ::waitpid(-1, &status, WNOHANG);
-    if (pid > 0 && running.count(pid)) {
-      const Running r = running[pid];
-      running.erase(pid);
-      slot_busy[static_cast<std::size_t>(r.slot)] = false;
-      WorkerExit exit;
-      exit.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
-      exit.reason = exit.ok ? "" : describe_status(status);
-      if (timed_out.erase(pid)) exit.reason = fmt::format("timed out after {:g} s (experiment.timeout or --job-timeout)", options.job_timeout);
-      if (over_memory.erase(pid)) exit.reason = fmt::format("out of memory: over the {} MiB of --job-memory", options.job_memory_mb);
-      exit.seconds = std::chrono::duration<double>(Clock::now() - r.started).count();
-      if (!exit.ok) exit.site = std::string(slots[r.slot].crash_site, ::strnlen(slots[r.slot].crash_site, sizeof(slots[r.slot].crash_site)));
-      (exit.ok ? done : failed)++;
+    const pid_t pid = reap_ended_worker(status);
+    if (pid < 0) running.clear();  // no child left to wait for (reaped elsewhere): nothing to supervise
+    if (pid <= 0) return false;
+    const auto it = running.find(pid);
+    if (it == running.end()) return true;
+    const Running r = it->second;
+    running.erase(it);
+    slot_busy[static_cast<std::size_t>(r.slot)] = false;
+    WorkerExit exit;
+    exit.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+    exit.reason = exit.ok ? "" : describe_status(status, r);
+    const ProgressSlot& s = slots[r.slot];
+    if (!exit.ok && s.failure[0] != '\0') {
+      exit.reason += ": " + std::string(s.failure, ::strnlen(s.failure, sizeof(s.failure)));
+    }
+    if (timed_out.erase(pid)) {
+      exit.reason = fmt::format("timed out after {:g} s (experiment.timeout or --job-timeout)", options.job_timeout);
+    }
+    if (over_memory.erase(pid)) exit.reason = fmt::format("out of memory: over the {} MiB of --job-memory", options.job_memory_mb);
+    exit.seconds = std::chrono::duration<double>(Clock::now() - r.started).count();
+    if (!exit.ok) exit.site = std::string(s.crash_site, ::strnlen(s.crash_site, sizeof(s.crash_site)));
+    (exit.ok ? done : failed)++;
+    share_cores();
+    erase_lines();
+    on_exit(r.job, exit);
+    draw(true);
+    return true;
+  };
+
+  bool forwarded = false;
+  try {
+    while (may_start() || !running.empty()) {
+      while (may_start() && running.size() < capacity && start_next()) {
+      }
       share_cores();
-      erase_lines();
-      on_exit(r.job, exit);
-      draw(true);
-      continue;
-    }
-    if (pid < 0 && errno == ECHILD) break;
-    if (stopping() && !forwarded) {
-      // Ctrl-C at a terminal reaches the workers too; a SIGINT sent to this process alone is
-      // passed on, so running jobs finish their step, write their results and stop.
-      forwarded = true;
-      for (const auto& [child_pid, r] : running) ::kill(child_pid, SIGINT);
-    }
-    if (options.job_timeout > 0) {
-      const auto now = Clock::now();
-      for (const auto& [child_pid, r] : running) {
-        if (std::chrono::duration<double>(now - r.started).count() > options.job_timeout &&
-            timed_out.insert(child_pid).second) {
-          kill_noting_site(child_pid);
+      if (reap_one()) continue;
+      if (running.empty()) continue;  // fork failed with none running: the loop ends
+      if (stopping() && !forwarded) {
+        // A stop request (Ctrl-C, SIGTERM, SIGHUP) reaches the parent alone: each worker runs in a
+        // process group of its own. Passed on, it lets running jobs finish their step, write their
+        // results and stop.
+        forwarded = true;
+        const int sig = stop_signal() ? stop_signal() : SIGINT;
+        for (const auto& [child_pid, r] : running) ::kill(child_pid, sig);
+      }
+      if (take_suspend_request()) {
+        // Ctrl-Z: the workers, in groups of their own, are stopped with the parent and continued
+        // with it; time spent stopped does not count towards a job's time limit.
+        erase_lines();
+        for (const auto& [child_pid, r] : running) ::kill(-child_pid, SIGSTOP);
+        const auto stopped_at = Clock::now();
+        suspend_self();
+        const auto paused = Clock::now() - stopped_at;
+        for (auto& [child_pid, r] : running) {
+          r.started += paused;
+          ::kill(-child_pid, SIGCONT);
         }
       }
-    }
-    if (options.job_memory_mb > 0) {
-      // The address-space limit set in the child makes an allocation fail inside the job; this
-      // watch on the resident size is what holds the limit where that cannot be set (under
-      // AddressSanitizer, whose shadow memory needs terabytes of address space).
-      for (const auto& [child_pid, r] : running) {
-        if (resident_mib(child_pid) > double(options.job_memory_mb) && over_memory.insert(child_pid).second) {
-          kill_noting_site(child_pid);
+      if (options.job_timeout > 0) {
+        const auto now = Clock::now();
+        for (const auto& [child_pid, r] : running) {
+          if (std::chrono::duration<double>(now - r.started).count() > options.job_timeout &&
+              timed_out.insert(child_pid).second) {
+            kill_noting_site(child_pid);
+          }
         }
       }
+      if (options.job_memory_mb > 0) {
+        // The memory limit set in the child makes an allocation fail inside the job; this watch on
+        // its private resident memory is what holds the limit where that cannot be set (under
+        // AddressSanitizer, whose shadow memory needs terabytes of address space).
+        for (const auto& [child_pid, r] : running) {
+          if (private_resident_mib(child_pid) > double(options.job_memory_mb) && over_memory.insert(child_pid).second) {
+            kill_noting_site(child_pid);
+          }
+        }
+      }
+      draw(false);
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
-    draw(false);
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  } catch (...) {
+    erase_lines();
+    stop_and_reap(running);
+    throw;
   }
   erase_lines();
-  ::munmap(shared, sizeof(ProgressSlot) * static_cast<std::size_t>(workers));
+  if (!report.not_started_reason.empty()) report.not_started = todo.size() - next;
+  return report;
 }
 
 }  // namespace featurelab

@@ -1,5 +1,11 @@
 // Jobs in worker processes: a job whose plugin crashes (segfault, abort) fails alone and the run
 // goes on. At most `workers` children run at once; each job is one fork.
+//
+// A worker runs in a process group of its own, so that a time-out or memory kill takes whatever
+// the job started with it, and dies with its parent (PR_SET_PDEATHSIG), so that no worker outlives
+// a parent killed with -9. A stop request (stop_signals.hpp) is forwarded to the workers, which
+// finish their step. The parent never leaves with workers running: an exception from the loop
+// first stops and reaps them.
 #pragma once
 
 #include "engine/progress_slot.hpp"
@@ -18,11 +24,13 @@ namespace featurelab {
 
 struct WorkerPoolOptions {
   int workers = 1;
+  int cores = 0;                     // threads shared by the running jobs once none waits; 0 = workers
+                                     // (capped at the CPUs this process may use)
   const std::atomic<bool>* stop = nullptr;
   bool live = false;                 // draw one line per active job on the terminal
   spdlog::logger* log = nullptr;
   double job_timeout = 0;            // seconds, 0 = none: a job over it is killed and failed
-  std::size_t job_memory_mb = 0;     // address-space limit of each worker, 0 = none
+  std::size_t job_memory_mb = 0;     // memory limit of each worker (job_memory_limit.hpp), 0 = none
 };
 
 struct WorkerExit {
@@ -32,10 +40,18 @@ struct WorkerExit {
   std::string site;         // the plugin file it was executing when it crashed or was killed, if known
 };
 
+struct WorkerPoolReport {
+  // Jobs of `todo` that never started because no worker process could be made (fork failed with
+  // none running), and why; the others finished, failed or were interrupted.
+  std::size_t not_started = 0;
+  std::string not_started_reason;
+};
+
 // Runs child(job, slot) in a forked process for each job of `todo`; the child's return value is
 // its exit status. on_exit(job, exit) runs in the parent as each child ends. labels[job] names a
-// job on progress lines.
-void run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std::string>& labels,
+// job on progress lines. When fork() fails the pool goes on with the workers it has; with none, it
+// stops starting jobs and says so in the report.
+WorkerPoolReport run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std::string>& labels,
                     const std::function<int(std::size_t job, ProgressSlot* slot)>& child,
                     const std::function<void(std::size_t job, const WorkerExit& exit)>& on_exit,
                     const WorkerPoolOptions& options);

@@ -1,7 +1,12 @@
 // featurelab: list, describe, validate and run pipelines of plugin components.
 //
-// Exit codes: 0 success; 1 a job failed or an assertion did not hold; 2 bad command line,
-// pipeline or data; 3 a plugin was not found or was refused; 130 interrupted (Ctrl-C).
+// Exit codes: 0 success; 1 a job failed or an assertion did not hold (or no worker process could be
+// started, or the run's summary could not be written); 2 bad command line, pipeline or data; 3 a
+// plugin was not found or was refused; 75 busy: the run directory or job is in use by another
+// featurelab process (try again when it is done); 128 + N stopped by signal N, after the running
+// jobs finished their step and were marked interrupted: 130 Ctrl-C (SIGINT), 143 SIGTERM (kill,
+// scancel, preemption), 129 SIGHUP (a closed terminal or ssh session). A second signal of the same
+// kind terminates at once; the workers end with their parent.
 #include "commands.hpp"
 
 #include "errors.hpp"
@@ -14,7 +19,9 @@
 int main(int argc, char** argv) {
   using namespace featurelab;
   CLI::App app{"featurelab: feature-learning experiments from plugin components and TOML pipelines.\n"
-               "Exit codes: 0 ok, 1 job or assertion failed, 2 bad input, 3 plugin refused, 130 interrupted."};
+               "Exit codes: 0 ok, 1 job or assertion failed, 2 bad input, 3 plugin refused, 75 run directory or\n"
+               "job busy (in use by another featurelab), 128+N stopped by signal N: 130 Ctrl-C, 143 SIGTERM,\n"
+               "129 SIGHUP (running jobs finish their step and are marked interrupted; resume with --resume)."};
   app.set_version_flag("--version", std::string("featurelab ") + FEATURELAB_SDK_VERSION + " (ABI " +
                                          std::to_string(FEATURELAB_ABI_VERSION) + ")");
   app.require_subcommand(1);
@@ -56,6 +63,9 @@ int main(int argc, char** argv) {
       } catch (const PluginError& e) {
         std::cerr << "error: " << e.what() << "\n";
         return kExitPluginRefused;
+      } catch (const BusyError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return kExitBusy;
       } catch (const std::exception& e) {
         std::cerr << "error: " << e.what() << "\n";
         return kExitBadInput;

@@ -2,29 +2,79 @@
 #include "session.hpp"
 
 #include "config/validate.hpp"
+#include "engine/allowed_cpus.hpp"
 #include "engine/component_check.hpp"
+#include "engine/job_memory_limit.hpp"
 #include "engine/run.hpp"
 #include "engine/run_builds.hpp"
+#include "engine/stop_signals.hpp"
 #include "errors.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
-#include <atomic>
-#include <csignal>
+#include <cmath>
+#include <cstdint>
 #include <iostream>
-#include <thread>
 #include <unistd.h>
 
 namespace featurelab::cli {
 
 namespace {
 
-std::atomic<bool> g_stop{false};
+// More worker processes than this is a typo, not a machine: refused before anything starts.
+constexpr int kMaxJobs = 4096;
 
-void on_interrupt(int) {
-  // First Ctrl-C: finish the current step, write results, stop. Second: default (terminate).
-  g_stop.store(true);
-  std::signal(SIGINT, SIG_DFL);
+// While a command runs jobs: SIGINT, SIGTERM and SIGHUP stop it gracefully (stop_signals.hpp).
+class StopHandlers {
+ public:
+  StopHandlers() { install_stop_handlers(); }
+  ~StopHandlers() { restore_default_stop_handlers(); }
+  StopHandlers(const StopHandlers&) = delete;
+  StopHandlers& operator=(const StopHandlers&) = delete;
+};
+
+// The limits of each job, which `run` and `job` both take.
+struct JobLimitArgs {
+  double timeout = 0;
+  std::int64_t memory_mib = 0;
+};
+
+void add_job_limit_args(CLI::App* sub, JobLimitArgs& args) {
+  sub->add_option("--job-timeout", args.timeout,
+                  "Seconds after which a job is killed and failed (0 = none; default: experiment.timeout)")
+      ->check(CLI::NonNegativeNumber);
+  sub->add_option("--job-memory", args.memory_mib, "Memory limit of each job in MiB (0 = none); a job over it fails")
+      ->type_name("MIB");
+}
+
+void check_job_limits(const JobLimitArgs& args) {
+  if (!std::isfinite(args.timeout)) {
+    throw ConfigError({{"--job-timeout", fmt::format("{} is not a number of seconds; give 0 (no limit) or a positive number",
+                                                     args.timeout)}});
+  }
+  if (const std::string problem = job_memory_problem(args.memory_mib); !problem.empty()) {
+    throw ConfigError({{"--job-memory", problem}});
+  }
+}
+
+// The worker processes for --jobs (0: the default): at most the CPUs this process may use, since
+// more would only take turns on them (and hand their jobs threads the machine does not have).
+int worker_count(int requested, spdlog::logger& log) {
+  const int cpus = allowed_cpus();
+  if (requested == 0) return cpus;
+  if (requested > kMaxJobs) {
+    throw ConfigError({{"--jobs", fmt::format("{} is over the bound of {} worker processes; this process may use {} "
+                                              "CPU(s): give at most that many, or leave --jobs out",
+                                              requested, kMaxJobs, cpus)}});
+  }
+  if (requested > cpus) {
+    log.warn("--jobs {}: this process may use {} CPU(s) (its CPU affinity and cgroup quota); running {} worker(s), "
+             "since more would only take turns on them",
+             requested, cpus, cpus);
+    return cpus;
+  }
+  return requested;
 }
 
 struct PipelineArgs {
@@ -88,20 +138,20 @@ Action add_run_command(CLI::App& app, const GlobalOptions& global) {
   auto out = std::make_shared<std::string>();
   sub->add_option("-o,--out", *out, "Run directory (default: runs/<pipeline name>); re-running into it resumes")
       ->type_name("DIR");
-  auto jobs = std::make_shared<int>(static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
-  sub->add_option("-j,--jobs", *jobs, "Worker processes (default: all cores)")->check(CLI::PositiveNumber);
+  auto jobs = std::make_shared<int>(0);
+  sub->add_option("-j,--jobs", *jobs,
+                  "Worker processes (default: the CPUs this process may use, after its CPU affinity and cgroup "
+                  "quota; more are not used)")
+      ->check(CLI::PositiveNumber);
   auto resume = std::make_shared<bool>(false);
   sub->add_flag("--resume", *resume,
                 "Continue a run directory: finished jobs are kept, the others rerun (also the default)");
   auto prepare = std::make_shared<bool>(false);
   sub->add_flag("--prepare", *prepare, "Write the run directory and run nothing (then: featurelab job RUN --index I)");
-  auto timeout = std::make_shared<double>(0.0);
-  sub->add_option("--job-timeout", *timeout, "Seconds after which a job is killed and failed (0 = none)")
-      ->check(CLI::NonNegativeNumber);
-  auto memory = std::make_shared<std::size_t>(0);
-  sub->add_option("--job-memory", *memory, "Memory limit of each job in MiB (0 = none); a job over it fails")
-      ->type_name("MIB");
-  return [&global, args, out, jobs, resume, prepare, timeout, memory]() {
+  auto limits = std::make_shared<JobLimitArgs>();
+  add_job_limit_args(sub, *limits);
+  return [&global, args, out, jobs, resume, prepare, limits]() {
+    check_job_limits(*limits);
     Catalog catalog = discover(global);
     auto log = make_logger(global);
     for (const auto& problem : catalog.problems()) log->warn("{}", problem);
@@ -112,17 +162,16 @@ Action add_run_command(CLI::App& app, const GlobalOptions& global) {
       throw ConfigError({{options.out.string(), "--resume: no run to resume here (no run.json)"}});
     }
     check_resumed_builds(options.out, plan);
-    options.jobs = *jobs;
+    options.jobs = worker_count(*jobs, *log);
+    options.cores = options.jobs;
     options.prepare_only = *prepare;
-    options.job_timeout = *timeout;
-    options.job_memory_mb = *memory;
+    options.job_timeout = limits->timeout;
+    options.job_memory_mb = static_cast<std::size_t>(limits->memory_mib);
     options.live_progress = ::isatty(STDERR_FILENO) != 0 && !global.quiet;
     options.log = log.get();
-    options.stop = &g_stop;
-    std::signal(SIGINT, on_interrupt);
-    const int code = execute_run(plan, catalog, options);
-    std::signal(SIGINT, SIG_DFL);
-    return code;
+    options.stop = &stop_requested_flag();
+    const StopHandlers handlers;
+    return execute_run(plan, catalog, options);
   };
 }
 
@@ -136,11 +185,24 @@ Action add_job_command(CLI::App& app, const GlobalOptions& global) {
   auto index = std::make_shared<std::size_t>(0);
   sub->add_option("run", *run, "Run directory written by featurelab run --prepare")->required();
   sub->add_option("--index", *index, "Job index (0-based; e.g. $SLURM_ARRAY_TASK_ID)")->required();
-  return [&global, run, index]() {
+  auto limits = std::make_shared<JobLimitArgs>();
+  add_job_limit_args(sub, *limits);
+  return [&global, run, index, limits]() {
+    check_job_limits(*limits);
     Catalog catalog = discover(global);
     auto log = make_logger(global);
     pin_recorded_builds(*run, catalog);
-    return run_one_job(*run, *index, catalog, log.get());
+    RunOptions options;
+    options.out = *run;
+    options.jobs = 1;
+    options.cores = allowed_cpus();  // the job has the CPUs it was given to itself
+    options.job_timeout = limits->timeout;
+    options.job_memory_mb = static_cast<std::size_t>(limits->memory_mib);
+    options.live_progress = ::isatty(STDERR_FILENO) != 0 && !global.quiet;
+    options.log = log.get();
+    options.stop = &stop_requested_flag();
+    const StopHandlers handlers;
+    return run_one_job(*index, catalog, options);
   };
 }
 

@@ -1,0 +1,30 @@
+// The memory limit of a job (`--job-memory MIB`), set in its worker process.
+//
+// It limits the memory the job commits (RLIMIT_DATA: private writable memory, the heap and
+// anonymous mappings), not its address space (RLIMIT_AS): each thread reserves a stack and a
+// 64 MiB malloc arena of address space whether it uses them or not, so under RLIMIT_AS the same
+// job passed or failed depending on how many threads --jobs gave it. The stacks still count
+// towards RLIMIT_DATA, so the limit adds one stack (and a MiB for the thread's first heap) per
+// thread beyond the first that the job may be handed: the job itself gets --job-memory whatever
+// its thread count.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace featurelab {
+
+// The largest --job-memory: 2^43 MiB is 2^63 bytes, the most a limit in bytes can hold.
+inline constexpr std::int64_t kMaxJobMemoryMiB = std::int64_t(1) << 43;
+
+// Empty when `mib` is a usable --job-memory (0 = none), otherwise why not and what to give.
+std::string job_memory_problem(std::int64_t mib);
+
+// The limit in bytes for a job of `mib` MiB that may run on up to `threads` threads.
+std::uint64_t job_memory_limit_bytes(std::size_t mib, int threads);
+
+// In a worker: limits this process to job_memory_limit_bytes(mib, threads).
+void limit_job_memory(std::size_t mib, int threads);
+
+}  // namespace featurelab

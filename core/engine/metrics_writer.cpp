@@ -48,7 +48,8 @@ void MetricsWriter::scalar(Index step, const std::string& metric, double value) 
   if (const int error = write_fully(fd_, line); error != 0) {
     // Part of the line may be on disk: cut it off, so the file ends in a whole line and holds what
     // the history holds (shrinking a file needs no space).
-    if (::ftruncate(fd_, static_cast<off_t>(whole_bytes_)) == 0) ::lseek(fd_, static_cast<off_t>(whole_bytes_), SEEK_SET);
+    const auto whole = static_cast<off_t>(whole_bytes_);
+    if (::ftruncate(fd_, whole) == 0) ::lseek(fd_, whole, SEEK_SET);
     fail(write_failure(file_, error));
   }
   whole_bytes_ += static_cast<long long>(line.size());

@@ -56,7 +56,8 @@ std::string read_bounded_file(const std::filesystem::path& file, std::uintmax_t 
     throw Error(std::string("cannot read it: ") + std::strerror(error));
   }
   if (!S_ISREG(info.st_mode)) throw Error(not_regular(info.st_mode));
-  if (static_cast<std::uintmax_t>(info.st_size) > max_bytes) throw Error(too_large(static_cast<std::uintmax_t>(info.st_size), max_bytes));
+  const auto size = static_cast<std::uintmax_t>(info.st_size);
+  if (size > max_bytes) throw Error(too_large(size, max_bytes));
   const Descriptor fd(::open(file.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC));
   if (fd.get() < 0) {
     const int error = errno;

@@ -72,6 +72,9 @@ for point in 0:parent 1:parent 3:parent 0:worker 2:worker 4:parent; do
     [[ $finished -lt 6 ]] && mid_run=$((mid_run + 1))
   else  # the parent went on: the killed worker's job is the one that failed
     grep -qs 'signal 9' "$out"/jobs/*/summary.json && mid_run=$((mid_run + 1))
+    # Not featurelab's own kill (a time-out, --job-memory): the message says who else it may be.
+    check "kill $i: the killed worker's job names the signal and the likely killers" \
+      grep -qsE 'killed \(signal 9\) (by another process or the out-of-memory killer|.*out-of-memory killer)' "$out"/jobs/*/summary.json
   fi
   check "kill $i ($victim after $after jobs): every file is whole" whole_files "$out"
   expect 0 "" -- $fl run "$sweep" --out "$out" "${settings[@]}" --resume --jobs 2 -q

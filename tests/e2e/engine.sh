@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The experiment engine: sweeps × seeds as jobs in worker processes, determinism across --jobs,
-# resume after kill -9, crash isolation, assertions over sweep points, collect, plot, report,
-# prepare + job for external schedulers.
+# resume after kill -9, crash isolation (also of `featurelab job`), assertions over sweep points,
+# collect, plot, report, prepare + job for external schedulers.
 source "$(dirname "$0")/lib.sh"
 fl=$FEATURELAB
 sweep=$SOURCE_DIR/tests/data/sweep.toml
@@ -113,6 +113,16 @@ check "leak: out of memory" bash -c "grep -qiE 'out of memory|signal' '$work'/cr
 # An augment that forgets to size its output: the job fails with the shapes, it does not crash.
 expect 1 "augment.0 \(fixture:forgetful-augment\): its output has 100 samples \(rows of X\) but 0 labels \(y\); .*out.resize" -- \
   $fl run "$SOURCE_DIR/tests/data/forgetful-augment.toml" --out "$work/forgetful"
+# `featurelab job` runs its job in a worker process as `run` does: a crash is recorded in the job's
+# summary.json with the signal and the plugin, and experiment.timeout holds.
+expect 0 "prepared" -- $fl run "$SOURCE_DIR/tests/data/crash.toml" --out "$work/jobcrash" --set experiment.timeout=2 --prepare
+expect 1 "job 1 failed: crashed: Segmentation fault \(signal 11\) $site" -- $fl job "$work/jobcrash" --index 1
+check "job: the segfault's summary.json says failed" grep -q '"status": "failed"' "$work"/jobcrash/jobs/0001-*/summary.json
+check "job: ... naming the signal and the plugin" grep -qE "Segmentation fault \(signal 11\) $site" "$work"/jobcrash/jobs/0001-*/summary.json
+start=$SECONDS
+expect 1 "job 5 failed: timed out after 2 s \(experiment.timeout or --job-timeout\) $site" -- $fl job "$work/jobcrash" --index 5
+check "job: the endless loop was stopped by experiment.timeout = 2 ($((SECONDS - start)) s)" test $((SECONDS - start)) -le 8
+check "job: the time-out is in its summary.json" grep -q "timed out after 2 s" "$work"/jobcrash/jobs/0005-*/summary.json
 unset FEATURELAB_PLUGIN_PATH
 
 # Prepare, then one job at a time as a Slurm array would; collect joins the results.

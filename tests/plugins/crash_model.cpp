@@ -1,6 +1,7 @@
 // Fixture: a linear model that misbehaves on purpose at a chosen forward call, to test that a
 // crashing plugin fails only its own job: segfault, abort, exception, NaN output, endless loop,
-// or a memory leak past the job's limit.
+// a memory leak past the job's limit, or an endless loop after starting a subprocess (which must
+// not outlive the job).
 #include "crash_model.hpp"
 
 #include <featurelab/error.hpp>
@@ -13,13 +14,16 @@
 #include <thread>
 #include <vector>
 
+#include <unistd.h>
+
 namespace fixture {
 
 using namespace featurelab;
 
 Schema CrashModel::schema() {
   Schema s;
-  s.choice("mode", "none", {"none", "segfault", "abort", "throw", "nan", "loop", "leak"}, "how to misbehave");
+  s.choice("mode", "none", {"none", "segfault", "abort", "throw", "nan", "loop", "leak", "fork-sleep"},
+           "how to misbehave");
   s.integer("at_call", 3, "misbehave at this forward call (1-based)").min(1);
   return s;
 }
@@ -47,6 +51,13 @@ void CrashModel::misbehave() {
   if (mode_ == "abort") std::abort();
   if (mode_ == "throw") throw Error("crash-model was told to throw");
   if (mode_ == "loop") {
+    for (;;) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (mode_ == "fork-sleep") {
+    if (::fork() == 0) {
+      ::execlp("sleep", "sleep", "600", static_cast<char*>(nullptr));
+      ::_exit(127);
+    }
     for (;;) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   if (mode_ == "leak") {

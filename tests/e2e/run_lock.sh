@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# One writer per run directory and per job: a second `run` (or --prepare, or a `job`) into a
+# directory a run is writing is refused with exit 75 naming the holder, and the first finishes
+# intact; `job` runs of one prepared directory go side by side, but one job runs once at a time.
+# Without the lock a run started later reopened the jobs another finished meanwhile and, killed,
+# left them destroyed.
+source "$(dirname "$0")/lib.sh"
+fl=$FEATURELAB
+sweep=$SOURCE_DIR/tests/data/sweep.toml
+xor=$SOURCE_DIR/tests/data/xor-small.toml
+settings=(--set train.steps=20000 --set train.eval_every=200)   # 4 jobs of about 1.5 s
+
+began() {  # began DIR N: N jobs have begun their steps
+  for _ in $(seq 1 600); do
+    [[ $(grep -ls ' step [0-9]*/' "$1"/jobs/*/log.txt 2>/dev/null | wc -l) -ge $2 ]] && return 0
+    sleep 0.05
+  done
+  return 1
+}
+all_done() {  # all_done DIR N: N jobs finished, each with a whole summary saying ok
+  [[ $(ls "$1"/jobs/*/done 2>/dev/null | wc -l) -eq $2 ]] && \
+    [[ $(grep -l '"status": "ok"' "$1"/jobs/*/summary.json | wc -l) -eq $2 ]]
+}
+
+# A second run into a directory in use.
+$fl run "$sweep" --out "$work/first" "${settings[@]}" --jobs 1 -q >/dev/null 2>&1 &
+first=$!
+check "the first run began" began "$work/first" 1
+expect 75 "first: the run directory is in use by another featurelab process \(pid $first\); wait for it to end" -- \
+  $fl run "$sweep" --out "$work/first" "${settings[@]}" --jobs 1
+expect 75 "in use by another featurelab process" -- $fl run "$sweep" --out "$work/first" "${settings[@]}" --prepare
+expect 75 "in use by another featurelab process" -- $fl job "$work/first" --index 3
+wait $first
+status=$?
+check "the first run finished (exit $status)" test $status -eq 0
+check "the first run's 4 jobs are done and ok" all_done "$work/first" 4
+expect 0 "4 already done" -- $fl run "$sweep" --out "$work/first" "${settings[@]}"
+
+# Two runs started together into a new directory: one runs, the other is told it is busy.
+$fl run "$sweep" --out "$work/together" "${settings[@]}" --jobs 1 -q >"$work/together-a.log" 2>&1 &
+a=$!
+$fl run "$sweep" --out "$work/together" "${settings[@]}" --jobs 1 -q >"$work/together-b.log" 2>&1 &
+b=$!
+wait $a
+status_a=$?
+wait $b
+status_b=$?
+check "of two runs started together one ran and one was busy ($status_a, $status_b)" \
+  bash -c "[[ '$status_a $status_b' == '0 75' || '$status_a $status_b' == '75 0' ]]"
+check "the busy one said so" grep -qh "in use by another featurelab process" "$work/together-a.log" "$work/together-b.log"
+
+# A run stopped while it holds the directory (another node, a paused terminal), then continued:
+# a second run meanwhile is refused instead of finishing jobs the first then reopens and destroys.
+setsid $fl run "$sweep" --out "$work/lagging" "${settings[@]}" --jobs 1 -q >/dev/null 2>&1 &
+lagging=$!
+check "the lagging run began" began "$work/lagging" 1
+kill -STOP "$lagging"
+expect 75 "in use by another featurelab process \(pid $lagging\)" -- $fl run "$sweep" --out "$work/lagging" "${settings[@]}"
+kill -CONT "$lagging"
+wait $lagging
+check "the lagging run finished its 4 jobs intact" all_done "$work/lagging" 4
+for d in "$work"/first/jobs/*/; do
+  check "job $(basename "$d") equals the first run's" cmp -s "$d/metrics.jsonl" "$work/lagging/jobs/$(basename "$d")/metrics.jsonl"
+done
+
+# `featurelab job`: one job runs once at a time; other jobs of the run go side by side; a `run`
+# into the directory waits for none of them but is refused while they run.
+slow=(--set data.train=100000 --set data.test=1000 --set model.width=500 --set train.steps=40
+      --set 'experiment.seeds=[0, 1]')
+expect 0 "prepared" -- $fl run "$xor" --out "$work/prep" "${slow[@]}" --prepare
+$fl job "$work/prep" --index 0 -q >"$work/job0.log" 2>&1 &
+job0=$!
+check "job 0 began" began "$work/prep" 1
+expect 75 "jobs/0000-[0-9a-f]*: job 0 is in use by another featurelab process \(pid $job0\)" -- $fl job "$work/prep" --index 0
+expect 75 "prep: the run directory is in use" -- $fl run "$xor" --out "$work/prep" "${slow[@]}"
+expect 0 "job 1 done" -- $fl job "$work/prep" --index 1
+wait $job0
+status=$?
+check "job 0 finished (exit $status)" test $status -eq 0
+check "both jobs are done and ok" all_done "$work/prep" 2
+expect 0 "job 0 is already done" -- $fl job "$work/prep" --index 0
+
+finish

@@ -8,8 +8,8 @@ source "$(dirname "$0")/lib.sh"
 fl=$FEATURELAB
 xor=$SOURCE_DIR/tests/data/xor-small.toml
 # Steps of about 50 ms (100k samples, width 500): a signal lands mid-step, where a worker killed by
-# it would fail instead of finishing its step. 2 jobs of 3 s.
-slow=(--set data.train=100000 --set data.test=1000 --set model.width=500 --set train.steps=60
+# it would fail instead of finishing its step. 2 jobs of 2 s.
+slow=(--set data.train=100000 --set data.test=1000 --set model.width=500 --set train.steps=40
       --set train.eval_every=20 --set 'experiment.seeds=[0, 1]')
 
 $fl run "$xor" --out "$work/clean" "${slow[@]}" --jobs 2 -q >/dev/null 2>&1

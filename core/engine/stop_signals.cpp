@@ -42,12 +42,14 @@ void install_stop_handlers() {
   for (int sig : kStopSignals) set_handler(sig, note_stop, SA_RESTART | SA_RESETHAND);
   set_handler(SIGTSTP, on_suspend, SA_RESTART);
   set_handler(SIGPIPE, SIG_IGN, 0);
+  set_handler(SIGXFSZ, SIG_IGN, 0);
 }
 
 void restore_default_stop_handlers() {
   for (int sig : kStopSignals) set_handler(sig, SIG_DFL, 0);
   set_handler(SIGTSTP, SIG_DFL, 0);
   set_handler(SIGPIPE, SIG_DFL, 0);
+  set_handler(SIGXFSZ, SIG_DFL, 0);
 }
 
 void install_worker_stop_handlers() {

@@ -26,7 +26,9 @@ int stopped_exit_code();
 // In the command (`run`, `job`): SIGINT, SIGTERM and SIGHUP set the stop request, and a second
 // one of the same kind terminates. SIGPIPE is ignored: a reader of the log that goes away
 // (`featurelab run ... 2>&1 | head`) must not kill a parent that has workers to supervise; its
-// writes fail and are dropped. Ctrl-Z (SIGTSTP) is left to the scheduling loop
+// writes fail and are dropped. SIGXFSZ is ignored too: past a file size limit (ulimit -f) the
+// parent's own writes (summary.csv, a crashed job's summary.json) fail with EFBIG and are reported,
+// where the signal would end the run with its workers. Ctrl-Z (SIGTSTP) is left to the scheduling loop
 // (take_suspend_request), which has to stop the workers too: they run in process groups of their own.
 void install_stop_handlers();
 // The default actions again, once the command is done.

@@ -155,11 +155,16 @@ for _ in $(seq 1 600); do
   sleep 0.01
 done
 dd if=/dev/zero of="$disk/filler" bs=64k 2>/dev/null
+# A job reserves its summary.json's space when it starts (so a disk it fills still records why it
+# failed); give the crashing job's reservation to the filler, so the parent's own write of its summary
+# is the one that meets the full disk (cut, not removed: the worker holds it open until it dies).
+truncate -s 0 "$disk"/run/jobs/0001-*/summary.json.tmp
+dd if=/dev/zero of="$disk/filler2" bs=4k 2>/dev/null
 for _ in $(seq 1 600); do
   grep -q "could not be written" "$work/full-disk.log" && break
   sleep 0.02
 done
-rm -f "$disk/filler"
+rm -f "$disk/filler" "$disk/filler2"
 wait $pid
 echo $? >"$work/full-disk.status"
 cp -r "$disk/run" "$work/full-disk-run"

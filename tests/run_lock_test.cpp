@@ -49,3 +49,17 @@ TEST_CASE("a directory lock in a directory that does not exist is an error namin
     CHECK(std::string(e.what()).find("absent/.lock: cannot open the lock file") != std::string::npos);
   }
 }
+
+TEST_CASE("a directory lock knows when its directory was removed, moved or replaced") {
+  test::TempDir dir;
+  const auto run = dir.path() / "run";
+  std::filesystem::create_directory(run);
+  const DirectoryLock lock(run, Mode::exclusive, "the run directory");
+  CHECK(lock.lost(run).empty());
+  std::filesystem::rename(run, dir.path() / "moved");
+  CHECK(lock.lost(run).find("run was removed during the run") != std::string::npos);
+  CHECK(lock.lost(dir.path() / "moved").empty());  // the lock goes with its directory
+  std::filesystem::create_directory(run);
+  { const DirectoryLock other(run, Mode::exclusive, "the run directory"); }
+  CHECK(lock.lost(run).find("run was replaced during the run") != std::string::npos);
+}

@@ -153,11 +153,18 @@ void apply(toml::table& table, const std::string& assignment, std::vector<Diagno
     std::string part;
     while (std::getline(in, part, '.')) parts.push_back(part);
   }
+  if (!key.empty() && key.back() == '.') parts.emplace_back();  // getline drops a trailing empty part
   for (const auto& part : parts) {
     if (part.empty()) {
       errors.push_back({origin + " " + key, "empty part in the dotted key"});
       return;
     }
+  }
+  if (key == "experiment.base") {
+    // Bases are read and merged before any override applies: setting one here would change nothing.
+    errors.push_back({origin + " " + key, "base files cannot be set from outside the file: they are read before any "
+                                          "override applies; edit [experiment] base in the pipeline file"});
+    return;
   }
   // The value: TOML if it parses as one (numbers, booleans, arrays, quoted strings), else text.
   toml::table holder;

@@ -224,7 +224,12 @@ JobResult run_job(const Pipeline& pipeline, Catalog& catalog, const JobOptions& 
   // A file size limit (ulimit -f) would kill the job with SIGXFSZ and take its reason with it;
   // ignored, the write fails with EFBIG and the job reports which file and why.
   ::signal(SIGXFSZ, SIG_IGN);
-  fs::create_directories(options.dir);
+  // The run made the job's directory; one that is gone was removed or moved under the run, and
+  // making it again would scatter results where no run record describes them.
+  if (!fs::is_directory(options.dir)) {
+    throw Error(fmt::format("{}: the job's directory is gone (was the run directory removed or moved?)",
+                            options.dir.string()));
+  }
   std::error_code ec;
   fs::remove(options.dir / "done", ec);
   // Space for summary.json, taken before the job writes anything: a disk that the job's metrics

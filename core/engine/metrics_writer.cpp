@@ -72,7 +72,7 @@ void MetricsWriter::table(Index step, const std::string& name, const Table& tabl
     out << "\n";
   }
   try {
-    std::filesystem::create_directories(tables);
+    std::filesystem::create_directory(tables);  // in the job's directory, never made again if it is gone
     write_file_atomically(file, out.str());  // a killed job leaves no half table
   } catch (const Error& e) {
     fail(e.what());

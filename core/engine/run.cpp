@@ -230,6 +230,7 @@ int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options
   pool.log = options.log;
   pool.job_timeout = options.job_timeout > 0 ? options.job_timeout : plan.points.front().timeout;
   pool.job_memory_mb = options.job_memory_mb;
+  pool.lost = [&] { return lock.lost(out); };
   const WorkerPoolReport report = run_in_workers(
       todo, labels,
       [&](std::size_t index, ProgressSlot* slot) {
@@ -243,6 +244,14 @@ int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options
         log_job_end(options.log, labels[index], recorded, exit.seconds);
       },
       pool);
+  if (!report.lost_reason.empty()) {
+    // Nothing more is written: summary.csv and asserts.json would describe jobs whose files are gone.
+    if (options.log) {
+      options.log->error("{}; its running jobs were stopped and no other was started. Nothing more is written "
+                         "there; run again into a new --out", report.lost_reason);
+    }
+    return kExitRunFailed;
+  }
   if (report.not_started > 0 && options.log) {
     options.log->error("{} job(s) not started: {}; run again with --resume once processes are free, or with fewer --jobs",
                        report.not_started, report.not_started_reason);
@@ -286,6 +295,7 @@ int run_one_job(std::size_t index, Catalog& catalog, const RunOptions& options) 
   pool.log = options.log;
   pool.job_timeout = options.job_timeout > 0 ? options.job_timeout : pipeline.timeout;
   pool.job_memory_mb = options.job_memory_mb;
+  pool.lost = [&] { return job_lock.lost(dir); };
   RecordedExit recorded{"failed", "its worker never ended"};
   const WorkerPoolReport report = run_in_workers(
       {index}, labels,
@@ -297,6 +307,10 @@ int run_one_job(std::size_t index, Catalog& catalog, const RunOptions& options) 
         log_job_end(options.log, labels[index], recorded, exit.seconds);
       },
       pool);
+  if (!report.lost_reason.empty()) {
+    if (options.log) options.log->error("job {} stopped: {}", index, report.lost_reason);
+    return kExitRunFailed;
+  }
   if (report.not_started > 0) {
     if (options.log) options.log->error("job {} not started: {}", index, report.not_started_reason);
     return kExitRunFailed;

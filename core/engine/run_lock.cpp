@@ -85,6 +85,20 @@ DirectoryLock::DirectoryLock(const fs::path& dir, Mode mode, const std::string& 
                               dir.string(), what, holders));
 }
 
+std::string DirectoryLock::lost(const fs::path& dir) const {
+  if (fd_ < 0) return {};
+  struct stat held {}, now {};
+  if (::fstat(fd_, &held) != 0) return {};
+  const fs::path file = dir / kLockFileName;
+  if (::stat(file.c_str(), &now) != 0) {
+    return fmt::format("{} was removed during the run ({}: {})", dir.string(), file.string(), std::strerror(errno));
+  }
+  if (now.st_dev != held.st_dev || now.st_ino != held.st_ino) {
+    return fmt::format("{} was replaced during the run (its {} is another file now)", dir.string(), kLockFileName);
+  }
+  return {};
+}
+
 DirectoryLock::~DirectoryLock() {
   if (fd_ >= 0) ::close(fd_);
 }

@@ -25,6 +25,11 @@ class DirectoryLock {
   DirectoryLock(const DirectoryLock&) = delete;
   DirectoryLock& operator=(const DirectoryLock&) = delete;
 
+  // Empty while DIR/.lock is still the file this lock holds; otherwise why not ("was removed",
+  // "was replaced"): the directory was deleted or moved under the run, and whatever is written at
+  // its path now would land in a directory no lock protects and no run record describes.
+  std::string lost(const std::filesystem::path& dir) const;
+
  private:
   int fd_ = -1;
 };

@@ -320,6 +320,14 @@ WorkerPoolReport run_in_workers(const std::vector<std::size_t>& todo, const std:
       while (may_start() && running.size() < capacity && start_next()) {
       }
       share_cores();
+      if (options.lost) {
+        report.lost_reason = options.lost();
+        if (!report.lost_reason.empty()) {
+          erase_lines();
+          stop_and_reap(running);
+          break;
+        }
+      }
       if (reap_one()) continue;
       if (running.empty()) continue;  // fork failed with none running: the loop ends
       if (stopping() && !forwarded) {

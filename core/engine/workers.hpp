@@ -31,6 +31,9 @@ struct WorkerPoolOptions {
   spdlog::logger* log = nullptr;
   double job_timeout = 0;            // seconds, 0 = none: a job over it is killed and failed
   std::size_t job_memory_mb = 0;     // memory limit of each worker (job_memory_limit.hpp), 0 = none
+  // Asked between polls: a non-empty answer (the run directory is gone) ends the pool at once,
+  // its workers killed, since nothing they write can be recorded any more.
+  std::function<std::string()> lost;
 };
 
 struct WorkerExit {
@@ -45,6 +48,8 @@ struct WorkerPoolReport {
   // none running), and why; the others finished, failed or were interrupted.
   std::size_t not_started = 0;
   std::string not_started_reason;
+  // Set when `lost` answered: the running jobs were killed and no other started.
+  std::string lost_reason;
 };
 
 // Runs child(job, slot) in a forked process for each job of `todo`; the child's return value is

@@ -25,6 +25,27 @@ namespace {
 // More worker processes than this is a typo, not a machine: refused before anything starts.
 constexpr int kMaxJobs = 4096;
 
+// A whole number of at least `least` for an option that counts something ("worker processes"):
+// CLI11's own range check prints its bound as a 309-digit number, and a size_t option takes -1
+// as 18446744073709551615.
+CLI::Validator counting(const std::string& what, long long least) {
+  return CLI::Validator(
+      [what, least](const std::string& text) -> std::string {
+        long long value = 0;
+        std::size_t used = 0;
+        try {
+          value = std::stoll(text, &used);
+        } catch (const std::exception&) {
+          used = 0;
+        }
+        if (used == 0 || used != text.size() || value < least) {
+          return fmt::format("{} is not {}; give a whole number of at least {}", text, what, least);
+        }
+        return {};
+      },
+      "INT");
+}
+
 // While a command runs jobs: SIGINT, SIGTERM and SIGHUP stop it gracefully (stop_signals.hpp).
 class StopHandlers {
  public:
@@ -43,7 +64,17 @@ struct JobLimitArgs {
 void add_job_limit_args(CLI::App* sub, JobLimitArgs& args) {
   sub->add_option("--job-timeout", args.timeout,
                   "Seconds after which a job is killed and failed (0 = none; default: experiment.timeout)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(CLI::Validator(
+          [](const std::string& text) -> std::string {
+            double value = 0;
+            try {
+              value = std::stod(text);
+            } catch (const std::exception&) {
+              return {};  // not a number: the conversion says so
+            }
+            return value < 0 ? text + " is not a number of seconds; give 0 (no limit) or a positive number" : "";
+          },
+          "SECONDS"));
   sub->add_option("--job-memory", args.memory_mib, "Memory limit of each job in MiB (0 = none); a job over it fails")
       ->type_name("MIB");
 }
@@ -142,7 +173,7 @@ Action add_run_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("-j,--jobs", *jobs,
                   "Worker processes (default: the CPUs this process may use, after its CPU affinity and cgroup "
                   "quota; more are not used)")
-      ->check(CLI::PositiveNumber);
+      ->check(counting("a count of worker processes", 1));
   auto resume = std::make_shared<bool>(false);
   sub->add_flag("--resume", *resume,
                 "Continue a run directory: finished jobs are kept, the others rerun (also the default)");
@@ -184,7 +215,9 @@ Action add_job_command(CLI::App& app, const GlobalOptions& global) {
   auto run = std::make_shared<std::string>();
   auto index = std::make_shared<std::size_t>(0);
   sub->add_option("run", *run, "Run directory written by featurelab run --prepare")->required();
-  sub->add_option("--index", *index, "Job index (0-based; e.g. $SLURM_ARRAY_TASK_ID)")->required();
+  sub->add_option("--index", *index, "Job index (0-based; e.g. $SLURM_ARRAY_TASK_ID)")
+      ->required()
+      ->check(counting("a job index", 0));
   auto limits = std::make_shared<JobLimitArgs>();
   add_job_limit_args(sub, *limits);
   return [&global, run, index, limits]() {

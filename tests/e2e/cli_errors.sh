@@ -31,6 +31,12 @@ expect 0 "ok" -- $fl validate "$good" --set model.activation=tanh
 expect 2 "activation 'tahn' is not built in .*did you mean 'tanh'" -- $fl validate "$good" --set model.activation=tahn
 expect 2 "^error: --set model.widht: model.widht: unknown parameter.*did you mean 'width'" -- \
   $fl validate "$good" --set model.widht=3
+expect 2 "--set model.width.: empty part in the dotted key" -- $fl validate "$good" --set model.width.=5
+expect 2 "--set experiment.base: base files cannot be set from outside the file" -- $fl validate "$good" --set experiment.base=x
+# Counts and limits on the command line say what they count, not CLI11's 309-digit bound.
+expect 2 "--jobs: 0 is not a count of worker processes; give a whole number of at least 1" -- $fl run "$good" --jobs 0
+expect 2 "--job-timeout: -1 is not a number of seconds" -- $fl run "$good" --job-timeout -1
+expect 2 "--index: -1 is not a job index; give a whole number of at least 0" -- $fl job "$work" --index -1
 sed 's/^width = 40/widht = 40/' "$good" > "$work/typo.toml"
 expect 2 "typo.toml:[0-9]+:[0-9]+: model.widht: unknown parameter.*did you mean 'width'" -- $fl validate "$work/typo.toml"
 expect 2 "optimizer.lr: expected a number > 0, got -1" -- $fl validate "$good" --set optimizer.lr=-1

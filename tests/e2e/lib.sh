@@ -28,6 +28,25 @@ check() {  # check DESCRIPTION command...: the command succeeds
   if ! "$@"; then echo "FAIL: $what"; failures=$((failures + 1)); fi
 }
 
+# Run directories under test. began DIR N: N jobs of the run in DIR have begun their steps (30 s at most).
+began() {
+  for _ in $(seq 1 600); do
+    [[ $(grep -ls ' step [0-9]*/' "$1"/jobs/*/log.txt 2>/dev/null | wc -l) -ge $2 ]] && return 0
+    sleep 0.05
+  done
+  return 1
+}
+# none_left DIR [SESSION]: no process names the run's directory (nor is in the session), within 2 s.
+none_left() {
+  for _ in $(seq 1 40); do
+    ! pgrep -f -- "$1" >/dev/null && { [[ -z ${2:-} ]] || ! pgrep -s "$2" >/dev/null; } && return 0
+    sleep 0.05
+  done
+  pgrep -a -f -- "$1"
+  [[ -n ${2:-} ]] && pgrep -a -s "$2"
+  return 1
+}
+
 finish() {
   echo "$((checks - failures)) passed, $failures failed"
   [[ $failures -eq 0 ]]

@@ -10,13 +10,6 @@ sweep=$SOURCE_DIR/tests/data/sweep.toml
 xor=$SOURCE_DIR/tests/data/xor-small.toml
 settings=(--set train.steps=20000 --set train.eval_every=200)   # 4 jobs of about 1.5 s
 
-began() {  # began DIR N: N jobs have begun their steps
-  for _ in $(seq 1 600); do
-    [[ $(grep -ls ' step [0-9]*/' "$1"/jobs/*/log.txt 2>/dev/null | wc -l) -ge $2 ]] && return 0
-    sleep 0.05
-  done
-  return 1
-}
 all_done() {  # all_done DIR N: N jobs finished, each with a whole summary saying ok
   [[ $(ls "$1"/jobs/*/done 2>/dev/null | wc -l) -eq $2 ]] && \
     [[ $(grep -l '"status": "ok"' "$1"/jobs/*/summary.json | wc -l) -eq $2 ]]
@@ -62,6 +55,20 @@ check "the lagging run finished its 4 jobs intact" all_done "$work/lagging" 4
 for d in "$work"/first/jobs/*/; do
   check "job $(basename "$d") equals the first run's" cmp -s "$d/metrics.jsonl" "$work/lagging/jobs/$(basename "$d")/metrics.jsonl"
 done
+
+# A run directory removed under a running sweep: the run stops its jobs, starts no other, writes
+# nothing more (where it used to make the directory again, half, and call jobs without metrics ok)
+# and says why, exit 1.
+$fl run "$sweep" --out "$work/removed" "${settings[@]}" --jobs 2 -q >"$work/removed.log" 2>&1 &
+removed=$!
+check "the run to be removed began" began "$work/removed" 2
+rm -rf "$work/removed" 2>/dev/null
+wait $removed
+status=$?
+check "a removed run directory ends the run with exit 1 (got $status)" test $status -eq 1
+check "it says the directory was removed" grep -q "removed was removed during the run.*no other was started" "$work/removed.log"
+check "it wrote no summary.csv there" test ! -e "$work/removed/summary.csv"
+check "no process of the removed run is left" none_left "$work/removed"
 
 # `featurelab job`: one job runs once at a time; other jobs of the run go side by side; a `run`
 # into the directory waits for none of them but is refused while they run.

@@ -15,21 +15,6 @@ slow=(--set data.train=100000 --set data.test=1000 --set model.width=500 --set t
 $fl run "$xor" --out "$work/clean" "${slow[@]}" --jobs 2 -q >/dev/null 2>&1
 check "the uninterrupted run finished its 2 jobs" test "$(ls "$work"/clean/jobs/*/done | wc -l)" -eq 2
 
-training() {  # training DIR: both jobs have begun their steps
-  for _ in $(seq 1 600); do
-    [[ $(grep -ls ' step [0-9]*/' "$1"/jobs/*/log.txt 2>/dev/null | wc -l) -ge 2 ]] && return 0
-    sleep 0.05
-  done
-  return 1
-}
-none_left() {  # none_left SESSION DIR: no process of the run's session, nor any naming its directory
-  for _ in $(seq 1 40); do
-    ! pgrep -s "$1" >/dev/null && ! pgrep -f -- "$2" >/dev/null && return 0
-    sleep 0.05
-  done
-  pgrep -a -s "$1"
-  return 1
-}
 all_interrupted() {  # all_interrupted DIR: every job's summary.json says interrupted
   local count
   count=$(grep -l '"status": "interrupted"' "$1"/jobs/*/summary.json 2>/dev/null | wc -l)
@@ -42,7 +27,7 @@ stop_case() {
   local name=$1 signal=$2 whom=$3 code=$4 out="$work/$1"
   setsid $fl run "$xor" --out "$out" "${slow[@]}" --jobs 2 -q >"$work/$name.log" 2>&1 &
   local pid=$!
-  check "$name: the jobs began" training "$out"
+  check "$name: the jobs began" began "$out" 2
   sleep 0.3
   if [[ $whom == group ]]; then kill -"$signal" -- -"$pid"; else kill -"$signal" "$pid"; fi
   wait "$pid"
@@ -51,7 +36,7 @@ stop_case() {
   check "$name: every running job finished its step and is marked interrupted" all_interrupted "$out"
   check "$name: no done marker" bash -c "! ls '$out'/jobs/*/done 2>/dev/null | grep -q ."
   check "$name: summary.csv is written" test -f "$out/summary.csv"
-  check "$name: no process of the run is left" none_left "$pid" "$out"
+  check "$name: no process of the run is left" none_left "$out" "$pid"
   expect 0 "" -- $fl run "$xor" --out "$out" "${slow[@]}" --jobs 2 --resume -q
   for d in "$work"/clean/jobs/*/; do
     check "$name: resumed job $(basename "$d") equals the uninterrupted run" cmp -s "$d/metrics.jsonl" "$out/jobs/$(basename "$d")/metrics.jsonl"
@@ -65,13 +50,13 @@ stop_case hangup HUP group 129
 # A second SIGTERM does not wait for the step: the run ends at once, its workers with it.
 setsid $fl run "$xor" --out "$work/twice" "${slow[@]}" --jobs 2 -q >/dev/null 2>&1 &
 pid=$!
-check "twice: the jobs began" training "$work/twice"
+check "twice: the jobs began" began "$work/twice" 2
 kill -TERM "$pid"
 sleep 0.01
 kill -TERM "$pid"
 wait "$pid"
 status=$?
 check "a second SIGTERM terminates (got $status)" test "$status" -eq 143
-check "twice: no process of the run is left" none_left "$pid" "$work/twice"
+check "twice: no process of the run is left" none_left "$work/twice" "$pid"
 
 finish

@@ -12,22 +12,6 @@ fixture=(--plugin-path "$FIXTURE_DIR/fixture")   # crash-model
 slow=(--set data.train=100000 --set data.test=1000 --set model.width=500 --set train.steps=60
       --set 'experiment.seeds=[0, 1]')   # steps of about 50 ms
 
-began() {  # began DIR N: N jobs have begun their steps
-  for _ in $(seq 1 600); do
-    [[ $(grep -ls ' step [0-9]*/' "$1"/jobs/*/log.txt 2>/dev/null | wc -l) -ge $2 ]] && return 0
-    sleep 0.05
-  done
-  return 1
-}
-none_left() {  # none_left DIR [SESSION]: no process names the run's directory (nor is in its session)
-  for _ in $(seq 1 40); do
-    ! pgrep -f -- "$1" >/dev/null && { [[ -z ${2:-} ]] || ! pgrep -s "$2" >/dev/null; } && return 0
-    sleep 0.05
-  done
-  pgrep -a -f -- "$1"
-  [[ -n ${2:-} ]] && pgrep -a -s "$2"
-  return 1
-}
 # A pipeline of crash-model jobs, one per mode given: crash_pipeline FILE MODE...
 crash_pipeline() {
   local file=$1

@@ -125,6 +125,27 @@ TEST_CASE("a failed assertion's line names the values compared, with the seed an
   CHECK_THAT(any, !Catch::Contains("FAIL") && !Catch::Contains("is false"));
 }
 
+TEST_CASE("over = \"80%\" needs that share of each point's seeds, rounded up, and says how many held") {
+  featurelab::AssertSpec spec;
+  spec.expect = "accuracy.test >= 0.9";
+  spec.over = "80%";
+  std::vector<featurelab::JobRecord> four_of_five;
+  for (std::int64_t seed = 0; seed < 5; ++seed) four_of_five.push_back(finished_job(0, "", seed, seed == 0 ? 0.77 : 0.97));
+  CHECK(verdict(spec, four_of_five).at("holds") == true);
+  four_of_five[1] = finished_job(0, "", 1, 0.5);  // three of five
+  CHECK(verdict(spec, four_of_five).at("holds") == false);
+  CHECK_THAT(fail_lines(spec, four_of_five),
+             Catch::Contains("(final, 80%): 3 of 5 seed(s) hold it, 80% needs 4; seed 0: 0.77 >= 0.9 is false"));
+  // One seed: 80 % of one is that seed.
+  CHECK(verdict(spec, {finished_job(0, "", 0, 0.5)}).at("holds") == false);
+  CHECK(featurelab::seed_share("80%") == Approx(0.8));
+  CHECK(featurelab::seed_share("100%") == Approx(1.0));
+  for (const char* bad : {"0%", "101%", "%", "80", "abc%", ".5%", "-5%", "80 %"}) {
+    INFO(bad);
+    CHECK_FALSE(featurelab::seed_share(bad));
+  }
+}
+
 TEST_CASE("an assertion that already holds at the first recorded step is reported as holding at initialisation") {
   featurelab::AssertSpec spec;
   spec.expect = "accuracy.test >= 0.9";

@@ -6,7 +6,9 @@
 #include <featurelab/params.hpp>
 
 #include <cstdint>
+#include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,10 +27,22 @@ struct ComponentConfig {
 // data.train / data.test = "all".
 inline constexpr Index kAllSamples = -1;
 
+// over = "80%": the share of a point's seeds that must hold an assertion, in (0, 1]; none for
+// another `over` (every-seed, mean, any) or a malformed share.
+inline std::optional<double> seed_share(const std::string& over) {
+  if (over.size() < 2 || over.back() != '%') return std::nullopt;
+  const std::string number = over.substr(0, over.size() - 1);
+  if (number.find_first_not_of("0123456789.") != std::string::npos || number.front() == '.') return std::nullopt;
+  char* end = nullptr;
+  const double percent = std::strtod(number.c_str(), &end);
+  if (end != number.c_str() + number.size() || !(percent > 0) || percent > 100) return std::nullopt;
+  return percent / 100;
+}
+
 struct AssertSpec {
   std::string expect;    // "accuracy.test >= 0.9"
   std::string at = "final";
-  std::string over = "every-seed";
+  std::string over = "every-seed";  // every-seed | mean | any | "80%" (a share of the seeds)
   std::string points;    // `where = "key=value ..."`: the sweep points it is checked at (all if empty)
   // `control = "key=value ..."` (or a list): where the same expectation must NOT hold, each a
   // selector that changes keys of the assertion's points, or its step (step=0: the untrained network).

@@ -392,8 +392,9 @@ class Validator {
           a.at = std::to_string(value.as_integer()->get());
         } else if (k == "over" && value.is_string()) {
           a.over = value.as_string()->get();
-          if (a.over != "every-seed" && a.over != "mean" && a.over != "any") {
-            error(value, path + ".over", "expected one of every-seed, mean, any, got \"" + a.over + "\"");
+          if (a.over != "every-seed" && a.over != "mean" && a.over != "any" && !seed_share(a.over)) {
+            error(value, path + ".over",
+                  "expected one of every-seed, mean, any, or a share of the seeds such as \"80%\", got \"" + a.over + "\"");
           }
         } else if (k == "where" && value.is_string()) {
           a.points = value.as_string()->get();

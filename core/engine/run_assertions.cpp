@@ -157,10 +157,20 @@ class JobTable {
                               {"holds", o.holds}});
           if (!passes(o)) point_failed.push_back(failure(label, "seed " + std::to_string(seed), o));
         }
-        const bool point_passes = a.over == "any" ? passed > 0 : passed == static_cast<int>(seeds_.size());
+        // "80%": at least that share of the seeds, rounded up (4 of 5; 1 of 1).
+        const auto share = seed_share(a.over);
+        const int seeds = static_cast<int>(seeds_.size());
+        const int needed = a.over == "any" ? 1 : share ? static_cast<int>(std::ceil(*share * seeds - 1e-9)) : seeds;
+        const bool point_passes = passed >= needed;
         e.holds &= point_passes;
         // Under over = "any" a point with one good seed passes: its other seeds are no evidence.
-        if (!point_passes) e.failed.insert(e.failed.end(), point_failed.begin(), point_failed.end());
+        if (!point_passes) {
+          if (share) {
+            e.failed.push_back((label.empty() ? "" : "[" + label + "] ") + std::to_string(passed) + " of " +
+                               std::to_string(seeds) + " seed(s) hold it, " + a.over + " needs " + std::to_string(needed));
+          }
+          e.failed.insert(e.failed.end(), point_failed.begin(), point_failed.end());
+        }
       }
       e.any_checked = true;
     }

@@ -140,8 +140,10 @@ int finish(const fs::path& out, const std::vector<SweepAxis>& axes, const std::v
   };
   write("summary.csv", [&] { write_summary_csv(out / "summary.csv", axes, records); });
   report_points(records, log);
-  auto [asserts_json, held] = evaluate_assertions(asserts, records, log);
-  write("asserts.json", [&] { write_file_atomically(out / "asserts.json", asserts_json.dump(2) + "\n"); });
+  // Not a structured binding: C++17 lambdas cannot capture one (Clang refuses it).
+  const std::pair<nlohmann::json, bool> verdicts = evaluate_assertions(asserts, records, log);
+  const bool held = verdicts.second;
+  write("asserts.json", [&] { write_file_atomically(out / "asserts.json", verdicts.first.dump(2) + "\n"); });
   if (log) {
     log->info("{} job(s): {} ok, {} not ok; results in {}", records.size(), records.size() - failed, failed,
               out.string());

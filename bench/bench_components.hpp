@@ -21,7 +21,7 @@ inline Catalog& catalog() {
 
 template <class T>
 std::shared_ptr<T> make(Kind kind, const std::string& name, const std::map<std::string, Value>& overrides,
-                        const DataSpec& spec, Index total_steps = 1000000) {
+                        const DataSpec& spec, Index total_steps = 1000000, const FeatureSet* features = nullptr) {
   const auto ref = catalog().find(kind, name);
   Params params = Params::defaults(ref.component->schema);
   for (const auto& [k, v] : overrides) params.set(k, v);
@@ -29,6 +29,7 @@ std::shared_ptr<T> make(Kind kind, const std::string& name, const std::map<std::
   ctx.data = spec;
   ctx.path = name;
   ctx.total_steps = total_steps;
+  ctx.features = features;
   return catalog().make<T>(ref, params, ctx);
 }
 

@@ -10,6 +10,7 @@
 // elementwise work counted as 8·n·m) and allocs/step (every heap allocation of the process).
 #include "allocation_counter.hpp"
 #include "bench_components.hpp"
+#include "machine_limits.hpp"
 
 #include <featurelab/loss.hpp>
 #include <featurelab/optimizer.hpp>
@@ -48,12 +49,17 @@ double step_flops(const Workload& w) {
   return 4.0 * nm * double(w.d) + (w.trainable_a ? 2.0 * nm : 0.0) + 8.0 * nm;
 }
 
-void count_flops(benchmark::State& state, const Workload& w) {
-  state.counters["GFLOP/s"] =
-      benchmark::Counter(step_flops(w) * double(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
+// The bytes a step cannot avoid: its rows of X read once, the parameters read and written once.
+double step_bytes(const Workload& w) {
+  const double params = double(w.m) * double(w.d + 2);
+  return sizeof(Scalar) * (double(w.batch) * double(w.d) + 2.0 * params);
 }
 
-void plugin_step(benchmark::State& state, Workload w) {
+void count_flops(benchmark::State& state, const Workload& w, int threads = 1) {
+  bench::report_against_limits(state, step_flops(w), step_bytes(w), threads);
+}
+
+void plugin_step(benchmark::State& state, Workload w, int threads = 1) {
   DataSpec spec;
   spec.dim = w.d;
   spec.classes = 2;
@@ -81,14 +87,14 @@ void plugin_step(benchmark::State& state, Workload w) {
   const bench::AllocationsPerStep allocations;
   for (auto _ : state) benchmark::DoNotOptimize(step());
   allocations.report(state);
-  count_flops(state, w);
+  count_flops(state, w, threads);
 }
 
 // The plugin step with two threads in the plugins' parallel loops (featurelab/threads.hpp: the
 // Figure 1 model's row chunks); the GEMMs stay on one thread, as in every featurelab job.
 void plugin_step_2_threads(benchmark::State& state, Workload w) {
   set_job_threads(2);
-  plugin_step(state, w);
+  plugin_step(state, w, 2);
   set_job_threads(1);
 }
 
@@ -195,5 +201,3 @@ FEATURELAB_STEP_BENCHMARKS(fa_n1000_d3072_m10, kFeatureAveraging)
 FEATURELAB_STEP_BENCHMARKS(fa_n10000_d3072_m10, kFeatureAveraging10k)
 FEATURELAB_STEP_BENCHMARKS(parity_batch1000_of_n50000_d500_m600, kParity)
 BENCHMARK(gemm_peak)->Arg(1024)->Unit(benchmark::kMillisecond)->UseRealTime();
-
-BENCHMARK_MAIN();

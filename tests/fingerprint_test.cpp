@@ -27,6 +27,14 @@ TEST_CASE("a plugin compiled with the other scalar type is refused, naming the s
                     Catch::Contains("build fingerprint differs (") && Catch::Contains(field));
 }
 
+TEST_CASE("a plugin built for the other matrix product kernel is refused, naming the blas field") {
+  const fs::path file = kFixtures / "other-blas/libfixture-other-blas.so";
+  const auto r = load_pack(file);
+  CHECK(r.failure == LoadFailure::FingerprintMismatch);
+  CHECK_THAT(r.message, Catch::Contains(std::string("blas: plugin ") + FEATURELAB_FIXTURE_OTHER_BLAS + ", core " +
+                                        FEATURELAB_BLAS_NAME));
+}
+
 TEST_CASE("a plugin compiled with other SIMD flags is refused, naming the simd field") {
   const std::string flags = FEATURELAB_FIXTURE_OTHER_SIMD;
   if (flags.empty()) {

@@ -34,6 +34,7 @@ toml::table component_table(const ComponentConfig& c, bool with_name) {
   toml::table t;
   t.insert_or_assign("use", c.ref.pack ? c.ref.qualified() : c.use);
   if (with_name) t.insert_or_assign("name", c.name);
+  if (c.every) t.insert_or_assign("every", *c.every);
   for (const auto& [key, value] : c.params.values()) put(t, key, value);
   return t;
 }

@@ -22,6 +22,9 @@ struct ComponentConfig {
   ComponentRef ref;
   Params params;         // every schema entry, defaults filled
   std::string where;     // file:line of the section
+  // A probe's `every = N`: measured at step 0, at the last step and at the evaluations whose step is a
+  // multiple of N (0: those two only), so a costly probe need not run at every eval_every.
+  std::optional<Index> every;  // absent: at every evaluation
 };
 
 // data.train / data.test = "all".

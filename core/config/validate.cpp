@@ -58,7 +58,7 @@ class Validator {
     p.regularizers = list(root, "regularizer", Kind::Regularizer, {});
     p.optimizer = single(root, "optimizer", Kind::Optimizer, "", {});
     p.trainer = single(root, "train", Kind::Trainer, "standard", {});
-    p.probes = list(root, "probe", Kind::Probe, {"name"});
+    p.probes = list(root, "probe", Kind::Probe, {"name", "every"});
     p.attacks = list(root, "attack", Kind::Attack, {"name"});
     unique_names(p.probes, "probe");
     unique_names(p.attacks, "attack");
@@ -248,6 +248,16 @@ class Validator {
           error(*n, path + ".name", "expected a name of letters, digits, '-' and '_' (it prefixes the metrics and "
                                     "names the table files in the job's directory), got " + render(*n));
         }
+      }
+    }
+    if (const toml::node* n = t.get("every");
+        n && std::find(reserved.begin(), reserved.end(), "every") != reserved.end()) {
+      if (auto* i = n->as_integer(); i && i->get() >= 0) {
+        c.every = i->get();
+      } else {
+        error(*n, path + ".every", "expected a step count >= 0 (the probe runs at step 0, at the last step and at "
+                                   "the evaluations whose step is a multiple of it; 0: those two only), got " +
+                                       render(*n));
       }
     }
     try {

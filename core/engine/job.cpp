@@ -130,6 +130,10 @@ class JobRunner final : public TrainerHost {
   void run_probes(Index step) override {
     last_step_ = step;
     for (std::size_t i = 0; i < c_.probes.size(); ++i) {
+      if (const auto every = p_.probes[i].every;
+          every && step != 0 && step != c_.total_steps && (*every == 0 || step % *every != 0)) {
+        continue;
+      }
       Measurements out;
       ProbeInput input{*c_.model, *c_.loss, train_, test_, c_.features, c_.named_attacks, step};
       try {

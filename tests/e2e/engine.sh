@@ -30,6 +30,16 @@ expect 1 "data.train = \"all\" but 'xor-clusters' generates samples without end"
   --set 'data.train="all"' --set 'experiment.seeds=[0]'
 check "a misspelt metric read twice is reported once" bash -c "$fl validate '$sweep' --set 'assert.0.expect=\"acc.train[step=60] > acc.train[step=0]\"' 2>&1 | grep -c 'names no probe' | grep -qx 1"
 
+# A probe's `every`: at step 0, at the last step and at the evaluations on its multiples (eval_every = 20 here).
+probe_steps() { grep -h "\"metric\":\"$2\"" "$1"/jobs/*/metrics.jsonl | sed 's/{"step":\([0-9]*\),.*/\1/' | tr '\n' ' '; }
+expect 0 "" -- $fl run "$sweep" --out "$work/every" -q --set 'experiment.seeds=[0]' --set 'sweep.model.width=[8]' \
+  --set probe.2.every=0 --set probe.1.every=40 --set 'assert=[]'
+check "every = 0: robust-accuracy at the first and the last step only" test "$(probe_steps "$work/every" robust-accuracy.r=0.1)" = "0 60 "
+check "every = 40: at 0, 40 and the last step" test "$(probe_steps "$work/every" neuron-feature-cosine.max)" = "0 40 60 "
+check "no every: at every evaluation" test "$(probe_steps "$work/every" accuracy.test)" = "0 20 40 60 "
+expect 2 "probe.2.every: expected a step count >= 0" -- $fl validate "$sweep" --set probe.2.every=-1
+expect 2 "probe.2.every: expected a step count >= 0" -- $fl validate "$sweep" --set 'probe.2.every="final"'
+
 # Re-running into the same directory skips the finished jobs.
 expect 0 "4 already done" -- $fl run "$sweep" --out "$work/j1"
 expect 2 "another configuration" -- $fl run "$sweep" --out "$work/j1" --set train.steps=61

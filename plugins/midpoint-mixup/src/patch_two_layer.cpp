@@ -2,6 +2,9 @@
 #include "patch_two_layer.hpp"
 
 #include <featurelab/error.hpp>
+#include <featurelab/loss.hpp>
+#include <featurelab/parallel_product.hpp>
+#include <featurelab/threads.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -76,37 +79,55 @@ ConstMatMap PatchTwoLayer::patch_rows(ConstMatRef X) {
 }
 
 void PatchTwoLayer::forward(ConstMatRef X, MatRef out) {
-  const Index n = X.rows(), km = classes_ * neurons_;
+  full_activations(X);
+  readout(X.rows(), out);
+}
+
+void PatchTwoLayer::full_activations(ConstMatRef X) {
   const ConstMatMap Xp = patch_rows(X);
-  Z_.resize(n * patches_, km);
-  Z_.noalias() = Xp * block(W_).transpose();
-  H_.resize(Z_.rows(), km);
-  D_.resize(Z_.rows(), km);
-  activation_.apply(Z_, H_, D_);
-  readout(n, out);
+  Z_.resize(Xp.rows(), classes_ * neurons_);
+  parallel_product_rows(Z_, Xp, block(W_).transpose());
+  activations(Z_);
+}
+
+void PatchTwoLayer::activations(ConstMatRef Z) {
+  H_.resize(Z.rows(), Z.cols());
+  D_.resize(Z.rows(), Z.cols());
+  parallel_over_chunks(Z.rows(), [&](Index, Index first, Index last) {
+    activation_.apply(Z.middleRows(first, last - first), H_.middleRows(first, last - first),
+                      D_.middleRows(first, last - first));
+  });
+}
+
+void PatchTwoLayer::size_chunk_filters() {
+  chunk_filters_.resize(static_cast<std::size_t>(parallel_chunks));
+  for (auto& v : chunk_filters_) v.resize(classes_ * neurons_);
 }
 
 void PatchTwoLayer::readout(Index n, MatRef out) {
   // Sum each sample's P patches (contiguous rows of km values: vectorised), then each class's m
   // filters.
-  const Index km = classes_ * neurons_;
-  filter_sums_.resize(km);
-  for (Index i = 0; i < n; ++i) {
-    filter_sums_.noalias() = H_.middleRows(i * patches_, patches_).colwise().sum();
-    out.row(i) = ConstMatMap(filter_sums_.data(), classes_, neurons_).rowwise().sum().transpose();
-  }
+  size_chunk_filters();
+  parallel_over_chunks(n, [&](Index chunk, Index first, Index last) {
+    RowVec& sums = chunk_filters_[static_cast<std::size_t>(chunk)];
+    for (Index i = first; i < last; ++i) {
+      sums.noalias() = H_.middleRows(i * patches_, patches_).colwise().sum();
+      out.row(i) = ConstMatMap(sums.data(), classes_, neurons_).rowwise().sum().transpose();
+    }
+  });
 }
 
 void PatchTwoLayer::patch_gradient(ConstMatRef dout, MatRef G) {
   // dg^y/dz_{(i,p),(y,r)} = ReLU~'(z): every patch row of sample i is D's row times dout(i, y)
   // repeated over class y's m filters.
-  const Index km = classes_ * neurons_;
-  filter_scale_.resize(km);
-  for (Index i = 0; i < dout.rows(); ++i) {
-    MatMap(filter_scale_.data(), classes_, neurons_) = dout.row(i).transpose().replicate(1, neurons_);
-    G.middleRows(i * patches_, patches_).array() =
-        D_.middleRows(i * patches_, patches_).array().rowwise() * filter_scale_.array();
-  }
+  size_chunk_filters();
+  parallel_over_chunks(dout.rows(), [&](Index chunk, Index first, Index last) {
+    RowVec& scale = chunk_filters_[static_cast<std::size_t>(chunk)];
+    for (Index i = first; i < last; ++i) {
+      MatMap(scale.data(), classes_, neurons_) = dout.row(i).transpose().replicate(1, neurons_);
+      G.middleRows(i * patches_, patches_).array() = D_.middleRows(i * patches_, patches_).array().rowwise() * scale.array();
+    }
+  });
 }
 
 void PatchTwoLayer::patch_gradient(ConstMatRef dout) {
@@ -116,7 +137,70 @@ void PatchTwoLayer::patch_gradient(ConstMatRef dout) {
 
 void PatchTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
   patch_gradient(dout);
-  grad_block(grad, W_).noalias() = G_.transpose() * patch_rows(X);
+  parallel_product_cols(grad_block(grad, W_), G_.transpose(), patch_rows(X));
+}
+
+bool PatchTwoLayer::fused_step(const Batch& batch, const OutputLoss& loss, VecRef grad, Scalar& value) {
+  if (!activation_.fusable() || !block_info(W_).trainable) return false;
+  const Index km = classes_ * neurons_, n = batch.n;
+  const Index block_samples = std::clamp<Index>(kFusedBlockFloats / (patches_ * km), 1, 64);
+  fused_chunks_.resize(static_cast<std::size_t>(parallel_chunks));
+  for (auto& c : fused_chunks_) {
+    c.Z.resize(block_samples * patches_, km);
+    c.sums.resize(block_samples, km);
+    c.out.resize(block_samples, classes_);
+    c.dout.resize(block_samples, classes_);
+    c.grad.resize(km, dim_);
+  }
+  const ConstMatMap Xp = patch_rows(batch.X());
+  const auto W = block(W_);
+  parallel_over_chunks(n, [&](Index chunk, Index first, Index last) {
+    FusedChunk& c = fused_chunks_[static_cast<std::size_t>(chunk)];
+    c.grad.setZero();
+    c.loss = 0;
+    for (Index begin = first; begin < last; begin += block_samples) {
+      const Index samples = std::min(block_samples, last - begin), rows = samples * patches_;
+      const auto Xb = Xp.middleRows(begin * patches_, rows);  // read here, and again below while in cache
+      auto Z = c.Z.topRows(rows);
+      Z.noalias() = Xb * W.transpose();
+      // φ summed over each sample's patches into sums, φ' written over Z.
+      c.sums.topRows(samples).setZero();
+      activation_.visit([&](const auto& kernel) {
+        for (Index s = 0; s < samples; ++s) {
+          Scalar* __restrict sums = c.sums.row(s).data();
+          for (Index p = 0; p < patches_; ++p) {
+            Scalar* __restrict z = Z.row(s * patches_ + p).data();
+            for (Index e = 0; e < km; ++e) {
+              const activation_kernel::ValueSlope v = kernel(z[e]);
+              sums[e] += v.value;
+              z[e] = v.slope;
+            }
+          }
+        }
+      });
+      for (Index s = 0; s < samples; ++s) {
+        c.out.row(s) = ConstMatMap(c.sums.row(s).data(), classes_, neurons_).rowwise().sum().transpose();
+      }
+      c.loss += loss.row_block(c.out.topRows(samples), batch, begin, n, c.dout.topRows(samples));
+      // The patch gradient φ'(z)·dout(i, y) of filter (y, r), in place, then ∇W += Gᵀ X.
+      for (Index s = 0; s < samples; ++s) {
+        MatMap scale(c.sums.row(s).data(), classes_, neurons_);  // the sums are spent: reused
+        scale = c.dout.row(s).transpose().replicate(1, neurons_);
+        Z.middleRows(s * patches_, patches_).array().rowwise() *= c.sums.row(s).array();
+      }
+      c.grad.noalias() += Z.transpose() * Xb;
+    }
+  });
+  // The chunks' sums in chunk order: the same bits on any number of threads.
+  auto dW = grad_block(grad, W_);
+  dW = fused_chunks_[0].grad;
+  double total = fused_chunks_[0].loss;
+  for (std::size_t c = 1; c < fused_chunks_.size(); ++c) {
+    dW += fused_chunks_[c].grad;
+    total += fused_chunks_[c].loss;
+  }
+  value = static_cast<Scalar>(total / static_cast<double>(n));
+  return true;
 }
 
 void PatchTwoLayer::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
@@ -127,15 +211,13 @@ void PatchTwoLayer::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
 
 void PatchTwoLayer::preactivations(ConstMatRef X, MatRef Z) {
   // Z viewed as (n·P)×(k·m) is exactly the forward pass's first GEMM.
-  MatMap(Z.data(), X.rows() * patches_, classes_ * neurons_).noalias() = patch_rows(X) * block(W_).transpose();
+  parallel_product_rows(MatMap(Z.data(), X.rows() * patches_, classes_ * neurons_), patch_rows(X), block(W_).transpose());
 }
 
 void PatchTwoLayer::head(ConstMatRef Z, MatRef out) {
   // Called once per block of mixed pairs by the exact losses: no copy of Z, buffers reused.
   const Index n = Z.rows(), km = classes_ * neurons_;
-  H_.resize(n * patches_, km);
-  D_.resize(n * patches_, km);
-  activation_.apply(ConstMatMap(Z.data(), n * patches_, km), H_, D_);
+  activations(ConstMatMap(Z.data(), n * patches_, km));
   readout(n, out);
 }
 
@@ -196,7 +278,7 @@ void PatchTwoLayer::mixed_head_backward(ConstMatRef dout, Scalar mu, MatRef part
 
 void PatchTwoLayer::preactivation_backward(ConstMatRef X, ConstMatRef dZ, VecRef grad) {
   const ConstMatMap G(dZ.data(), X.rows() * patches_, classes_ * neurons_);
-  grad_block(grad, W_).noalias() = G.transpose() * patch_rows(X);
+  parallel_product_cols(grad_block(grad, W_), G.transpose(), patch_rows(X));
 }
 
 std::vector<HookSpec> PatchTwoLayer::hook_points() const {

@@ -12,6 +12,7 @@
 #include <featurelab/preactivation.hpp>
 
 #include <optional>
+#include <vector>
 
 namespace featurelab::midpoint_mixup_pack {
 
@@ -32,6 +33,10 @@ class PatchTwoLayer : public featurelab::Model, public featurelab::LinearPreacti
   // dout: n×k -> grad over W
   void backward(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::VecRef grad) override;
   void input_gradient(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::MatRef dX) override;
+  // Forward, loss and backward per block of samples while their (b·P)×(k·m) pre-activations are in L2,
+  // which then hold φ' and the patch gradient in place: no (n·P)×(k·m) array is written.
+  bool fused_step(const featurelab::Batch& batch, const featurelab::OutputLoss& loss, featurelab::VecRef grad,
+                  featurelab::Scalar& value) override;
   std::vector<featurelab::HookSpec> hook_points() const override;
 
   // LinearPreactivation: Z holds, per sample, the P·k·m values <w_{y,r}, x^(p)> (patch-major).
@@ -62,7 +67,21 @@ class PatchTwoLayer : public featurelab::Model, public featurelab::LinearPreacti
   const featurelab::FeatureSet* features_;  // the distribution's, for the warm start
   void readout(featurelab::Index n, featurelab::MatRef out);  // out = per-class sums of H_
   featurelab::Mat Z_, H_, D_, G_, packed_;
-  featurelab::RowVec filter_sums_, filter_scale_;  // per-sample km-vectors of readout / patch_gradient
+  // A fused step's per-chunk scratch: one block's pre-activations (then φ', then the patch gradient),
+  // its filter sums, outputs and d(loss)/d(out), and the chunk's ∇W and loss.
+  struct FusedChunk {
+    featurelab::Mat Z, sums, out, dout, grad;
+    double loss = 0;
+  };
+  std::vector<FusedChunk> fused_chunks_;
+  // A block's pre-activations take at most this many floats (256 KB: in L2 beside its patches).
+  static constexpr featurelab::Index kFusedBlockFloats = 65536;
+  // One km-vector per chunk of samples (featurelab/threads.hpp): readout's filter sums, patch_gradient's
+  // filter scales.
+  std::vector<featurelab::RowVec> chunk_filters_;
+  void full_activations(featurelab::ConstMatRef X);  // Z_, H_, D_ of every patch
+  void size_chunk_filters();
+  void activations(featurelab::ConstMatRef Z);  // H_ = φ(Z), D_ = φ'(Z), by chunks of rows
 };
 
 }  // namespace featurelab::midpoint_mixup_pack

@@ -3,6 +3,8 @@
 
 #include <featurelab/error.hpp>
 
+#include <cmath>
+
 namespace featurelab::std_pack {
 
 Schema CrossEntropyLoss::schema() {
@@ -57,6 +59,40 @@ Scalar CrossEntropyLoss::value_and_gradient(ConstMatRef out, const Batch& batch,
   }
   dout /= static_cast<Scalar>(n);
   return static_cast<Scalar>(total / static_cast<double>(n));
+}
+
+double CrossEntropyLoss::row_block(ConstMatRef out, const Batch& batch, Index first, Index total, MatRef dout) const {
+  // The terms of value_and_gradient row by row, with dout as the only scratch (several threads call it):
+  // dout's row holds exp(out − max) until it becomes (p − t)/total.
+  const Index k = out.cols();
+  const Scalar uniform = smoothing_ / static_cast<Scalar>(k);
+  double sum = 0;
+  for (Index i = 0; i < out.rows(); ++i) {
+    const Index row = first + i;
+    const Scalar top = out.row(i).maxCoeff();
+    dout.row(i) = (out.row(i).array() - top).exp().matrix();
+    const Scalar norm = dout.row(i).sum();
+    const Scalar log_norm = top + std::log(norm);
+    dout.row(i) /= norm;
+    if (batch.has_targets()) {
+      const ConstMatMap T = batch.T();
+      for (Index j = 0; j < k; ++j) {
+        const Scalar t = (Scalar(1) - smoothing_) * T(row, j) + uniform;
+        sum -= static_cast<double>(t * (out(i, j) - log_norm));
+        dout(i, j) -= t;
+      }
+    } else {
+      const Index y = batch.Y()(row);
+      if (smoothing_ > 0) {
+        sum -= static_cast<double>(uniform * (out.row(i).array() - log_norm).sum());
+        dout.row(i).array() -= uniform;
+      }
+      sum -= static_cast<double>((Scalar(1) - smoothing_) * (out(i, y) - log_norm));
+      dout(i, y) -= Scalar(1) - smoothing_;
+    }
+    dout.row(i) /= static_cast<Scalar>(total);
+  }
+  return sum;
 }
 
 }  // namespace featurelab::std_pack

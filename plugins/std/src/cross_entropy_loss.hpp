@@ -25,6 +25,9 @@ class CrossEntropyLoss : public OutputLoss {
   CrossEntropyLoss(const Params& params, Context& context);
   void check_model(const Model& model, const DataSpec& data) const override;
   Scalar value_and_gradient(ConstMatRef out, const Batch& batch, MatRef dout) const override;
+  // A mean over rows: a model may run forward, loss and backward block by block (Model::fused_step).
+  bool separable() const override { return true; }
+  double row_block(ConstMatRef out, const Batch& batch, Index first, Index total, MatRef dout) const override;
 
  private:
   Scalar smoothing_;

@@ -3,6 +3,9 @@
 
 #include <featurelab/error.hpp>
 
+#include <algorithm>
+#include <cmath>
+
 namespace featurelab::std_pack {
 
 namespace {
@@ -39,6 +42,23 @@ Scalar LogisticLoss::value_and_gradient(ConstMatRef out, const Batch& batch, Mat
   const Scalar total = (t * softplus(-f) + (Scalar(1) - t) * softplus(f)).sum();
   dout.col(0).array() = (Scalar(1) / (Scalar(1) + (-f).exp()) - t) / static_cast<Scalar>(n);
   return total / static_cast<Scalar>(n);
+}
+
+double LogisticLoss::row_block(ConstMatRef out, const Batch& batch, Index first, Index total, MatRef dout) const {
+  // The same terms as value_and_gradient, row by row and without its scratch (several threads call it).
+  const bool soft = batch.has_targets() && batch.t_cols == 1;
+  const Scalar inv_total = Scalar(1) / static_cast<Scalar>(total);
+  double sum = 0;
+  for (Index i = 0; i < out.rows(); ++i) {
+    const Index row = first + i;
+    const Scalar t = soft ? batch.t[row] : static_cast<Scalar>(batch.y[row] == 1);
+    const Scalar f = out(i, 0);
+    const Scalar softplus_f = std::max(f, Scalar(0)) + std::log1p(std::exp(-std::abs(f)));
+    const Scalar softplus_minus_f = std::max(-f, Scalar(0)) + std::log1p(std::exp(-std::abs(f)));
+    sum += static_cast<double>(t * softplus_minus_f + (Scalar(1) - t) * softplus_f);
+    dout(i, 0) = (Scalar(1) / (Scalar(1) + std::exp(-f)) - t) * inv_total;
+  }
+  return sum;
 }
 
 }  // namespace featurelab::std_pack

@@ -15,6 +15,9 @@ class LogisticLoss : public OutputLoss {
   LogisticLoss(const Params& params, Context& context);
   void check_model(const Model& model, const DataSpec& data) const override;
   Scalar value_and_gradient(ConstMatRef out, const Batch& batch, MatRef dout) const override;
+  // A mean over rows: a model may run forward, loss and backward block by block (Model::fused_step).
+  bool separable() const override { return true; }
+  double row_block(ConstMatRef out, const Batch& batch, Index first, Index total, MatRef dout) const override;
 
  private:
   mutable Eigen::Array<Scalar, Eigen::Dynamic, 1> t_;  // the positive class's probability, reused per batch size

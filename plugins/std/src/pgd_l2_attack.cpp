@@ -1,6 +1,8 @@
 // ℓ2 PGD on the margin, batched: one forward and one input-gradient pass per step for all samples.
 #include "pgd_l2_attack.hpp"
 
+#include <algorithm>
+
 namespace featurelab::std_pack {
 
 Schema PgdL2Attack::schema() {
@@ -53,13 +55,16 @@ void PgdL2Attack::perturb(Model& model, const Batch& batch, double radius, MatRe
     }
     if (s == steps_) break;
     model.input_gradient(X_, dmargin_, grad_);
-    const Vec norms = grad_.rowwise().norm().cwiseMax(Scalar(1e-30));
-    X_.array() -= alpha * (grad_.array().colwise() / norms.array());
-    // Project each row back onto the ball of radius r around the clean sample.
-    grad_ = X_ - X0;  // reuse as the perturbation
-    const Vec lengths = grad_.rowwise().norm();
+    // Row by row while the row is in L1 (one pass over the n×D arrays, not five): the normalised
+    // step, then the projection back onto the ball of radius r around the clean sample.
     for (Index i = 0; i < n; ++i) {
-      if (lengths(i) > r) X_.row(i) = X0.row(i) + grad_.row(i) * (r / lengths(i));
+      auto g = grad_.row(i);
+      auto x = X_.row(i);
+      const Scalar norm = std::max(g.norm(), Scalar(1e-30));
+      x.array() -= alpha * (g.array() / norm);
+      g = x - X0.row(i);  // reused as the perturbation
+      const Scalar length = g.norm();
+      if (length > r) x = X0.row(i) + g * (r / length);
     }
   }
   X_adv = best_;

@@ -2,6 +2,8 @@
 #include "two_layer_model.hpp"
 
 #include <featurelab/error.hpp>
+#include <featurelab/loss.hpp>
+#include <featurelab/parallel_product.hpp>
 #include <featurelab/threads.hpp>
 
 #include <algorithm>
@@ -93,8 +95,17 @@ void TwoLayerModel::init(Rng& rng) {
 
 void TwoLayerModel::pre_activation(ConstMatRef X) {
   Z_.resize(X.rows(), width_);
-  Z_.noalias() = X * block(W_).transpose();
+  parallel_product_rows(Z_, X, block(W_).transpose());
   if (bias_) Z_.rowwise() += block(b_).row(0);
+}
+
+void TwoLayerModel::activations() {
+  H_.resize(Z_.rows(), width_);
+  D_.resize(Z_.rows(), width_);
+  parallel_over_chunks(Z_.rows(), [&](Index, Index first, Index last) {
+    activation_.apply(Z_.middleRows(first, last - first), H_.middleRows(first, last - first),
+                      D_.middleRows(first, last - first));
+  });
 }
 
 void TwoLayerModel::size_chunk_scratch(bool gradient) {
@@ -121,6 +132,68 @@ void TwoLayerModel::block_activations(ChunkScratch& s, ConstMatRef X, Index begi
   }
 }
 
+bool TwoLayerModel::fused_step(const Batch& batch, const OutputLoss& loss, VecRef grad, Scalar& value) {
+  // The recompute mode (few inputs) has its own blocked passes; a wide first layer runs nearer the
+  // machine's peak as two whole-batch products.
+  if (outputs_ != 1 || !activation_.fusable() || recompute() || width_ * dim_ > kFusedMaxWeights) return false;
+  fused_step_blocks(batch, loss);
+  double total = 0;
+  for (const auto& s : chunks_) total += s.loss;  // in chunk order
+  value = static_cast<Scalar>(total / static_cast<double>(batch.n));
+  add_chunk_gradients(grad);
+  return true;
+}
+
+void TwoLayerModel::fused_step_blocks(const Batch& batch, const OutputLoss& loss) {
+  const bool w_trains = block_info(W_).trainable, a_trains = block_info(a_).trainable;
+  const Index block_rows = std::clamp<Index>(kFusedBlockFloats / dim_, 8, 256);
+  chunks_.resize(static_cast<std::size_t>(parallel_chunks));
+  for (auto& s : chunks_) {
+    s.out.resize(block_rows, 1);
+    s.dout.resize(block_rows, 1);
+    s.grad.resize(trainable_size());
+    s.Z.resize(block_rows, width_);
+    s.H.resize(block_rows, width_);
+    s.D.resize(block_rows, width_);
+    s.G.resize(block_rows, width_);
+  }
+  const ConstMatMap X = batch.X();
+  const Index n = batch.n;
+  parallel_over_chunks(n, [&](Index chunk, Index first, Index last) {
+    ChunkScratch& s = chunks_[static_cast<std::size_t>(chunk)];
+    s.grad.setZero();
+    s.loss = 0;
+    for (Index begin = first; begin < last; begin += block_rows) {
+      const Index rows = std::min(block_rows, last - begin);
+      const auto Xb = X.middleRows(begin, rows);  // read here, and again below while in cache
+      auto Z = s.Z.topRows(rows);
+      auto H = s.H.topRows(rows);
+      auto D = s.D.topRows(rows);
+      Z.noalias() = Xb * block(W_).transpose();
+      if (bias_) Z.rowwise() += block(b_).row(0);
+      activation_.apply(Z, H, D);
+      s.out.topRows(rows).noalias() = H * block(a_).transpose();
+      s.loss += loss.row_block(s.out.topRows(rows), batch, begin, n, s.dout.topRows(rows));
+      const auto d = s.dout.topRows(rows);
+      if (a_trains) grad_block(s.grad, a_).noalias() += d.transpose() * H;
+      if (!w_trains) continue;
+      auto G = s.G.topRows(rows);
+      G.array() = (D.array().colwise() * d.col(0).array()).rowwise() * block(a_).row(0).array();
+      grad_block(s.grad, W_).noalias() += G.transpose() * Xb;
+      if (bias_) grad_block(s.grad, b_) += G.colwise().sum();
+    }
+  });
+}
+
+void TwoLayerModel::add_chunk_gradients(VecRef grad) const {
+  for (const auto& b : blocks()) {
+    if (!b.trainable) continue;
+    auto g = grad.segment(b.offset, b.rows * b.cols);
+    g = chunks_[0].grad.segment(b.offset, b.rows * b.cols);
+    for (std::size_t c = 1; c < chunks_.size(); ++c) g += chunks_[c].grad.segment(b.offset, b.rows * b.cols);
+  }
+}
+
 void TwoLayerModel::forward(ConstMatRef X, MatRef out) {
   if (recompute()) {
     size_chunk_scratch(false);
@@ -135,16 +208,24 @@ void TwoLayerModel::forward(ConstMatRef X, MatRef out) {
     return;
   }
   pre_activation(X);
-  H_.resize(Z_.rows(), width_);
-  D_.resize(Z_.rows(), width_);
-  activation_.apply(Z_, H_, D_);
-  out.noalias() = H_ * block(a_).transpose();
+  activations();
+  parallel_product_rows(out, H_, block(a_).transpose());
 }
 
 void TwoLayerModel::hidden_gradient(ConstMatRef dout) {
   G_.resize(dout.rows(), width_);
-  G_.noalias() = dout * block(a_);
-  G_.array() *= D_.array();
+  parallel_over_chunks(dout.rows(), [&](Index, Index first, Index last) {
+    auto G = G_.middleRows(first, last - first);
+    if (outputs_ == 1) {
+      // G = diag(dout) φ'(Z) diag(a): one fused pass, no outer product materialised.
+      G.array() = (D_.middleRows(first, last - first).array().colwise() * dout.col(0).segment(first, last - first).array())
+                      .rowwise() *
+                  block(a_).row(0).array();
+    } else {
+      G.noalias() = dout.middleRows(first, last - first) * block(a_);
+      G.array() *= D_.middleRows(first, last - first).array();
+    }
+  });
 }
 
 void TwoLayerModel::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
@@ -174,17 +255,12 @@ void TwoLayerModel::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
         if (bias_) grad_block(s.grad, b_) += G.colwise().sum();
       }
     });
-    for (const auto& b : blocks()) {
-      if (!b.trainable) continue;
-      auto g = grad.segment(b.offset, b.rows * b.cols);
-      g = chunks_[0].grad.segment(b.offset, b.rows * b.cols);
-      for (std::size_t c = 1; c < chunks_.size(); ++c) g += chunks_[c].grad.segment(b.offset, b.rows * b.cols);
-    }
+    add_chunk_gradients(grad);
     return;
   }
   if (block_info(W_).trainable) {
     hidden_gradient(dout);
-    grad_block(grad, W_).noalias() = G_.transpose() * X;
+    parallel_product_cols(grad_block(grad, W_), G_.transpose(), X);
     if (bias_) grad_block(grad, b_) = G_.colwise().sum();
   }
   if (block_info(a_).trainable) grad_block(grad, a_).noalias() = dout.transpose() * H_;
@@ -207,7 +283,7 @@ void TwoLayerModel::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
     return;
   }
   hidden_gradient(dout);
-  dX.noalias() = G_ * block(W_);
+  parallel_product_rows(dX, G_, block(W_));
 }
 
 std::vector<HookSpec> TwoLayerModel::hook_points() const {

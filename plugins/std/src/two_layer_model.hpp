@@ -38,6 +38,10 @@ class TwoLayerModel : public Model {
   void hook(const std::string& name, ConstMatRef X, Mat& out) override;
   // Backpropagates from hidden.pre / hidden.post into W and b (nothing when they are frozen).
   void hook_backward(const std::string& name, ConstMatRef X, ConstMatRef dhook, VecRef grad) override;
+  // One output and a built-in activation, without the recompute mode, and a first layer small enough that
+  // a chunk's gradient stays in cache beside its rows of X (Li et al.'s m = 10): forward, loss and
+  // backward per block of rows, X read once.
+  bool fused_step(const Batch& batch, const OutputLoss& loss, VecRef grad, Scalar& value) override;
 
  protected:
   TwoLayerModel(const Params& params, Context& context, bool random_features);
@@ -46,6 +50,8 @@ class TwoLayerModel : public Model {
 
  private:
   void pre_activation(ConstMatRef X);  // Z_ = X Wᵀ + b
+  // H_ = φ(Z_) and D_ = φ'(Z_), by fixed chunks of rows on the job's threads.
+  void activations();
   void hidden_gradient(ConstMatRef dout);  // G_ = (dout a) ⊙ φ'(Z)
   // Few input dimensions (Frei et al.'s D = 2): the n×m activations cost more to store and re-read than
   // to recompute, so forward and backward run over blocks of rows that stay in cache and recompute
@@ -57,11 +63,20 @@ class TwoLayerModel : public Model {
   struct ChunkScratch {
     Mat Z, H, D, G;
     Vec grad;
+    Mat out, dout;     // a block's outputs and d(loss)/d(out) in a fused step
+    double loss = 0;   // the chunk's summed loss in a fused step
   };
   void size_chunk_scratch(bool gradient);
   // Z of rows [begin, begin + rows) into the chunk's block buffer, then H = φ(Z) and/or D = φ'(Z).
   void block_activations(ChunkScratch& s, ConstMatRef X, Index begin, Index rows, bool values, bool derivatives);
   static constexpr Index kRecomputeMaxDim = 32;
+  void fused_step_blocks(const Batch& batch, const OutputLoss& loss);
+  // Rows per block of the fused step: about 384 KB of X.
+  static constexpr Index kFusedBlockFloats = 98304;
+  // At most this many first-layer weights for the fused step (a chunk's ∇W in L2 beside its rows of X).
+  static constexpr Index kFusedMaxWeights = 65536;
+  // The chunks' gradients added in chunk order into grad (the same bits on any number of threads).
+  void add_chunk_gradients(VecRef grad) const;
 
   Activation activation_;
   BlockHandle W_, b_, a_;  // b_ empty without a bias

@@ -62,6 +62,50 @@ TEST_CASE("loss values") {
   CHECK(loss_value("hinge", hinge_out, y1) == Approx(0.5));
 }
 
+// A separable loss computed in blocks of rows (what a model's fused step calls from several threads)
+// gives the whole batch's mean and gradient: hard labels, soft targets and label smoothing.
+TEST_CASE("row_block of the separable losses equals value_and_gradient") {
+  struct Arm {
+    std::string loss;
+    Index outputs;
+    bool soft;
+    Overrides params;
+  };
+  const std::vector<Arm> arms = {{"logistic", 1, false, {}},
+                                 {"logistic", 1, true, {}},
+                                 {"cross-entropy", 4, false, {}},
+                                 {"cross-entropy", 4, true, {}},
+                                 {"cross-entropy", 4, false, {{"label_smoothing", 0.2}}}};
+  for (const Arm& arm : arms) {
+    auto loss = harness().make<OutputLoss>(arm.loss, arm.params, {});
+    REQUIRE(loss->separable());
+    const Index n = 13;
+    Rng rng(5);
+    Mat out(n, arm.outputs);
+    rng.fill_normal(out, 2.0);
+    Dataset d;
+    d.X = Mat::Zero(n, 1);
+    d.y.resize(n);
+    for (Index i = 0; i < n; ++i) d.y(i) = static_cast<std::int32_t>(i % std::max<Index>(arm.outputs, 2));
+    d.classes = static_cast<int>(std::max<Index>(arm.outputs, 2));
+    if (arm.soft) {
+      d.T = Mat::Random(n, arm.outputs).array().abs();
+      if (arm.outputs > 1) d.T.array().colwise() /= d.T.rowwise().sum().array();
+    }
+    const Batch batch = Batch::of(d);
+    Mat whole(n, arm.outputs), blocks(n, arm.outputs);
+    const double value = static_cast<double>(loss->value_and_gradient(out, batch, whole));
+    double sum = 0;
+    for (Index first = 0; first < n; first += 5) {
+      const Index rows = std::min<Index>(5, n - first);
+      sum += loss->row_block(out.middleRows(first, rows), batch, first, n, blocks.middleRows(first, rows));
+    }
+    INFO(arm.loss << (arm.soft ? ", soft targets" : ""));
+    CHECK(sum / static_cast<double>(n) == Approx(value).epsilon(1e-5));
+    CHECK((blocks - whole).cwiseAbs().maxCoeff() <= 1e-6);
+  }
+}
+
 TEST_CASE("losses refuse models with the wrong number of outputs") {
   DataSpec s;
   s.dim = 2;

@@ -1,6 +1,7 @@
 // std models: gradients against finite differences for every model × loss, activation, bias and
 // second-layer mode; input gradients; exact values of the activations and second layers.
 #include <featurelab/gradient_check.hpp>
+#include <featurelab/loss.hpp>
 #include "std_harness.hpp"
 
 #include <featurelab/testing.hpp>
@@ -205,6 +206,97 @@ TEST_CASE("two-layer gives the same bits on one, two and three threads (row chun
     model->input_gradient(data.X, dout, dX);
     set_job_threads(1);
     return value + out.sum();
+  };
+  Vec g1, g2, g3;
+  Mat d1, d2, d3;
+  const Scalar v1 = run(1, g1, d1), v2 = run(2, g2, d2), v3 = run(3, g3, d3);
+  CHECK(v1 == v2);
+  CHECK(v1 == v3);
+  CHECK(g1 == g2);
+  CHECK(g1 == g3);
+  CHECK(d1 == d2);
+  CHECK(d1 == d3);
+}
+
+// Model::fused_step (forward, loss and backward per block of rows) against the three calls it
+// replaces, for a small first layer (Li et al.'s m = 10 at D = 300), with a bias and a trained second
+// layer; the recompute mode (D <= 32) does not fuse.
+TEST_CASE("two-layer's fused step equals forward, the loss and backward") {
+  {
+    const DataSpec s = testing::spec(2, 2);
+    auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(40)}}, s, 11);
+    auto loss = harness().make<Loss>("logistic", {}, s);
+    const Dataset data = batch_data(10, 2, 2, 7, false);
+    Vec grad(model->trainable_size());
+    Scalar value = 0;
+    CHECK_FALSE(model->fused_step(Batch::of(data), dynamic_cast<OutputLoss&>(*loss), grad, value));
+  }
+  for (const Index dim : {Index(300)}) {
+    const Index width = 10;
+    const DataSpec s = testing::spec(dim, 2);
+    auto model = harness().make<Model>(
+        "two-layer", {{"width", width}, {"bias", true}, {"bias_init_scale", 0.1}, {"second_layer", std::string("trainable")}}, s, 11);
+    auto loss = harness().make<Loss>("logistic", {}, s);
+    auto& output_loss = dynamic_cast<OutputLoss&>(*loss);
+    REQUIRE(output_loss.separable());
+    Rng rng(3);
+    model->init(rng);
+    const Dataset data = batch_data(1003, dim, 2, 7, false);
+    const Batch batch = Batch::of(data);
+    Vec fused(model->trainable_size()), separate(model->trainable_size());
+    Scalar fused_value = 0;
+    REQUIRE(model->fused_step(batch, output_loss, fused, fused_value));
+    Mat out(data.size(), 1), dout(data.size(), 1);
+    model->forward(data.X, out);
+    const Scalar value = output_loss.value_and_gradient(out, batch, dout);
+    model->backward(data.X, dout, separate);
+    INFO("D = " << dim);
+    CHECK(fused_value == Approx(value).epsilon(1e-5));
+    CHECK((fused - separate).norm() <= 1e-5 * separate.norm());
+    CHECK(loss->evaluate_with_gradient(*model, batch, separate) == fused_value);  // the loss takes the fused path
+    CHECK(separate == fused);
+  }
+}
+
+TEST_CASE("two-layer's fused blocks give the same bits on one, two and three threads") {
+  const DataSpec s = testing::spec(300, 2);
+  auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(10)}, {"bias", true}}, s, 11);
+  auto loss = harness().make<Loss>("logistic", {}, s);
+  Rng rng(3);
+  model->init(rng);
+  const Dataset data = batch_data(1003, 300, 2, 7, false);
+  auto run = [&](int threads, Vec& grad) {
+    set_job_threads(threads);
+    grad.resize(model->trainable_size());
+    const Scalar value = loss->evaluate_with_gradient(*model, Batch::of(data), grad);
+    set_job_threads(1);
+    return value;
+  };
+  Vec g1, g2, g3;
+  const Scalar v1 = run(1, g1), v2 = run(2, g2), v3 = run(3, g3);
+  CHECK(v1 == v2);
+  CHECK(v1 == v3);
+  CHECK(g1 == g2);
+  CHECK(g1 == g3);
+}
+
+// A first layer too wide to fuse: whole-batch products split into output blocks fixed by the shape
+// (featurelab/parallel_product.hpp), so the bits do not depend on the threads either.
+TEST_CASE("two-layer's whole-batch products give the same bits on one, two and three threads") {
+  const DataSpec s = testing::spec(300, 3);
+  auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(300)}, {"second_layer", std::string("trainable")}}, s, 11);
+  auto loss = harness().make<Loss>("cross-entropy", {}, s);
+  Rng rng(3);
+  model->init(rng);
+  const Dataset data = batch_data(1003, 300, 3, 7, false);
+  auto run = [&](int threads, Vec& grad, Mat& dX) {
+    set_job_threads(threads);
+    grad.resize(model->trainable_size());
+    const Scalar value = loss->evaluate_with_gradient(*model, Batch::of(data), grad);
+    dX.resize(data.size(), 300);
+    model->input_gradient(data.X, Mat::Constant(data.size(), 3, Scalar(0.25)), dX);
+    set_job_threads(1);
+    return value;
   };
   Vec g1, g2, g3;
   Mat d1, d2, d3;

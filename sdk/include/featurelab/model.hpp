@@ -19,6 +19,8 @@
 
 namespace featurelab {
 
+class OutputLoss;
+
 struct ParamBlock {
   std::string name;
   Index offset = 0;
@@ -63,6 +65,12 @@ class Model : public Component {
   virtual void backward(ConstMatRef X, ConstMatRef dout, VecRef grad) = 0;
   // dout for the last forward(X) -> dX: n×D, the gradient with respect to the inputs (attacks).
   virtual void input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX);
+  // A training step in one pass over the batch's rows, for a loss that is a mean over rows
+  // (OutputLoss::separable()): each block of rows runs forward, its share of the loss
+  // (OutputLoss::row_block) and backward while it is in cache, so X is read once per step, not twice.
+  // Writes grad as backward() does, sets value to the mean loss and returns true; the same bits on
+  // any number of threads. The default returns false: the loss then runs forward() and backward().
+  virtual bool fused_step(const Batch& batch, const OutputLoss& loss, VecRef grad, Scalar& value);
 
   virtual std::vector<HookSpec> hook_points() const { return {}; }
   // Activations at a hook point for inputs X (out is resized).

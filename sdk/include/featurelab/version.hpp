@@ -7,10 +7,12 @@
 // ABI 7: ComponentInfo gains interface_id (the kind interface a component implements, checked at load).
 // ABI 8: ComponentInfo gains test_params, metrics and contract (what the contract test builds a component
 // with); Context gains make_activation.
+// ABI 9: Model gains fused_step; OutputLoss gains separable and row_block (one pass over X per step).
 //
 // The fingerprint records what must agree for C++ objects (std::string, Eigen matrices) to
 // cross the plugin boundary safely: compiler, standard-library ABI, Eigen version and alignment,
-// SIMD flags and the scalar type. It must be computed with the flags of the unit that calls it
+// SIMD flags, the scalar type and the matrix product kernel (FEATURELAB_BLAS: products must round
+// alike in the core and every plugin). It must be computed with the flags of the unit that calls it
 // (the plugin's FEATURELAB_PACK unit, or the core's loader), so the function has internal linkage
 // (static): an inline function with default visibility is one symbol per process, and inside a
 // loaded plugin the call binds to the core's copy (ELF interposition), so every plugin would
@@ -21,7 +23,7 @@
 
 #include <string>
 
-#define FEATURELAB_ABI_VERSION 8u
+#define FEATURELAB_ABI_VERSION 9u
 #define FEATURELAB_SDK_VERSION "0.1.0"
 
 namespace featurelab {
@@ -76,6 +78,11 @@ static inline std::string build_fingerprint() {
 #endif
   field("simd", simd.empty() ? "baseline" : simd);
   field("scalar", kScalarName);
+#if defined(FEATURELAB_BLAS_NAME)
+  field("blas", FEATURELAB_BLAS_NAME);
+#else
+  field("blas", "eigen");
+#endif
   field("sdk", FEATURELAB_SDK_VERSION);
   return fp;
 }

@@ -10,7 +10,6 @@ constexpr double kInvSqrt2 = 0.70710678118654752440;
 constexpr double kInvSqrt2Pi = 0.39894228040143267794;
 inline double cdf(double u) { return 0.5 * std::erfc(-u * kInvSqrt2); }
 inline double pdf(double u) { return kInvSqrt2Pi * std::exp(-0.5 * u * u); }
-inline double smooth_relu(double z, double s) { return z * cdf(z / s) + s * pdf(z / s); }
 }  // namespace
 
 void truncated_relu(ConstMatRef Z, double s, MatRef H, MatRef dH) {
@@ -19,11 +18,15 @@ void truncated_relu(ConstMatRef Z, double s, MatRef H, MatRef dH) {
     dH = ((Z.array() > Scalar(0)) && (Z.array() < Scalar(1))).cast<Scalar>();
     return;
   }
+  // Each of Φ and φ once at z/s and at (z − 1)/s: two erfc and two exp an entry, which dominate the
+  // step (libm's calls are not merged by the compiler: they may set errno).
   for (Index r = 0; r < Z.rows(); ++r) {
     for (Index c = 0; c < Z.cols(); ++c) {
       const double z = Z(r, c);
-      H(r, c) = static_cast<Scalar>(smooth_relu(z, s) - smooth_relu(z - 1, s));
-      dH(r, c) = static_cast<Scalar>(cdf(z / s) - cdf((z - 1) / s));
+      const double u0 = z / s, u1 = (z - 1) / s;
+      const double cdf0 = cdf(u0), cdf1 = cdf(u1);
+      H(r, c) = static_cast<Scalar>((z * cdf0 + s * pdf(u0)) - ((z - 1) * cdf1 + s * pdf(u1)));
+      dH(r, c) = static_cast<Scalar>(cdf0 - cdf1);
     }
   }
 }

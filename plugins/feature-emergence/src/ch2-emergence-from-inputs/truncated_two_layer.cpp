@@ -4,6 +4,7 @@
 #include "truncated_activation.hpp"
 
 #include <featurelab/error.hpp>
+#include <featurelab/parallel_product.hpp>
 
 namespace featurelab::feature_emergence_pack {
 
@@ -39,7 +40,8 @@ void TruncatedTwoLayer::tune(const std::string& setting, double value) {
 }
 
 void TruncatedTwoLayer::forward(ConstMatRef X, MatRef out) {
-  Z_.noalias() = X * block(W_).transpose();
+  Z_.resize(X.rows(), width_);
+  parallel_product_rows(Z_, X, block(W_).transpose());
   Z_.rowwise() += block(b_).row(0);
   H_.resize(Z_.rows(), Z_.cols());
   dH_.resize(Z_.rows(), Z_.cols());
@@ -53,7 +55,7 @@ void TruncatedTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
   MatMap ga = grad_block(grad, a_);
   ga.noalias() = dout.transpose() * H_;
   dH_.array() *= (dout * block(a_)).array();  // dL/dZ = dout a ⊙ σ_s′(Z), in place
-  gW.noalias() = dH_.transpose() * X;
+  parallel_product_cols(gW, dH_.transpose(), X);
   gb = dH_.colwise().sum();
 }
 

@@ -28,12 +28,15 @@ Scalar CrossEntropyLoss::value_and_gradient(ConstMatRef out, const Batch& batch,
   const Index n = out.rows(), k = out.cols();
   probs_.resize(n, k);
   probs_ = out;
-  probs_.colwise() -= probs_.rowwise().maxCoeff();
+  row_top_ = probs_.rowwise().maxCoeff();
+  probs_.colwise() -= row_top_;
   probs_.array() = probs_.array().exp();
-  const Vec sums = probs_.rowwise().sum();
+  row_sum_ = probs_.rowwise().sum();
   // log p_ij = out_ij − max_i − log Σ exp(out_i − max_i)
-  const Vec log_norm = out.rowwise().maxCoeff() + Vec(sums.array().log());
-  probs_.array().colwise() /= sums.array();
+  log_norm_ = row_sum_.array().log();
+  log_norm_ += row_top_;
+  const Vec& log_norm = log_norm_;
+  probs_.array().colwise() /= row_sum_.array();
   const Scalar uniform = smoothing_ / static_cast<Scalar>(k);
   double total = 0;
   dout = probs_;

@@ -32,6 +32,7 @@ class CrossEntropyLoss : public OutputLoss {
  private:
   Scalar smoothing_;
   mutable Mat probs_;
+  mutable Vec row_top_, row_sum_, log_norm_;  // per row: max, Σ exp(out − max), max + log Σ (no allocation per step)
 };
 
 }  // namespace featurelab::std_pack

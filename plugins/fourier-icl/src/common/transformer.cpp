@@ -16,22 +16,24 @@ constexpr double kEps = 1e-5;  // LayerNorm ε (PyTorch's default)
 
 std::string layer_name(Index l, const char* what) { return "l" + std::to_string(l) + "." + what; }
 
-// y = xhat ⊙ γ + β with xhat = (x − mean)/√(var + ε), row by row.
-void layer_norm(const Mat& x, const ConstMatMap& g, const ConstMatMap& b, Mat& xhat, Vec& rstd, Mat& y) {
-  const auto mean = x.rowwise().mean();
+// y = xhat ⊙ γ + β with xhat = (x − mean)/√(var + ε), row by row. `mean` is scratch (x.rows()), so a step
+// allocates nothing once the buffers have their sizes.
+void layer_norm(const Mat& x, const ConstMatMap& g, const ConstMatMap& b, Mat& xhat, Vec& rstd, Mat& y, Vec& mean) {
+  mean = x.rowwise().mean();
   xhat = x.colwise() - mean;
   rstd = ((xhat.array().square().rowwise().mean() + static_cast<Scalar>(kEps)).rsqrt()).matrix();
   xhat.array().colwise() *= rstd.array();
   y = (xhat.array().rowwise() * g.row(0).array()).rowwise() + b.row(0).array();
 }
 
-// dx (written) from dy; gγ, gβ (accumulated into the gradient blocks).
-void layer_norm_backward(const Mat& dy, const Mat& xhat, const Vec& rstd, const ConstMatMap& g, MatMap gg, MatMap gb, Mat& dx) {
+// dx (written) from dy; gγ, gβ (accumulated into the gradient blocks). mean_d, mean_dx: scratch (dy.rows()).
+void layer_norm_backward(const Mat& dy, const Mat& xhat, const Vec& rstd, const ConstMatMap& g, MatMap gg, MatMap gb, Mat& dx,
+                         Vec& mean_d, Vec& mean_dx) {
   gg.row(0) += (dy.array() * xhat.array()).colwise().sum().matrix();
   gb.row(0) += dy.colwise().sum();
   dx = (dy.array().rowwise() * g.row(0).array()).matrix();  // dxhat
-  const Vec mean_d = dx.rowwise().mean();
-  const Vec mean_dx = (dx.array() * xhat.array()).rowwise().mean();
+  mean_d = dx.rowwise().mean();
+  mean_dx = (dx.array() * xhat.array()).rowwise().mean();
   dx = ((dx.colwise() - mean_d).array() - xhat.array().colwise() * mean_dx.array()).colwise() * rstd.array();
 }
 
@@ -224,7 +226,7 @@ void Transformer::run(Index n, Index T, Index score_layer, MatRef out) {
     LayerCache& c = cache_[static_cast<std::size_t>(l)];
     const LayerBlocks& lb = layer_blocks_[static_cast<std::size_t>(l)];
     c.x_in = x_;
-    layer_norm(x_, cblock(lb.ln1_g), cblock(lb.ln1_b), c.xhat1, c.rstd1, c.u1);
+    layer_norm(x_, cblock(lb.ln1_g), cblock(lb.ln1_b), c.xhat1, c.rstd1, c.u1, row_mean_);
     c.Q.noalias() = c.u1 * cblock(lb.wq);
     c.Q.rowwise() += cblock(lb.bq).row(0);
     c.K.noalias() = c.u1 * cblock(lb.wk);
@@ -266,7 +268,7 @@ void Transformer::run(Index n, Index T, Index score_layer, MatRef out) {
     x_.noalias() += c.O * cblock(lb.wo);
     x_.rowwise() += cblock(lb.bo).row(0);
     c.x_mid = x_;
-    layer_norm(x_, cblock(lb.ln2_g), cblock(lb.ln2_b), c.xhat2, c.rstd2, c.u2);
+    layer_norm(x_, cblock(lb.ln2_g), cblock(lb.ln2_b), c.xhat2, c.rstd2, c.u2, row_mean_);
     c.h1.noalias() = c.u2 * cblock(lb.w1);
     c.h1.rowwise() += cblock(lb.b1).row(0);
     // GELU(h) = h·Φ(h); Φ is kept for the backward pass (Eigen's erf is vectorised for float).
@@ -278,7 +280,7 @@ void Transformer::run(Index n, Index T, Index score_layer, MatRef out) {
   // The readout reads the last position of every sample.
   last_.resize(n, width_);
   for (Index s = 0; s < n; ++s) last_.row(s) = x_.row(s * T + T - 1);
-  layer_norm(last_, cblock(lnf_g_), cblock(lnf_b_), xhatf_, rstdf_, uf_);
+  layer_norm(last_, cblock(lnf_g_), cblock(lnf_b_), xhatf_, rstdf_, uf_, last_mean_);
   out.noalias() = uf_ * cblock(out_);
   out.rowwise() += cblock(bout_).row(0);
 }
@@ -289,8 +291,9 @@ void Transformer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
   grad.setZero();  // LayerNorm and embedding gradients accumulate
   grad_block(grad, out_).noalias() = uf_.transpose() * dout;
   grad_block(grad, bout_).row(0) = dout.colwise().sum();
-  dU_.noalias() = dout * cblock(out_).transpose();
-  layer_norm_backward(dU_, xhatf_, rstdf_, cblock(lnf_g_), grad_block(grad, lnf_g_), grad_block(grad, lnf_b_), last_);
+  dlast_.noalias() = dout * cblock(out_).transpose();  // n × D (dU_ is n·T × D: one buffer per size)
+  layer_norm_backward(dlast_, xhatf_, rstdf_, cblock(lnf_g_), grad_block(grad, lnf_g_), grad_block(grad, lnf_b_), last_, last_mean_,
+                      last_mean_dx_);
   dX_.setZero(N, width_);
   for (Index s = 0; s < n; ++s) dX_.row(s * T + T - 1) = last_.row(s);
   for (Index l = layers_ - 1; l >= 0; --l) {
@@ -306,7 +309,7 @@ void Transformer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
     grad_block(grad, lb.b1).row(0) = dG_.colwise().sum();
     dU_.noalias() = dG_ * cblock(lb.w1).transpose();
     layer_norm_backward(dU_, c.xhat2, c.rstd2, cblock(lb.ln2_g), grad_block(grad, lb.ln2_g),
-                        grad_block(grad, lb.ln2_b), dmid_);
+                        grad_block(grad, lb.ln2_b), dmid_, row_mean_, row_mean_dx_);
     dmid_ += dX_;
     // Attention: x_mid = x_in + O Wo + bo.
     grad_block(grad, lb.wo).noalias() = c.O.transpose() * dmid_;
@@ -321,8 +324,8 @@ void Transformer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
         const auto dO = dO_.block(s * T, h * A, T, A);
         dV_.block(s * T, h * A, T, A).noalias() = P.transpose() * dO;
         dS_.noalias() = dO * c.V.block(s * T, h * A, T, A).transpose();  // dP
-        const Vec inner = (dS_.array() * P.array()).rowwise().sum();
-        dS_ = (P.array() * (dS_.colwise() - inner).array()).matrix() * inv_sqrt_a;  // masked entries have P = 0
+        softmax_inner_ = (dS_.array() * P.array()).rowwise().sum();  // Σ_j dP_ij P_ij
+        dS_ = (P.array() * (dS_.colwise() - softmax_inner_).array()).matrix() * inv_sqrt_a;  // masked entries have P = 0
         dQ_.block(s * T, h * A, T, A).noalias() = dS_ * c.K.block(s * T, h * A, T, A);
         dK_.block(s * T, h * A, T, A).noalias() = dS_.transpose() * c.Q.block(s * T, h * A, T, A);
       }
@@ -341,7 +344,7 @@ void Transformer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
     dU_.noalias() += dK_ * cblock(lb.wk).transpose();
     dU_.noalias() += dV_ * cblock(lb.wv).transpose();
     layer_norm_backward(dU_, c.xhat1, c.rstd1, cblock(lb.ln1_g), grad_block(grad, lb.ln1_g),
-                        grad_block(grad, lb.ln1_b), dX_);
+                        grad_block(grad, lb.ln1_b), dX_, row_mean_, row_mean_dx_);
     dX_ += dmid_;
   }
   const Scalar scale = static_cast<Scalar>(std::sqrt(static_cast<double>(width_)));

@@ -76,8 +76,11 @@ class Transformer : public featurelab::Model {
   featurelab::BlockHandle embed_, pos_, lnf_g_, lnf_b_, out_, bout_;  // pos_ empty with rope
   std::vector<LayerBlocks> layer_blocks_;
   std::vector<LayerCache> cache_;
-  featurelab::Mat x_, last_, xhatf_, uf_, dX_, dmid_, dU_, dQ_, dK_, dV_, dO_, dG_, dS_;
+  featurelab::Mat x_, last_, xhatf_, uf_, dlast_, dX_, dmid_, dU_, dQ_, dK_, dV_, dO_, dG_, dS_;
   featurelab::Vec rstdf_;
+  // Scratch of one value per row, one buffer per size so that no step reallocates: LayerNorm's means over the n·T
+  // rows and over the n last rows, and the softmax backward's Σ_j dP_ij P_ij over a head's T rows.
+  featurelab::Vec row_mean_, row_mean_dx_, last_mean_, last_mean_dx_, softmax_inner_;
 };
 
 }  // namespace featurelab::fourier_icl_pack

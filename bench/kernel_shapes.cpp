@@ -1,0 +1,77 @@
+// Eigen's product kernel against Debian's serial BLIS at the shapes featurelab's models multiply, in
+// the two layouts of featurelab/parallel_product.hpp (row-major float, as featurelab::Mat):
+//   xwt  Z (m×n) = X (m×k) · Wᵀ, W n×k: the forward pre-activations
+//   gtx  ∇W (m×n) = Gᵀ · X, G k×m, X k×n: the first layer's gradient
+// one thread, one call per product, in float whatever the build's scalar (sgemm is the yardstick). These rows are where -DFEATURELAB_BLAS=blis takes its thresholds
+// from (parallel_product.hpp's blas_block): rows kernel_shape/<layout>/<m>x<k>x<n>/<kernel>.
+#include <Eigen/Core>
+
+#include <benchmark/benchmark.h>
+#include <dlfcn.h>
+
+#include <string>
+
+namespace {
+
+using FloatMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;  // featurelab::Mat in a float build
+using CblasSgemm = void (*)(int, int, int, int, int, int, float, const float*, int, const float*, int, float, float*, int);
+constexpr int kRowMajor = 101, kNoTrans = 111, kTrans = 112;  // cblas.h: CblasRowMajor, CblasNoTrans, CblasTrans
+
+CblasSgemm blis_sgemm() {
+  static const CblasSgemm gemm = [] {
+    const std::string file = std::string("/usr/lib/") + FEATURELAB_MULTIARCH + "/blis-serial/libblis.so.4";
+    void* handle = ::dlopen(file.c_str(), RTLD_NOW | RTLD_LOCAL);
+    return handle ? reinterpret_cast<CblasSgemm>(::dlsym(handle, "cblas_sgemm")) : nullptr;
+  }();
+  return gemm;
+}
+
+void product(benchmark::State& state, bool gradient_layout, bool blis, int m, int k, int n) {
+  CblasSgemm gemm = blis_sgemm();
+  if (blis && !gemm) {
+    state.SkipWithError("Debian's libblis4-serial is not installed");
+    return;
+  }
+  // xwt: A = X (m×k), B = W (n×k) used transposed; gtx: A = G (k×m) used transposed, B = X (k×n).
+  const FloatMat A = gradient_layout ? FloatMat::Random(k, m) : FloatMat::Random(m, k);
+  const FloatMat B = gradient_layout ? FloatMat::Random(k, n) : FloatMat::Random(n, k);
+  FloatMat C(m, n);
+  for (auto _ : state) {
+    if (blis && gradient_layout) {
+      gemm(kRowMajor, kTrans, kNoTrans, m, n, k, 1.0f, A.data(), m, B.data(), n, 0.0f, C.data(), n);
+    } else if (blis) {
+      gemm(kRowMajor, kNoTrans, kTrans, m, n, k, 1.0f, A.data(), k, B.data(), k, 0.0f, C.data(), n);
+    } else if (gradient_layout) {
+      C.noalias() = A.transpose() * B;
+    } else {
+      C.noalias() = A * B.transpose();
+    }
+    benchmark::DoNotOptimize(C.data());
+  }
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(2.0 * m * double(k) * n * double(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
+}
+
+// m × k × n: Frei et al.'s Figure 1 (k = 2), the patch network (k = 20, and its gradient), the transformer
+// (64), two-layer widths around the thresholds, feature averaging's E1 (m = 10 outputs), Fashion-MNIST's
+// 1568 → 256 layer, feature emergence's parity (500 → 600).
+constexpr int kShapes[][3] = {{5000, 2, 500}, {256, 20, 100}, {100, 256, 20}, {256, 64, 64}, {64, 64, 128},
+                              {128, 96, 128}, {128, 128, 128}, {32, 256, 32}, {32, 3072, 10}, {10, 32, 3072},
+                              {750, 1568, 256}, {256, 750, 1568}, {1000, 500, 600}, {600, 1000, 500}};
+
+const bool registered = [] {
+  for (const auto& s : kShapes) {
+    for (bool gradient_layout : {false, true}) {
+      for (bool blis : {false, true}) {
+        const std::string name = std::string("kernel_shape/") + (gradient_layout ? "gtx/" : "xwt/") + std::to_string(s[0]) + "x" +
+                                 std::to_string(s[1]) + "x" + std::to_string(s[2]) + (blis ? "/blis-serial" : "/eigen");
+        const int m = s[0], k = s[1], n = s[2];
+        benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { product(st, gradient_layout, blis, m, k, n); })
+            ->Unit(benchmark::kMicrosecond);
+      }
+    }
+  }
+  return true;
+}();
+
+}  // namespace

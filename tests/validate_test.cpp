@@ -87,6 +87,11 @@ TEST_CASE("the operative config is itself a valid pipeline that resolves the sam
   const Pipeline p = validate_text(kGood);
   const Pipeline again = validate_text(p.operative_toml());
   CHECK(again.operative_toml() == p.operative_toml());
+  // An assertion at a step number: `run --prepare` writes it, `featurelab job` reads it back.
+  const Pipeline at_step = validate_text(replace(kGood, "expect = \"accuracy.test >= 0.5\"",
+                                                 "expect = \"accuracy.test >= 0.5\"\nat = 5"));
+  CHECK_THAT(at_step.operative_toml(), Catch::Contains("at = 5"));
+  CHECK(validate_text(at_step.operative_toml()).operative_toml() == at_step.operative_toml());
 }
 
 TEST_CASE("unknown keys and sections get did-you-mean with file and line") {

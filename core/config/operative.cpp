@@ -3,7 +3,9 @@
 
 #include <toml++/toml.h>
 
+#include <cstdint>
 #include <sstream>
+#include <string>
 
 namespace featurelab {
 
@@ -78,7 +80,13 @@ toml::table operative_table(const Pipeline& p) {
     for (const auto& a : p.asserts) {
       toml::table t;
       t.insert_or_assign("expect", a.expect);
-      t.insert_or_assign("at", a.at);
+      // `at` is "final" or a step number; written back as the integer it was, so that
+      // `featurelab job` reads the config.toml that `run --prepare` wrote.
+      if (a.at == "final") {
+        t.insert_or_assign("at", a.at);
+      } else {
+        t.insert_or_assign("at", static_cast<std::int64_t>(std::stoll(a.at)));
+      }
       t.insert_or_assign("over", a.over);
       if (!a.points.empty()) t.insert_or_assign("where", a.points);
       if (!a.controls.empty()) {

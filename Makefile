@@ -2,7 +2,6 @@
 #   make demo   install what is missing, build, run the flagship pipeline (Frei et al. Figure 1)
 #   make test   install what is missing, build, run the whole test suite
 BUILD ?= build
-DOUBLE_BUILD ?= build-double
 SANITIZE_BUILD ?= build-sanitize
 FUZZ_SECONDS ?= 15
 JOBS ?= 2
@@ -12,7 +11,7 @@ CMAKE_FLAGS ?=
 # instantiated once per unit. On 2 cores a clean build takes 346 s instead of 575 s (the double build 234 s instead of
 # 419 s), which keeps `make test` inside CI's time. UNITY=OFF compiles file by file: quicker rebuilds after one edit.
 UNITY ?= ON
-# libblis4-serial: the product kernel of -DFEATURELAB_BLAS=blis (make test-double builds with it); with
+# libblis4-serial: the product kernel of -DFEATURELAB_BLAS=blis (make sanitize builds with it); with
 # libopenblas0-serial, the serial BLAS builds `make bench` measures as the machine's limits.
 APT_PACKAGES := cmake g++ make git libboost-dev libboost-filesystem-dev libeigen3-dev libspdlog-dev \
   libfmt-dev libssl-dev catch2 libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev gnuplot-nox zlib1g-dev dataset-fashion-mnist jq \
@@ -20,7 +19,7 @@ APT_PACKAGES := cmake g++ make git libboost-dev libboost-filesystem-dev libeigen
   clang libclang-rt-14-dev
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 
-.PHONY: deps configure build demo test test-double sanitize install bench reproduce clean
+.PHONY: deps configure build demo test sanitize install bench reproduce clean
 
 deps:
 	@missing=$$(for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || echo $$p; done); \
@@ -42,39 +41,32 @@ build: configure
 demo: build
 	$(BUILD)/bin/featurelab run plugins/std/pipelines/xor-figure1.toml --out runs/xor-figure1
 
-# The whole suite, the unit and contract tests in double precision, then the sanitized build's
-# (docs/reliability.md): CI runs exactly this.
+# The whole suite, then the sanitized build's (docs/reliability.md): CI runs exactly this.
 test: build
 	ctest --test-dir $(BUILD) --output-on-failure -j$(JOBS)
-	$(MAKE) --no-print-directory test-double
 	$(MAKE) --no-print-directory sanitize
-
-# Core, std and every pack with double as the scalar type: their unit tests and the contract test, so no
-# kDouble branch goes untested. No pipelines (their calibrated thresholds are float runs'), no benchmarks, no
-# CLI end-to-end runs; -O1 builds in a third less time than -O2 and these tests run in seconds either way.
-# With the other product kernel than the main build (-DFEATURELAB_BLAS=blis, Debian's serial BLIS for the blocks
-# where it wins), so the suite runs both kernels' code.
-test-double: deps
-	cmake -S . -B $(DOUBLE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -DNDEBUG" \
-	  -DFEATURELAB_DOUBLE=ON -DFEATURELAB_BLAS=blis -DFEATURELAB_BUILD_BENCH=OFF -DCMAKE_UNITY_BUILD=$(UNITY) $(CMAKE_FLAGS)
-	cmake --build $(DOUBLE_BUILD) -j$(JOBS)
-	ctest --test-dir $(DOUBLE_BUILD) --output-on-failure -j$(JOBS) -E '(:pipeline:|^e2e:)'
 
 install: build
 	cmake --install $(BUILD) --prefix $(PREFIX)
 
-# Clang with AddressSanitizer + UndefinedBehaviorSanitizer and the libFuzzer targets: the core, the std
-# pack, their tests, the end-to-end runs and a short run of every fuzzer (docs/reliability.md).
+# The second build of `make test`, everything the main build is not (docs/reliability.md §6): Clang with
+# AddressSanitizer + UndefinedBehaviorSanitizer and the libFuzzer targets; double as the scalar type, so no
+# kDouble branch goes untested; the other product kernel (-DFEATURELAB_BLAS=blis, Debian's serial BLIS for the
+# blocks where it wins), so the suite runs both kernels' code. The core, the SDK and std are instrumented; the
+# paper packs are built without it (FEATURELAB_SANITIZE_PACKS=OFF, half the compile time). It runs every test
+# but the pipelines (their thresholds are float runs') and the end-to-end stories labelled main-build-only:
+# every pack's unit and contract tests, the command's errors, the engine with every broken-plugin job, an XOR
+# run, and a short run of every fuzzer. -O1 with line tables: reports keep file:line.
 sanitize: deps
-	@# -O1 with line tables: reports keep file:line, the build takes a fifth less time than -O2 -g.
 	CXX=clang++ cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" -DFEATURELAB_FUZZ=ON \
-	  -DFEATURELAB_PACKS= -DFEATURELAB_OPENMP=OFF -DFEATURELAB_BUILD_BENCH=OFF -DFEATURELAB_FUZZ_SECONDS=$(FUZZ_SECONDS) \
-	  -DCMAKE_UNITY_BUILD=$(UNITY)
+	  -DFEATURELAB_SANITIZE_PACKS=OFF -DFEATURELAB_DOUBLE=ON -DFEATURELAB_BLAS=blis \
+	  -DFEATURELAB_OPENMP=OFF -DFEATURELAB_BUILD_BENCH=OFF -DFEATURELAB_FUZZ_SECONDS=$(FUZZ_SECONDS) \
+	  -DCMAKE_UNITY_BUILD=$(UNITY) $(CMAKE_FLAGS)
 	cmake --build $(SANITIZE_BUILD) -j$(JOBS)
 	@# handle_segv=0: a plugin's segfault reaches the engine as the signal it is (the crash tests expect it).
 	ASAN_OPTIONS=handle_segv=0 ctest --test-dir $(SANITIZE_BUILD) --output-on-failure -j$(JOBS) \
-	  -R '^(core:|std:|e2e:(cli_errors|engine|e2e_xor)|fuzz:)'
+	  -E ':pipeline:' -LE main-build-only
 
 bench: configure
 	cmake --build $(BUILD) -j$(JOBS) --target featurelab-bench
@@ -88,4 +80,4 @@ reproduce: build
 	scripts/reproduce.sh --build $(BUILD) --jobs $(JOBS) $(if $(PIPELINE),--pipeline $(PIPELINE)) --args "$(ARGS)" $(PACK)
 
 clean:
-	rm -rf $(BUILD) $(DOUBLE_BUILD) $(SANITIZE_BUILD)
+	rm -rf $(BUILD) $(SANITIZE_BUILD)

@@ -11,7 +11,7 @@ function(featurelab_add_pack_tests)
   target_link_libraries(${target} PRIVATE featurelab::sdk featurelab-test-main ${ARG_LIBS})
   target_compile_definitions(${target} PRIVATE ${ARG_DEFINE}="$<TARGET_FILE:${ARG_PACK}>"
     FEATURELAB_STD_PLUGIN="$<TARGET_FILE:std>")
-  target_compile_options(${target} PRIVATE ${FEATURELAB_WARNINGS})
+  target_compile_options(${target} PRIVATE ${FEATURELAB_TEST_OPTIONS})
   add_dependencies(${target} ${ARG_PACK} std)
   catch_discover_tests(${target} TEST_PREFIX "${ARG_PACK}:" EXTRA_ARGS --warn NoTests)
 endfunction()

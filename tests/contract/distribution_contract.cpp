@@ -42,8 +42,10 @@ void check_shape(const Dataset& data, const DataSpec& spec, Index n, const std::
 
 template <class M>
 bool same_bits(const M& a, const M& b) {
+  // An empty matrix has no storage (data() is null), and memcmp must not be given a null pointer.
   return a.rows() == b.rows() && a.cols() == b.cols() &&
-         std::memcmp(a.data(), b.data(), sizeof(typename M::Scalar) * static_cast<std::size_t>(a.size())) == 0;
+         (a.size() == 0 ||
+          std::memcmp(a.data(), b.data(), sizeof(typename M::Scalar) * static_cast<std::size_t>(a.size())) == 0);
 }
 
 bool same_bits(const Dataset& a, const Dataset& b) {

@@ -218,7 +218,7 @@ TEST_CASE("hypercube-gaussian-parity: y is the parity of the nearest centre, ‖
   // σ_r = 1 (Table A.6): the noise is as large as the signal.
   auto unit = data_pack().make<Distribution>("hypercube-gaussian-parity", {}, {});
   const Dataset u = draw(*unit, 5000);
-  const Mat& Cu = unit->features().at("centres");
+  const Mat Cu = unit->features().at("centres");  // features() returns its set by value: a copy, not a reference
   double g2 = 0;
   for (Index i = 0; i < u.size(); ++i) {
     g2 += static_cast<double>((u.X.row(i) - Cu.row(static_cast<Index>(u.meta.at("cluster")(i)))).squaredNorm());

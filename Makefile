@@ -8,8 +8,9 @@ JOBS ?= 2
 PREFIX ?= /usr/local
 CMAKE_FLAGS ?=
 # Unity builds: CMake compiles each target's sources 8 to a unit, so Eigen's headers and templates are parsed and
-# instantiated once per unit. On 2 cores a clean build takes 346 s instead of 575 s (the double build 234 s instead of
-# 419 s), which keeps `make test` inside CI's time. UNITY=OFF compiles file by file: quicker rebuilds after one edit.
+# instantiated once per unit: when measured (a smaller project), a clean build took 346 s on 2 cores instead of 575 s.
+# bench/README.md (round 4) has what `make test` spends now. UNITY=OFF compiles file by file: quicker rebuilds after
+# one edit.
 UNITY ?= ON
 # libblis4-serial: the product kernel of -DFEATURELAB_BLAS=blis (make sanitize builds with it); with
 # libopenblas0-serial, the serial BLAS builds `make bench` measures as the machine's limits.
@@ -53,10 +54,10 @@ install: build
 # AddressSanitizer + UndefinedBehaviorSanitizer and the libFuzzer targets; double as the scalar type, so no
 # kDouble branch goes untested; the other product kernel (-DFEATURELAB_BLAS=blis, Debian's serial BLIS for the
 # blocks where it wins), so the suite runs both kernels' code. The core, the SDK and std are instrumented; the
-# paper packs are built without it (FEATURELAB_SANITIZE_PACKS=OFF, half the compile time). It runs every test
-# but the pipelines (their thresholds are float runs') and the end-to-end stories labelled main-build-only:
-# every pack's unit and contract tests, the command's errors, the engine with every broken-plugin job, an XOR
-# run, and a short run of every fuzzer. -O1 with line tables: reports keep file:line.
+# paper packs are built without it (FEATURELAB_SANITIZE_PACKS=OFF: instrumented code compiles 1.8x slower).
+# It runs every test but the pipelines (their thresholds are float runs') and the end-to-end stories labelled
+# main-build-only: every pack's unit and contract tests, the command's errors, the engine with every
+# broken-plugin job, an XOR run, and a short run of every fuzzer. -O1 with line tables: reports keep file:line.
 sanitize: deps
 	CXX=clang++ cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" -DFEATURELAB_FUZZ=ON \

@@ -53,8 +53,9 @@ double LogisticLoss::row_block(ConstMatRef out, const Batch& batch, Index first,
     const Index row = first + i;
     const Scalar t = soft ? batch.t[row] : static_cast<Scalar>(batch.y[row] == 1);
     const Scalar f = out(i, 0);
-    const Scalar softplus_f = std::max(f, Scalar(0)) + std::log1p(std::exp(-std::abs(f)));
-    const Scalar softplus_minus_f = std::max(-f, Scalar(0)) + std::log1p(std::exp(-std::abs(f)));
+    const Scalar tail = std::log1p(std::exp(-std::abs(f)));  // shared by softplus(f) and softplus(−f)
+    const Scalar softplus_f = std::max(f, Scalar(0)) + tail;
+    const Scalar softplus_minus_f = std::max(-f, Scalar(0)) + tail;
     sum += static_cast<double>(t * softplus_minus_f + (Scalar(1) - t) * softplus_f);
     dout(i, 0) = (Scalar(1) / (Scalar(1) + std::exp(-f)) - t) * inv_total;
   }

@@ -1,6 +1,8 @@
 // Two-layer network: one GEMM forward (X Wᵀ), one GEMM backward (Gᵀ X), elementwise work fused.
 #include "two_layer_model.hpp"
 
+#include "two_layer_small_input.hpp"
+
 #include <featurelab/error.hpp>
 #include <featurelab/loss.hpp>
 #include <featurelab/parallel_product.hpp>
@@ -8,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 namespace featurelab::std_pack {
 
@@ -133,15 +136,71 @@ void TwoLayerModel::block_activations(ChunkScratch& s, ConstMatRef X, Index begi
 }
 
 bool TwoLayerModel::fused_step(const Batch& batch, const OutputLoss& loss, VecRef grad, Scalar& value) {
-  // The recompute mode (few inputs) has its own blocked passes; a wide first layer runs nearer the
-  // machine's peak as two whole-batch products.
-  if (outputs_ != 1 || !activation_.fusable() || recompute() || width_ * dim_ > kFusedMaxWeights) return false;
-  fused_step_blocks(batch, loss);
+  if (outputs_ != 1 || !activation_.fusable()) return false;
+  if (recompute()) {
+    // Few inputs: the per-row step up to kSmallInputMaxDim; beyond, the recompute mode's blocked passes.
+    if (dim_ > kSmallInputMaxDim || !(block_info(W_).trainable || block_info(a_).trainable)) return false;
+    small_input_step(batch, loss);
+  } else {
+    // A wide first layer runs nearer the machine's peak as two whole-batch products.
+    if (width_ * dim_ > kFusedMaxWeights) return false;
+    fused_step_blocks(batch, loss);
+  }
   double total = 0;
   for (const auto& s : chunks_) total += s.loss;  // in chunk order
   value = static_cast<Scalar>(total / static_cast<double>(batch.n));
   add_chunk_gradients(grad);
   return true;
+}
+
+void TwoLayerModel::small_input_step(const Batch& batch, const OutputLoss& loss) {
+  static_assert(kSmallInputMaxDim <= small_input::kMaxDim, "the run-time dimension's sums are sized kMaxDim");
+  const bool w_trains = block_info(W_).trainable, a_trains = block_info(a_).trainable;
+  const Index padded = small_input::padded_width(width_);
+  Mat& L = small_input_layer_;
+  if (L.rows() != dim_ + 2 || L.cols() != padded) L.setZero(dim_ + 2, padded);  // the padding stays 0
+  L.topLeftCorner(dim_, width_) = block(W_).transpose();
+  if (bias_) L.block(dim_, 0, 1, width_) = block(b_);
+  L.block(dim_ + 1, 0, 1, width_) = block(a_);
+  const small_input::Layer layer{L.data(), L.row(dim_).data(), L.row(dim_ + 1).data(), dim_, padded};
+  chunks_.resize(static_cast<std::size_t>(parallel_chunks));
+  for (auto& s : chunks_) {
+    s.out.resize(kSmallInputLossRows, 1);
+    s.dout.resize(kSmallInputLossRows, 1);
+    s.grad.resize(trainable_size());
+    s.G.resize(dim_ + 2, padded);
+  }
+  const Index n = batch.n;
+  auto chunk_pass = [&](auto dim_constant, const auto& phi) {
+    constexpr int Dim = decltype(dim_constant)::value;
+    parallel_over_chunks(n, [&](Index chunk, Index first, Index last) {
+      ChunkScratch& s = chunks_[static_cast<std::size_t>(chunk)];
+      s.G.setZero();
+      s.loss = 0;
+      const small_input::Accumulators acc{s.G.data(), w_trains, bias_ && w_trains, a_trains};
+      for (Index begin = first; begin < last; begin += kSmallInputLossRows) {
+        const Index rows = std::min(kSmallInputLossRows, last - begin);
+        const Scalar* X = batch.x + begin * dim_;
+        for (Index r = 0; r < rows; ++r) s.out(r, 0) = small_input::row_output<Dim>(phi, layer, X + r * dim_);
+        s.loss += loss.row_block(s.out.topRows(rows), batch, begin, n, s.dout.topRows(rows));
+        small_input::block_gradient<Dim>(phi, layer, X, rows, s.dout.data(), acc);
+      }
+      s.grad.setZero();
+      if (w_trains) grad_block(s.grad, W_) = s.G.topLeftCorner(dim_, width_).transpose();
+      if (bias_ && w_trains) grad_block(s.grad, b_) = s.G.block(dim_, 0, 1, width_);
+      if (a_trains) grad_block(s.grad, a_) = s.G.block(dim_ + 1, 0, 1, width_);
+    });
+  };
+  // Frei et al.'s D = 2 (and 1) with its loops unrolled; up to kSmallInputMaxDim with them at run time.
+  activation_.visit([&](const auto& phi) {
+    if (dim_ == 2) {
+      chunk_pass(std::integral_constant<int, 2>{}, phi);
+    } else if (dim_ == 1) {
+      chunk_pass(std::integral_constant<int, 1>{}, phi);
+    } else {
+      chunk_pass(std::integral_constant<int, 0>{}, phi);
+    }
+  });
 }
 
 void TwoLayerModel::fused_step_blocks(const Batch& batch, const OutputLoss& loss) {

@@ -38,9 +38,10 @@ class TwoLayerModel : public Model {
   void hook(const std::string& name, ConstMatRef X, Mat& out) override;
   // Backpropagates from hidden.pre / hidden.post into W and b (nothing when they are frozen).
   void hook_backward(const std::string& name, ConstMatRef X, ConstMatRef dhook, VecRef grad) override;
-  // One output and a built-in activation, without the recompute mode, and a first layer small enough that
-  // a chunk's gradient stays in cache beside its rows of X (Li et al.'s m = 10): forward, loss and
-  // backward per block of rows, X read once.
+  // One output and a built-in activation, and either a first layer small enough that a chunk's gradient
+  // stays in cache beside its rows of X (Li et al.'s m = 10: forward, loss and backward per block of
+  // rows, X read once), or at most kSmallInputMaxDim inputs (Frei et al.'s D = 2: per row, nothing n×m
+  // stored, two_layer_small_input.hpp).
   bool fused_step(const Batch& batch, const OutputLoss& loss, VecRef grad, Scalar& value) override;
 
  protected:
@@ -70,6 +71,12 @@ class TwoLayerModel : public Model {
   // Z of rows [begin, begin + rows) into the chunk's block buffer, then H = φ(Z) and/or D = φ'(Z).
   void block_activations(ChunkScratch& s, ConstMatRef X, Index begin, Index rows, bool values, bool derivatives);
   static constexpr Index kRecomputeMaxDim = 32;
+  // Up to this many inputs, one output: the per-row step of two_layer_small_input.hpp (Frei et al.'s
+  // D = 2), whose z of a strip of units cost D multiply-adds each, computed twice.
+  static constexpr Index kSmallInputMaxDim = 8;
+  // Rows whose outputs go to the loss at once in that step.
+  static constexpr Index kSmallInputLossRows = 64;
+  void small_input_step(const Batch& batch, const OutputLoss& loss);
   void fused_step_blocks(const Batch& batch, const OutputLoss& loss);
   // Rows per block of the fused step: about 384 KB of X.
   static constexpr Index kFusedBlockFloats = 98304;
@@ -90,6 +97,9 @@ class TwoLayerModel : public Model {
   double bias_init_scale_;
   std::optional<double> second_scale_;  // empty: auto
   Mat Z_, H_, D_, G_;  // n×m work buffers, reused while n is unchanged
+  // The small-input step's layer, (D+2)×m' with m' = m padded to whole strips: rows 0..D−1 Wᵀ, row D b
+  // (zeros without a bias), row D+1 a.
+  Mat small_input_layer_;
   Index block_rows_;   // rows per block in the recompute mode (≈ 64 KB of activations)
   std::vector<ChunkScratch> chunks_;
 };

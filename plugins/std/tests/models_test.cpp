@@ -10,6 +10,9 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <map>
+#include <string>
+#include <vector>
 
 using namespace featurelab;
 using std_test::harness;
@@ -218,66 +221,96 @@ TEST_CASE("two-layer gives the same bits on one, two and three threads (row chun
   CHECK(d1 == d3);
 }
 
-// Model::fused_step (forward, loss and backward per block of rows) against the three calls it
-// replaces, for a small first layer (Li et al.'s m = 10 at D = 300), with a bias and a trained second
-// layer; the recompute mode (D <= 32) does not fuse.
+// Model::fused_step against the three calls it replaces: the blocked step of a small first layer (Li et
+// al.'s m = 10 at D = 300) and the per-row step of few inputs (Frei et al.'s D = 2; widths that are not
+// whole strips, D = 1 and 2 unrolled, D = 5 at run time), with and without a bias, with a fixed and a
+// trained second layer, and every built-in activation kind; a model beyond both is not fused.
+struct FusedCase {
+  Index dim, width;
+  bool bias;
+  std::string second_layer, activation;
+};
+
 TEST_CASE("two-layer's fused step equals forward, the loss and backward") {
   {
-    const DataSpec s = testing::spec(2, 2);
-    auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(40)}}, s, 11);
+    const DataSpec s = testing::spec(40, 2);  // the recompute mode's blocked passes: D = 40 > 32 is not
+    auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(2000)}}, s, 11);
     auto loss = harness().make<Loss>("logistic", {}, s);
-    const Dataset data = batch_data(10, 2, 2, 7, false);
+    const Dataset data = batch_data(10, 40, 2, 7, false);
     Vec grad(model->trainable_size());
     Scalar value = 0;
     CHECK_FALSE(model->fused_step(Batch::of(data), dynamic_cast<OutputLoss&>(*loss), grad, value));
   }
-  for (const Index dim : {Index(300)}) {
-    const Index width = 10;
-    const DataSpec s = testing::spec(dim, 2);
-    auto model = harness().make<Model>(
-        "two-layer", {{"width", width}, {"bias", true}, {"bias_init_scale", 0.1}, {"second_layer", std::string("trainable")}}, s, 11);
+  {
+    const DataSpec s = testing::spec(12, 2);  // between the per-row step (D <= 8) and the blocked one (D > 32)
+    auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(40)}}, s, 11);
+    auto loss = harness().make<Loss>("logistic", {}, s);
+    const Dataset data = batch_data(10, 12, 2, 7, false);
+    Vec grad(model->trainable_size());
+    Scalar value = 0;
+    CHECK_FALSE(model->fused_step(Batch::of(data), dynamic_cast<OutputLoss&>(*loss), grad, value));
+  }
+  const std::vector<FusedCase> cases = {
+      {300, 10, true, "trainable", "relu"},          {2, 500, false, "balanced", "relu"},
+      {2, 40, true, "trainable", "leaky-relu"},      {2, 70, true, "balanced", "smoothed-relu"},
+      {1, 33, true, "trainable", "relu"},            {5, 45, true, "trainable", "relu"},
+      {5, 64, false, "random-sign", "identity"},     {8, 31, true, "trainable", "poly"},
+  };
+  for (const FusedCase& c : cases) {
+    const DataSpec s = testing::spec(c.dim, 2);
+    std::map<std::string, Value> params = {{"width", c.width},
+                                           {"bias", c.bias},
+                                           {"second_layer", c.second_layer},
+                                           {"activation", c.activation}};
+    if (c.bias) params["bias_init_scale"] = 0.1;
+    if (c.activation == "smoothed-relu") params["smooth_rho"] = 0.5;
+    auto model = harness().make<Model>("two-layer", params, s, 11);
     auto loss = harness().make<Loss>("logistic", {}, s);
     auto& output_loss = dynamic_cast<OutputLoss&>(*loss);
     REQUIRE(output_loss.separable());
     Rng rng(3);
     model->init(rng);
-    const Dataset data = batch_data(1003, dim, 2, 7, false);
+    const Dataset data = batch_data(1003, c.dim, 2, 7, false);
     const Batch batch = Batch::of(data);
     Vec fused(model->trainable_size()), separate(model->trainable_size());
     Scalar fused_value = 0;
+    INFO("D = " << c.dim << ", m = " << c.width << ", " << c.activation << ", " << c.second_layer);
     REQUIRE(model->fused_step(batch, output_loss, fused, fused_value));
     Mat out(data.size(), 1), dout(data.size(), 1);
     model->forward(data.X, out);
     const Scalar value = output_loss.value_and_gradient(out, batch, dout);
     model->backward(data.X, dout, separate);
-    INFO("D = " << dim);
     CHECK(fused_value == Approx(value).epsilon(1e-5));
     CHECK((fused - separate).norm() <= 1e-5 * separate.norm());
+    CHECK(separate.norm() > 0);
     CHECK(loss->evaluate_with_gradient(*model, batch, separate) == fused_value);  // the loss takes the fused path
     CHECK(separate == fused);
   }
 }
 
-TEST_CASE("two-layer's fused blocks give the same bits on one, two and three threads") {
-  const DataSpec s = testing::spec(300, 2);
-  auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(10)}, {"bias", true}}, s, 11);
-  auto loss = harness().make<Loss>("logistic", {}, s);
-  Rng rng(3);
-  model->init(rng);
-  const Dataset data = batch_data(1003, 300, 2, 7, false);
-  auto run = [&](int threads, Vec& grad) {
-    set_job_threads(threads);
-    grad.resize(model->trainable_size());
-    const Scalar value = loss->evaluate_with_gradient(*model, Batch::of(data), grad);
-    set_job_threads(1);
-    return value;
-  };
-  Vec g1, g2, g3;
-  const Scalar v1 = run(1, g1), v2 = run(2, g2), v3 = run(3, g3);
-  CHECK(v1 == v2);
-  CHECK(v1 == v3);
-  CHECK(g1 == g2);
-  CHECK(g1 == g3);
+TEST_CASE("two-layer's fused steps give the same bits on one, two and three threads") {
+  for (const Index dim : {Index(300), Index(2), Index(5)}) {
+    const DataSpec s = testing::spec(dim, 2);
+    auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(dim == 300 ? 10 : 70)}, {"bias", true}}, s, 11);
+    auto loss = harness().make<Loss>("logistic", {}, s);
+    Rng rng(3);
+    model->init(rng);
+    const Dataset data = batch_data(1003, dim, 2, 7, false);
+    auto run = [&](int threads, Vec& grad) {
+      set_job_threads(threads);
+      grad.resize(model->trainable_size());
+      const Scalar value = loss->evaluate_with_gradient(*model, Batch::of(data), grad);
+      set_job_threads(1);
+      return value;
+    };
+    Vec g1, g2, g3;
+    const Scalar v1 = run(1, g1), v2 = run(2, g2), v3 = run(3, g3);
+    INFO("D = " << dim);
+    CHECK(v1 == v2);
+    CHECK(v1 == v3);
+    CHECK(g1 == g2);
+    CHECK(g1 == g3);
+  }
 }
 
 // A first layer too wide to fuse: whole-batch products split into output blocks fixed by the shape

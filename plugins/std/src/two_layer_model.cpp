@@ -1,6 +1,7 @@
 // Two-layer network: one GEMM forward (X Wᵀ), one GEMM backward (Gᵀ X), elementwise work fused.
 #include "two_layer_model.hpp"
 
+#include "two_layer_narrow_products.hpp"
 #include "two_layer_small_input.hpp"
 
 #include <featurelab/error.hpp>
@@ -206,6 +207,8 @@ void TwoLayerModel::small_input_step(const Batch& batch, const OutputLoss& loss)
 void TwoLayerModel::fused_step_blocks(const Batch& batch, const OutputLoss& loss) {
   const bool w_trains = block_info(W_).trainable, a_trains = block_info(a_).trainable;
   const Index block_rows = std::clamp<Index>(kFusedBlockFloats / dim_, 8, 256);
+  // A few units (Li et al.'s m = 10): products that read X in place (two_layer_narrow_products.hpp).
+  const bool narrow = width_ <= kNarrowMaxWidth;
   chunks_.resize(static_cast<std::size_t>(parallel_chunks));
   for (auto& s : chunks_) {
     s.out.resize(block_rows, 1);
@@ -228,7 +231,11 @@ void TwoLayerModel::fused_step_blocks(const Batch& batch, const OutputLoss& loss
       auto Z = s.Z.topRows(rows);
       auto H = s.H.topRows(rows);
       auto D = s.D.topRows(rows);
-      Z.noalias() = Xb * block(W_).transpose();
+      if (narrow) {
+        narrow::times_transpose(batch.x + begin * dim_, rows, dim_, block(W_).data(), width_, Z.data());
+      } else {
+        Z.noalias() = Xb * block(W_).transpose();
+      }
       if (bias_) Z.rowwise() += block(b_).row(0);
       activation_.apply(Z, H, D);
       s.out.topRows(rows).noalias() = H * block(a_).transpose();
@@ -238,7 +245,11 @@ void TwoLayerModel::fused_step_blocks(const Batch& batch, const OutputLoss& loss
       if (!w_trains) continue;
       auto G = s.G.topRows(rows);
       G.array() = (D.array().colwise() * d.col(0).array()).rowwise() * block(a_).row(0).array();
-      grad_block(s.grad, W_).noalias() += G.transpose() * Xb;
+      if (narrow) {
+        narrow::add_transpose_times(G.data(), rows, width_, batch.x + begin * dim_, dim_, grad_block(s.grad, W_).data());
+      } else {
+        grad_block(s.grad, W_).noalias() += G.transpose() * Xb;
+      }
       if (bias_) grad_block(s.grad, b_) += G.colwise().sum();
     }
   });

@@ -82,6 +82,8 @@ class TwoLayerModel : public Model {
   static constexpr Index kFusedBlockFloats = 98304;
   // At most this many first-layer weights for the fused step (a chunk's ∇W in L2 beside its rows of X).
   static constexpr Index kFusedMaxWeights = 65536;
+  // Up to this many hidden units the fused step's products read X in place, unpacked.
+  static constexpr Index kNarrowMaxWidth = 16;
   // The chunks' gradients added in chunk order into grad (the same bits on any number of threads).
   void add_chunk_gradients(VecRef grad) const;
 

@@ -222,7 +222,8 @@ TEST_CASE("two-layer gives the same bits on one, two and three threads (row chun
 }
 
 // Model::fused_step against the three calls it replaces: the blocked step of a small first layer (Li et
-// al.'s m = 10 at D = 300) and the per-row step of few inputs (Frei et al.'s D = 2; widths that are not
+// al.'s m = 10 at D = 300; up to 16 units its products read X in place, tiles of 5 units and their
+// remainders, inputs not whole strips; 40 units through Eigen) and the per-row step of few inputs (Frei et al.'s D = 2; widths that are not
 // whole strips, D = 1 and 2 unrolled, D = 5 at run time), with and without a bias, with a fixed and a
 // trained second layer, and every built-in activation kind; a model beyond both is not fused.
 struct FusedCase {
@@ -255,6 +256,8 @@ TEST_CASE("two-layer's fused step equals forward, the loss and backward") {
       {2, 40, true, "trainable", "leaky-relu"},      {2, 70, true, "balanced", "smoothed-relu"},
       {1, 33, true, "trainable", "relu"},            {5, 45, true, "trainable", "relu"},
       {5, 64, false, "random-sign", "identity"},     {8, 31, true, "trainable", "poly"},
+      {784, 16, true, "trainable", "relu"},          {130, 7, false, "balanced", "smoothed-relu"},
+      {100, 40, true, "trainable", "leaky-relu"},
   };
   for (const FusedCase& c : cases) {
     const DataSpec s = testing::spec(c.dim, 2);

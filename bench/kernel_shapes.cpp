@@ -3,13 +3,20 @@
 //   xwt  Z (m×n) = X (m×k) · Wᵀ, W n×k: the forward pre-activations
 //   gtx  ∇W (m×n) = Gᵀ · X, G k×m, X k×n: the first layer's gradient
 // one thread, one call per product, in float whatever the build's scalar (sgemm is the yardstick). These rows are where -DFEATURELAB_BLAS=blis takes its thresholds
-// from (parallel_product.hpp's blas_block): rows kernel_shape/<layout>/<m>x<k>x<n>/<kernel>.
+// from (parallel_product.hpp's blas_block): rows kernel_shape/<layout>/<m>x<k>x<n>/<kernel>. In a float build, the
+// kernel `narrow` is std two-layer's unpacked products (two_layer_narrow_products.hpp) at the shapes with at most 16
+// units where its fused step uses them.
+#include "two_layer_narrow_products.hpp"
+
+#include <featurelab/types.hpp>
+
 #include <Eigen/Core>
 
 #include <benchmark/benchmark.h>
 #include <dlfcn.h>
 
 #include <string>
+#include <type_traits>
 
 namespace {
 
@@ -52,6 +59,26 @@ void product(benchmark::State& state, bool gradient_layout, bool blis, int m, in
       benchmark::Counter(2.0 * m * double(k) * n * double(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
 }
 
+// The same products by two-layer's narrow kernels: xwt with n <= 16 units, gtx with m <= 16 (accumulating).
+void narrow_product(benchmark::State& state, bool gradient_layout, int m, int k, int n) {
+  using featurelab::std_pack::narrow::add_transpose_times;
+  using featurelab::std_pack::narrow::times_transpose;
+  using featurelab::Mat;  // the build's scalar: the rows are registered in a float build only
+  const Mat A = gradient_layout ? Mat::Random(k, m) : Mat::Random(m, k);
+  const Mat B = gradient_layout ? Mat::Random(k, n) : Mat::Random(n, k);
+  Mat C = Mat::Zero(m, n);
+  for (auto _ : state) {
+    if (gradient_layout) {
+      add_transpose_times(A.data(), k, m, B.data(), n, C.data());
+    } else {
+      times_transpose(A.data(), m, k, B.data(), n, C.data());
+    }
+    benchmark::DoNotOptimize(C.data());
+  }
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(2.0 * m * double(k) * n * double(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
+}
+
 // m × k × n: Frei et al.'s Figure 1 (k = 2), the patch network (k = 20, and its gradient), the transformer
 // (64), two-layer widths around the thresholds, feature averaging's E1 (m = 10 outputs), Fashion-MNIST's
 // 1568 → 256 layer, feature emergence's parity (500 → 600).
@@ -69,6 +96,13 @@ const bool registered = [] {
         benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { product(st, gradient_layout, blis, m, k, n); })
             ->Unit(benchmark::kMicrosecond);
       }
+      const bool narrow = std::is_same_v<featurelab::Scalar, float> && (gradient_layout ? s[0] : s[2]) <= 16;
+      if (!narrow) continue;
+      const std::string name = std::string("kernel_shape/") + (gradient_layout ? "gtx/" : "xwt/") + std::to_string(s[0]) + "x" +
+                               std::to_string(s[1]) + "x" + std::to_string(s[2]) + "/narrow";
+      const int m = s[0], k = s[1], n = s[2];
+      benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { narrow_product(st, gradient_layout, m, k, n); })
+          ->Unit(benchmark::kMicrosecond);
     }
   }
   return true;

@@ -11,7 +11,8 @@
 //                         ∇b_j += Σ_i g_ij, ∇a_j += Σ_i d_i φ(z_ij) into a chunk's accumulators
 //                         (D+2)×m, a few KB in L1.
 // Every sum runs in an order fixed by the row index and the strip (kStrip lanes, added in a fixed
-// tree): the bits do not depend on the thread count or the machine's vector width.
+// tree), and each chunk of rows (featurelab/threads.hpp) has its own accumulators, added in chunk
+// order: the bits do not depend on the thread count.
 #pragma once
 
 #include <featurelab/activation.hpp>
@@ -21,7 +22,7 @@
 
 namespace featurelab::std_pack::small_input {
 
-// Hidden units per strip: one row's z of a strip fit in registers (4 AVX2 vectors of float).
+// Hidden units per strip: one row's z of a strip fit in registers (4 AVX2 or 2 AVX-512 vectors of float).
 constexpr Index kStrip = 32;
 // Rows whose gradients are summed in registers before touching the accumulators (pass 2).
 constexpr int kTileRows = 4;

@@ -11,6 +11,7 @@
 
 #include <cmath>
 #include <map>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -233,22 +234,16 @@ struct FusedCase {
 };
 
 TEST_CASE("two-layer's fused step equals forward, the loss and backward") {
-  {
-    const DataSpec s = testing::spec(40, 2);  // the recompute mode's blocked passes: D = 40 > 32 is not
-    auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(2000)}}, s, 11);
+  // Not fused: D = 40 with 2000 units (80000 weights, too many for the blocked step; D > 32 is not the
+  // recompute mode), and D = 12 (between the per-row step, D <= 8, and the blocked one, D > 32).
+  for (const auto& [dim, width] : {std::pair<Index, Index>{40, 2000}, std::pair<Index, Index>{12, 40}}) {
+    const DataSpec s = testing::spec(dim, 2);
+    auto model = harness().make<Model>("two-layer", {{"width", width}}, s, 11);
     auto loss = harness().make<Loss>("logistic", {}, s);
-    const Dataset data = batch_data(10, 40, 2, 7, false);
+    const Dataset data = batch_data(10, dim, 2, 7, false);
     Vec grad(model->trainable_size());
     Scalar value = 0;
-    CHECK_FALSE(model->fused_step(Batch::of(data), dynamic_cast<OutputLoss&>(*loss), grad, value));
-  }
-  {
-    const DataSpec s = testing::spec(12, 2);  // between the per-row step (D <= 8) and the blocked one (D > 32)
-    auto model = harness().make<Model>("two-layer", {{"width", std::int64_t(40)}}, s, 11);
-    auto loss = harness().make<Loss>("logistic", {}, s);
-    const Dataset data = batch_data(10, 12, 2, 7, false);
-    Vec grad(model->trainable_size());
-    Scalar value = 0;
+    INFO("D = " << dim << ", m = " << width);
     CHECK_FALSE(model->fused_step(Batch::of(data), dynamic_cast<OutputLoss&>(*loss), grad, value));
   }
   const std::vector<FusedCase> cases = {

@@ -10,6 +10,7 @@
 #include "commands.hpp"
 
 #include "errors.hpp"
+#include "huge_pages.hpp"
 
 #include <featurelab/version.hpp>
 
@@ -18,6 +19,7 @@
 
 int main(int argc, char** argv) {
   using namespace featurelab;
+  cli::restart_with_huge_pages(argv);  // first: glibc reads its tunables only when a process starts
   CLI::App app{"featurelab: feature-learning experiments from plugin components and TOML pipelines.\n"
                "Exit codes: 0 ok, 1 job or assertion failed, 2 bad input, 3 plugin refused, 75 run directory or\n"
                "job busy (in use by another featurelab), 128+N stopped by signal N: 130 Ctrl-C, 143 SIGTERM,\n"

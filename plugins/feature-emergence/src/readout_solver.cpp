@@ -1,30 +1,22 @@
 // Dual coordinate descent for the L1-loss SVM without intercept (Hsieh et al. 2008, Alg. 1, no
 // shrinking): per sample, the dual gradient G = y_i⟨a, h_i⟩ − 1, the projected Newton step
 // α_i ← clip(α_i − G/‖h_i‖², 0, C), and a += Δα_i y_i h_i.
+// The pass over the samples (epoch) is readout_epoch.cpp.
 #include "readout_solver.hpp"
 
-#include <algorithm>
+#include <featurelab/error.hpp>
+
+#include <string>
 
 namespace featurelab::feature_emergence_pack {
 
-HingeReadout::HingeReadout(ConstMatRef H, const VecD& y, double lambda)
-    : H_(H), y_(y), alpha_(VecD::Zero(H.rows())), a_(VecD::Zero(H.cols())), c_(1.0 / (lambda * static_cast<double>(H.rows()))) {
-  q_ = H.cast<double>().rowwise().squaredNorm();
-}
-
-void HingeReadout::epoch(Rng& rng) {
-  const std::vector<Index> order = rng.permutation(H_.rows());
-  for (const Index i : order) {
-    if (q_(i) <= 0) continue;  // a sample no neuron sees cannot be served by the readout
-    const auto h = H_.row(i).cast<double>();
-    const double g = y_(i) * h.dot(a_.transpose()) - 1.0;
-    const double next = std::clamp(alpha_(i) - g / q_(i), 0.0, c_);
-    const double delta = next - alpha_(i);
-    if (delta != 0) {
-      alpha_(i) = next;
-      a_.noalias() += (delta * y_(i)) * h.transpose();
-    }
+HingeReadout::HingeReadout(ConstMatRef H, const VecD& y, double lambda, std::size_t max_window)
+    : H_(H), y_(y), alpha_(VecD::Zero(H.rows())), a_(VecD::Zero(H.cols())), c_(1.0 / (lambda * static_cast<double>(H.rows()))),
+      max_window_(max_window) {
+  if (max_window != 1 && max_window != 2 && max_window != 4 && max_window != kMaxWindow) {
+    throw Error("the readout's window is 1, 2, 4 or 8 samples, got " + std::to_string(max_window));
   }
+  q_ = H.cast<double>().rowwise().squaredNorm();
 }
 
 double HingeReadout::primal() const {

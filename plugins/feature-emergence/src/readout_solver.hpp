@@ -14,14 +14,18 @@
 #include <featurelab/rng.hpp>
 #include <featurelab/types.hpp>
 
+#include <cstddef>
 #include <functional>
 
 namespace featurelab::feature_emergence_pack {
 
 class HingeReadout {
  public:
+  static constexpr std::size_t kMaxWindow = 8;
   // H: n×m hidden features (kept by reference: it must outlive the solver); y: ±1 labels.
-  HingeReadout(featurelab::ConstMatRef H, const featurelab::VecD& y, double lambda);
+  // max_window (1, 2, 4 or 8): margins computed ahead of the current sample, at most; every value
+  // gives the same bits (1: one sample at a time, the plain loop).
+  HingeReadout(featurelab::ConstMatRef H, const featurelab::VecD& y, double lambda, std::size_t max_window = kMaxWindow);
   // One pass over the samples in a random order.
   void epoch(featurelab::Rng& rng);
   const featurelab::VecD& weights() const { return a_; }
@@ -35,6 +39,7 @@ class HingeReadout {
   featurelab::ConstMatRef H_;
   featurelab::VecD y_, alpha_, q_, a_;
   double c_;  // the box 1/(λn)
+  std::size_t max_window_;
 };
 
 }  // namespace featurelab::feature_emergence_pack

@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 
 using namespace featurelab;
 using featurelab::feature_emergence_pack::HingeReadout;
@@ -51,4 +52,26 @@ TEST_CASE("readout: on overlapping classes the duality gap closes (the SVM optim
   CHECK(gap >= -1e-9);
   CHECK(gap < 1e-3 * readout.primal());
   CHECK(readout.accuracy() > 0.75);  // the Bayes rate here is ≈ 0.80
+}
+
+TEST_CASE("readout: margins computed several samples ahead give the one-sample loop's bits") {
+  // Early epochs change a at most samples (the window stays short), late ones at few (it grows to 8).
+  Rng data_rng(5);
+  const Index n = 1500, m = 37;  // m not a multiple of any vector width
+  Mat H(n, m);
+  data_rng.fill_normal(H, 1.0);
+  VecD y(n);
+  for (Index i = 0; i < n; ++i) y(i) = (H(i, 0) - H(i, 2) + data_rng.normal(0, 0.5)) > 0 ? 1.0 : -1.0;
+  H.row(7).setZero();  // a sample no neuron sees is skipped inside a window too
+  for (const std::size_t window : {2, 4, 8}) {
+    HingeReadout ahead(H, y, 1e-4, window);
+    Rng order_plain(6), order_ahead(6);
+    HingeReadout reference(H, y, 1e-4, 1);
+    for (int e = 0; e < 40; ++e) {
+      reference.epoch(order_plain);
+      ahead.epoch(order_ahead);
+      REQUIRE(std::memcmp(reference.weights().data(), ahead.weights().data(), sizeof(double) * m) == 0);
+    }
+  }
+  CHECK_THROWS_WITH(HingeReadout(H, y, 1e-4, 3), Catch::Contains("1, 2, 4 or 8"));
 }

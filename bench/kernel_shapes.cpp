@@ -5,7 +5,9 @@
 // one thread, one call per product, in float whatever the build's scalar (sgemm is the yardstick). These rows are where -DFEATURELAB_BLAS=blis takes its thresholds
 // from (parallel_product.hpp's blas_block): rows kernel_shape/<layout>/<m>x<k>x<n>/<kernel>. In a float build, the
 // kernel `narrow` is std two-layer's unpacked products (two_layer_narrow_products.hpp) at the shapes with at most 16
-// units where its fused step uses them.
+// units where its fused step uses them, and `patch` midpoint-mixup's patch-network products (patch_products.hpp) at
+// the patch network's shapes (inner dimension d = 20).
+#include "patch_products.hpp"
 #include "two_layer_narrow_products.hpp"
 
 #include <featurelab/types.hpp>
@@ -79,6 +81,30 @@ void narrow_product(benchmark::State& state, bool gradient_layout, int m, int k,
       benchmark::Counter(2.0 * m * double(k) * n * double(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
 }
 
+// The same products by patch-two-layer's kernels: xwt as Z = X·Wᵀ with Wᵀ padded (d × ldw), gtx as
+// ∇Wᵀ += Xᵀ·G (accumulating), both as its fused step calls them on a block of patch rows.
+void patch_product(benchmark::State& state, bool gradient_layout, int m, int k, int n) {
+  namespace patch = featurelab::midpoint_mixup_pack::patch;
+  using featurelab::Mat;
+  // xwt: rows = m, d = k, km = n; gtx: km = m, rows = k, d = n.
+  const int rows = gradient_layout ? k : m, dim = gradient_layout ? n : k, km = gradient_layout ? m : n;
+  const featurelab::Index ldw = patch::padded_width(km);
+  const Mat X = Mat::Random(rows, dim);
+  Mat Wt = Mat::Zero(dim, ldw), G = Mat::Zero(rows, ldw), C = Mat::Zero(gradient_layout ? dim : rows, ldw);
+  Wt.leftCols(km) = Mat::Random(dim, km);
+  G.leftCols(km) = Mat::Random(rows, km);
+  for (auto _ : state) {
+    if (gradient_layout) {
+      patch::add_transpose_times(X.data(), rows, dim, G.data(), ldw, C.data());
+    } else {
+      patch::times_transpose(X.data(), rows, dim, Wt.data(), ldw, C.data());
+    }
+    benchmark::DoNotOptimize(C.data());
+  }
+  state.counters["GFLOP/s"] =
+      benchmark::Counter(2.0 * m * double(k) * n * double(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
+}
+
 // m × k × n: Frei et al.'s Figure 1 (k = 2), the patch network (k = 20, and its gradient), the transformer
 // (64), two-layer widths around the thresholds, feature averaging's E1 (m = 10 outputs), Fashion-MNIST's
 // 1568 → 256 layer, feature emergence's parity (500 → 600).
@@ -94,6 +120,13 @@ const bool registered = [] {
                                  std::to_string(s[1]) + "x" + std::to_string(s[2]) + (blis ? "/blis-serial" : "/eigen");
         const int m = s[0], k = s[1], n = s[2];
         benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { product(st, gradient_layout, blis, m, k, n); })
+            ->Unit(benchmark::kMicrosecond);
+      }
+      if (std::is_same_v<featurelab::Scalar, float> && (gradient_layout ? s[2] : s[1]) == 20) {
+        const std::string name = std::string("kernel_shape/") + (gradient_layout ? "gtx/" : "xwt/") + std::to_string(s[0]) + "x" +
+                                 std::to_string(s[1]) + "x" + std::to_string(s[2]) + "/patch";
+        const int m = s[0], k = s[1], n = s[2];
+        benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { patch_product(st, gradient_layout, m, k, n); })
             ->Unit(benchmark::kMicrosecond);
       }
       const bool narrow = std::is_same_v<featurelab::Scalar, float> && (gradient_layout ? s[0] : s[2]) <= 16;

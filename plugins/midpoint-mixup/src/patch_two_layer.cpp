@@ -1,6 +1,8 @@
 // Patch CNN: Z = X_patches Wᵀ ((n·P)×(k·m)), one GEMM each way; the readout sums blocks.
 #include "patch_two_layer.hpp"
 
+#include "patch_products.hpp"
+
 #include <featurelab/error.hpp>
 #include <featurelab/loss.hpp>
 #include <featurelab/parallel_product.hpp>
@@ -142,34 +144,36 @@ void PatchTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
 
 bool PatchTwoLayer::fused_step(const Batch& batch, const OutputLoss& loss, VecRef grad, Scalar& value) {
   if (!activation_.fusable() || !block_info(W_).trainable) return false;
-  const Index km = classes_ * neurons_, n = batch.n;
-  const Index block_samples = std::clamp<Index>(kFusedBlockFloats / (patches_ * km), 1, 64);
+  // Rows of km filters padded to ldw, whole vector strips (patch_products.hpp); the padding stays 0.
+  const Index km = classes_ * neurons_, ldw = patch::padded_width(km), n = batch.n;
+  const Index block_samples = std::clamp<Index>(kFusedBlockFloats / (patches_ * ldw), 1, 64);
   fused_chunks_.resize(static_cast<std::size_t>(parallel_chunks));
   for (auto& c : fused_chunks_) {
-    c.Z.resize(block_samples * patches_, km);
+    c.Z.resize(block_samples * patches_, ldw);
     c.sums.resize(block_samples, km);
     c.out.resize(block_samples, classes_);
     c.dout.resize(block_samples, classes_);
-    c.grad.resize(km, dim_);
+    c.grad.resize(dim_, ldw);
   }
+  filters_transposed_.resize(dim_, ldw);
+  filters_transposed_.leftCols(km) = block(W_).transpose();
+  filters_transposed_.rightCols(ldw - km).setZero();
   const ConstMatMap Xp = patch_rows(batch.X());
-  const auto W = block(W_);
   parallel_over_chunks(n, [&](Index chunk, Index first, Index last) {
     FusedChunk& c = fused_chunks_[static_cast<std::size_t>(chunk)];
     c.grad.setZero();
     c.loss = 0;
     for (Index begin = first; begin < last; begin += block_samples) {
       const Index samples = std::min(block_samples, last - begin), rows = samples * patches_;
-      const auto Xb = Xp.middleRows(begin * patches_, rows);  // read here, and again below while in cache
-      auto Z = c.Z.topRows(rows);
-      Z.noalias() = Xb * W.transpose();
+      const Scalar* Xb = Xp.row(begin * patches_).data();  // read here, and again below while in cache
+      patch::times_transpose(Xb, rows, dim_, filters_transposed_.data(), ldw, c.Z.data());
       // φ summed over each sample's patches into sums, φ' written over Z.
       c.sums.topRows(samples).setZero();
       activation_.visit([&](const auto& kernel) {
         for (Index s = 0; s < samples; ++s) {
           Scalar* __restrict sums = c.sums.row(s).data();
           for (Index p = 0; p < patches_; ++p) {
-            Scalar* __restrict z = Z.row(s * patches_ + p).data();
+            Scalar* __restrict z = c.Z.row(s * patches_ + p).data();
             for (Index e = 0; e < km; ++e) {
               const activation_kernel::ValueSlope v = kernel(z[e]);
               sums[e] += v.value;
@@ -182,21 +186,21 @@ bool PatchTwoLayer::fused_step(const Batch& batch, const OutputLoss& loss, VecRe
         c.out.row(s) = ConstMatMap(c.sums.row(s).data(), classes_, neurons_).rowwise().sum().transpose();
       }
       c.loss += loss.row_block(c.out.topRows(samples), batch, begin, n, c.dout.topRows(samples));
-      // The patch gradient φ'(z)·dout(i, y) of filter (y, r), in place, then ∇W += Gᵀ X.
+      // The patch gradient φ'(z)·dout(i, y) of filter (y, r), in place, then ∇Wᵀ += Xᵀ G.
       for (Index s = 0; s < samples; ++s) {
         MatMap scale(c.sums.row(s).data(), classes_, neurons_);  // the sums are spent: reused
         scale = c.dout.row(s).transpose().replicate(1, neurons_);
-        Z.middleRows(s * patches_, patches_).array().rowwise() *= c.sums.row(s).array();
+        c.Z.middleRows(s * patches_, patches_).leftCols(km).array().rowwise() *= c.sums.row(s).array();
       }
-      c.grad.noalias() += Z.transpose() * Xb;
+      patch::add_transpose_times(Xb, rows, dim_, c.Z.data(), ldw, c.grad.data());
     }
   });
   // The chunks' sums in chunk order: the same bits on any number of threads.
   auto dW = grad_block(grad, W_);
-  dW = fused_chunks_[0].grad;
+  dW = fused_chunks_[0].grad.leftCols(km).transpose();
   double total = fused_chunks_[0].loss;
   for (std::size_t c = 1; c < fused_chunks_.size(); ++c) {
-    dW += fused_chunks_[c].grad;
+    dW += fused_chunks_[c].grad.leftCols(km).transpose();
     total += fused_chunks_[c].loss;
   }
   value = static_cast<Scalar>(total / static_cast<double>(n));

@@ -68,12 +68,13 @@ class PatchTwoLayer : public featurelab::Model, public featurelab::LinearPreacti
   void readout(featurelab::Index n, featurelab::MatRef out);  // out = per-class sums of H_
   featurelab::Mat Z_, H_, D_, G_, packed_;
   // A fused step's per-chunk scratch: one block's pre-activations (then φ', then the patch gradient),
-  // its filter sums, outputs and d(loss)/d(out), and the chunk's ∇W and loss.
+  // its filter sums, outputs and d(loss)/d(out), and the chunk's ∇Wᵀ (d × padded km) and loss.
   struct FusedChunk {
     featurelab::Mat Z, sums, out, dout, grad;
     double loss = 0;
   };
   std::vector<FusedChunk> fused_chunks_;
+  featurelab::Mat filters_transposed_;  // Wᵀ, d × km padded to whole vector strips with zeros
   // A block's pre-activations take at most this many floats (256 KB: in L2 beside its patches).
   static constexpr featurelab::Index kFusedBlockFloats = 65536;
   // One km-vector per chunk of samples (featurelab/threads.hpp): readout's filter sums, patch_gradient's

@@ -73,7 +73,7 @@ void FeatureLearnedProbe::measure(const ProbeInput& in, Measurements& out) {
   if (initial_lambda_.size() == 0) initial_lambda_ = lambda;
 
   const double threshold = std::log(static_cast<double>(k));
-  int both = 0, one = 0, none = 0, r_both = 0, r_one = 0, r_none = 0, predicted_right = 0, one_feature = 0;
+  int both = 0, one = 0, none = 0, r_both = 0, r_one = 0, r_none = 0, predicted_right = 0, one_feature = 0, agree = 0;
   Table table;
   table.values.resize(k, 4);
   table.col_names = {"ablation_acc_v1", "ablation_acc_v2", "response_v1", "response_v2"};
@@ -83,6 +83,7 @@ void FeatureLearnedProbe::measure(const ProbeInput& in, Measurements& out) {
     const double R1 = responses(2 * y, y), R2 = responses(2 * y + 1, y);
     const bool l1 = R1 >= threshold, l2 = R2 >= threshold;
     (l1 && l2 ? r_both : (l1 || l2) ? r_one : r_none)++;
+    agree += (a1 == l1 && a2 == l2) ? 1 : 0;  // the same features learned by both criteria
     if (l1 != l2) {
       ++one_feature;
       const bool predicted_v1 = initial_lambda_(y, 0) >= initial_lambda_(y, 1);
@@ -99,7 +100,10 @@ void FeatureLearnedProbe::measure(const ProbeInput& in, Measurements& out) {
   out.scalar("response_one", r_one / kk);
   out.scalar("response_none", r_none / kk);
   out.scalar("one_feature_classes", one_feature);
-  out.scalar("init_predicts_winner", one_feature ? double(predicted_right) / one_feature : 1.0);
+  out.scalar("criteria_agree", agree / kk);
+  // Not recorded when no class learned exactly one feature: Claim B.10 says nothing then, a vacuous 1
+  // would pass, and an assertion on a missing value fails.
+  if (one_feature) out.scalar("init_predicts_winner", double(predicted_right) / one_feature);
   double r1 = 0, r2 = 0;
   for (Index y = 0; y < k; ++y) {
     r1 += responses(2 * y, y);

@@ -1,6 +1,9 @@
 // Both gradients on the same weights; the lagging weights are set temporarily and restored.
 #include "gradient_alignment_probe.hpp"
 
+#include <algorithm>
+#include <limits>
+
 #include "midpoint_mixup_exact_loss.hpp"
 
 #include <featurelab/error.hpp>
@@ -66,7 +69,10 @@ void GradientAlignmentProbe::measure(const ProbeInput& in, Measurements& out) {
 
   // Per class: Σ_r ⟨g_{y,r}, v⟩ over the class's rows of W.
   const ConstMatMap Germ(erm.data(), w->rows, w->cols), Gmm(mm.data(), w->rows, w->cols);
+  // Prop. 3.4 bounds every class: beside the class means, the least push on a lagging feature and the
+  // largest (least negative) push on a class's gap.
   double erm_lag = 0, mm_lag = 0, mm_gap = 0, erm_lead = 0, mm_lead = 0;
+  double mm_lag_min = std::numeric_limits<double>::infinity(), mm_gap_max = -std::numeric_limits<double>::infinity();
   for (Index y = 0; y < k; ++y) {
     const auto v1 = views.row(2 * y), v2 = views.row(2 * y + 1);
     const RowVec ge = Germ.middleRows(y * m, m).colwise().sum(), gm = Gmm.middleRows(y * m, m).colwise().sum();
@@ -75,6 +81,8 @@ void GradientAlignmentProbe::measure(const ProbeInput& in, Measurements& out) {
     mm_lag += gm.dot(v2);
     mm_lead += gm.dot(v1);
     mm_gap += gm.dot(v1 - v2);
+    mm_lag_min = std::min(mm_lag_min, double(gm.dot(v2)));
+    mm_gap_max = std::max(mm_gap_max, double(gm.dot(v1 - v2)));
   }
   const double kk = static_cast<double>(k);
   out.scalar("erm_lagging", erm_lag / kk);
@@ -82,7 +90,9 @@ void GradientAlignmentProbe::measure(const ProbeInput& in, Measurements& out) {
   out.scalar("mm_lagging", mm_lag / kk);
   out.scalar("mm_leading", mm_lead / kk);
   out.scalar("mm_lagging_k2", mm_lag / kk * kk * kk);
+  out.scalar("mm_lagging_k2_min", mm_lag_min * kk * kk);
   out.scalar("mm_gap", mm_gap / kk);
+  out.scalar("mm_gap_max", mm_gap_max);
   out.scalar("ratio", erm_lag != 0 ? mm_lag / erm_lag : std::numeric_limits<double>::infinity());
 }
 

@@ -225,3 +225,40 @@ TEST_CASE("Lemma 3.2: at w_y = c(v_{y,1} + v_{y,2}) J_MM has a closed form that 
   CHECK(std::log(2 + 8 * std::exp(-5.0)) == Approx(0.71974).epsilon(1e-5));
   CHECK(exact->evaluate(*model, Batch::of(data)) == Approx(std::log(2.0) * (1 - same)).epsilon(1e-4));
 }
+
+TEST_CASE("Lemma 3.2, necessity: unequal correlations w_y = c(2v_{y,1} + v_{y,2}) stay above inf J_MM at every scale") {
+  // A cross-class midpoint of x_i = β_i v_{y,1} + (1 − β_i) v_{y,2} and x_j scores c(1 + β_i)/2 and
+  // c(1 + β_j)/2 on the two classes: unless β_i = β_j the soft target (½, ½) is missed by a margin that
+  // grows with c, so J_MM stays above its infimum log 2 · (1 − Σπ²) and rises with the scale, where the
+  // equal model of the sufficiency half falls to it.
+  const int k = 10;
+  auto dist = pack().make<Distribution>("simple-multiview", {{"classes", std::int64_t(k)}}, {});
+  Dataset data;
+  Rng rng(3);
+  dist->sample(200, Split::Train, rng, data);
+  const Mat views = dist->features().at("views");
+  const DataSpec s = testing::spec(views.cols(), k);
+  auto model = std_pack().make<Model>("linear", {{"bias", false}}, s);
+  auto exact = pack().make<Loss>("midpoint-mixup-exact", {}, {});
+  VecD counts = VecD::Zero(k);
+  for (Index i = 0; i < data.size(); ++i) counts(data.y(i)) += 1;
+  const double n = static_cast<double>(data.size());
+  const double infimum = std::log(2.0) * (1 - counts.squaredNorm() / (n * n));
+  auto loss_at = [&](double c, double lead) {
+    MatMap W = model->block("W");
+    for (Index y = 0; y < k; ++y) W.row(y) = static_cast<Scalar>(c) * (lead * views.row(2 * y) + views.row(2 * y + 1));
+    return static_cast<double>(exact->evaluate(*model, Batch::of(data)));
+  };
+  double previous = 0;
+  for (double c : {2.0, 10.0, 50.0, 200.0}) {
+    const double unequal = loss_at(c, 2.0), equal = loss_at(c, 1.0);
+    INFO("c = " << c << ": unequal " << unequal << ", equal " << equal << ", infimum " << infimum);
+    CHECK(unequal >= infimum + 0.05);
+    if (c >= 50) {  // it diverges where the equal model converges
+      CHECK(unequal > previous);
+      CHECK(unequal > equal + 0.5);
+    }
+    previous = unequal;
+  }
+  CHECK(loss_at(200.0, 1.0) == Approx(infimum).epsilon(1e-4));
+}

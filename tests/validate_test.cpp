@@ -237,6 +237,9 @@ TEST_CASE("a --set of a key the sweep also sets is refused, naming the key, the 
                                    "sweep's instead: --set 'sweep\\.model\\.width=\\[30\\]', or drop this --set"));
   // The fix it names: the sweep's own values, from the command line.
   CHECK(validate_text(swept, {"sweep.model.width=[30]"}).model.params.integer("width") == 30);
+  // ... also written as TOML writes the sweep's key, quoted; an unbalanced quote is refused with the fix.
+  CHECK(validate_text(swept, {"sweep.\"model.width\"=[31]"}).model.params.integer("width") == 31);
+  CHECK_THROWS_WITH(validate_text(swept, {"sweep.\"model.width=[31]"}), Catch::Contains("unbalanced double quote"));
   // A key that a variant sets: the variant is located, and is what to edit.
   const std::string variants = std::string(kGood) + "[sweep]\nsteps = [{ name = \"short\", \"train.steps\" = 5 }]\n";
   CHECK_THROWS_WITH(validate_text(variants, {"train.steps=50"}),

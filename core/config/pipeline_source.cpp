@@ -7,7 +7,6 @@
 
 #include <memory>
 #include <set>
-#include <sstream>
 #include <type_traits>
 
 namespace featurelab {
@@ -147,13 +146,24 @@ void apply(toml::table& table, const std::string& assignment, std::vector<Diagno
   const std::string key = assignment.substr(0, eq);
   const std::string value_text = assignment.substr(eq + 1);
   const std::string source = located_at.empty() ? origin + " " + key : located_at + " (" + origin + " " + key + ")";
-  std::vector<std::string> parts;
-  {
-    std::istringstream in(key);
-    std::string part;
-    while (std::getline(in, part, '.')) parts.push_back(part);
+  // The dotted key's parts, as TOML reads one: a part in double quotes may hold dots (sweep."model.width", the
+  // way the [sweep] table writes its keys).
+  std::vector<std::string> parts(1);
+  bool in_quotes = false;
+  for (const char c : key) {
+    if (c == '"') {
+      in_quotes = !in_quotes;
+    } else if (c == '.' && !in_quotes) {
+      parts.emplace_back();
+    } else {
+      parts.back() += c;
+    }
   }
-  if (!key.empty() && key.back() == '.') parts.emplace_back();  // getline drops a trailing empty part
+  if (in_quotes) {
+    errors.push_back({origin + " " + key, "unbalanced double quote in the dotted key; write sweep.\"model.width\"=[...] "
+                                          "or sweep.model.width=[...]"});
+    return;
+  }
   for (const auto& part : parts) {
     if (part.empty()) {
       errors.push_back({origin + " " + key, "empty part in the dotted key"});

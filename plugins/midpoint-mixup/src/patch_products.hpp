@@ -12,24 +12,19 @@
 // (`kernel_shape/*/patch` rows) these run about twice as fast as Eigen's product.
 #pragma once
 
-#include <featurelab/types.hpp>
+#include <featurelab/register_tiles.hpp>
 
 #include <utility>
 
 namespace featurelab::midpoint_mixup_pack::patch {
 
-// Filters per strip: one vector register of Scalar (Eigen's packet), as an Eigen fixed-size array (its
-// operations are explicit vector instructions, and a tile of them stays in registers).
-constexpr Index kLanes = Eigen::internal::packet_traits<Scalar>::size;
-using Strip = Eigen::Array<Scalar, kLanes, 1>;
+using register_tiles::kLanes;
+using register_tiles::kManyRegisters;
+using register_tiles::Strip;
+using register_tiles::strip_at;
 // Tiles sized to the vector registers (32 with AVX-512, 16 with AVX2): Z's tile holds kTileRows ×
 // kTileStrips accumulators beside kTileStrips strips of Wᵀ and one broadcast; ∇Wᵀ's holds kTileInputs ×
 // kUpdateStrips beside kUpdateStrips strips of G and one broadcast.
-#ifdef EIGEN_ARCH_DEFAULT_NUMBER_OF_REGISTERS
-constexpr bool kManyRegisters = EIGEN_ARCH_DEFAULT_NUMBER_OF_REGISTERS >= 32;
-#else
-constexpr bool kManyRegisters = false;
-#endif
 constexpr int kTileRows = kManyRegisters ? 6 : 3;
 constexpr int kTileStrips = kManyRegisters ? 4 : 3;
 constexpr int kTileInputs = kManyRegisters ? 10 : 5;
@@ -37,8 +32,6 @@ constexpr int kUpdateStrips = 2;
 
 // km rounded up to whole strips: the row stride of Wᵀ, Z, G and ∇Wᵀ.
 constexpr Index padded_width(Index width) { return (width + kLanes - 1) / kLanes * kLanes; }
-
-inline Eigen::Map<const Strip> strip_at(const Scalar* p) { return Eigen::Map<const Strip>(p); }
 
 // Z(r, strip s) = Σ_k X(r, k) Wᵀ(k, strip s) for R rows and S strips, k ascending.
 template <int R, int S>

@@ -9,6 +9,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <memory>
+
 using namespace featurelab;
 using mm_test::pack;
 using mm_test::std_pack;
@@ -197,33 +199,48 @@ TEST_CASE("Prop. 3.3: uniform mixup keeps a gap above its infimum at w_y = c(v_{
   }
 }
 
+// Lemma 3.2's setting: 200 points of Def. 3.1's data with k = 10, Section 3's linear model and the exact
+// J_MM; J_MM at w_y = c(lead·v_{y,1} + v_{y,2}), and the share Σ_y π_y² of same-class pairs.
+struct Lemma32Setting {
+  static constexpr int k = 10;
+  std::shared_ptr<Distribution> dist = pack().make<Distribution>("simple-multiview", {{"classes", std::int64_t(k)}}, {});
+  Dataset data;
+  Mat views;
+  std::shared_ptr<Model> model;
+  std::shared_ptr<Loss> exact = pack().make<Loss>("midpoint-mixup-exact", {}, {});
+  double same = 0;
+  Lemma32Setting() {
+    Rng rng(3);
+    dist->sample(200, Split::Train, rng, data);
+    views = dist->features().at("views");
+    model = std_pack().make<Model>("linear", {{"bias", false}}, testing::spec(views.cols(), k));
+    VecD counts = VecD::Zero(k);
+    for (Index i = 0; i < data.size(); ++i) counts(data.y(i)) += 1;
+    const double n = static_cast<double>(data.size());
+    same = counts.squaredNorm() / (n * n);
+  }
+  double loss_at(double c, double lead) {
+    MatMap W = model->block("W");
+    for (Index y = 0; y < k; ++y) W.row(y) = static_cast<Scalar>(c) * (lead * views.row(2 * y) + views.row(2 * y + 1));
+    return static_cast<double>(exact->evaluate(*model, Batch::of(data)));
+  }
+};
+
 TEST_CASE("Lemma 3.2: at w_y = c(v_{y,1} + v_{y,2}) J_MM has a closed form that falls to its infimum") {
   // Same-class midpoints score c on their class, cross-class ones c/2 on both classes, so
   //   J_MM = Σ_{i,j} [same ? log(1 + (k−1)e^{−c}) : log(2 + (k−2)e^{−c/2})] / N²,
   // whose limit is log 2 · (1 − Σ_y π_y²) = inf J_MM (Lemma 3.2; Eq. C.2 with the cross-class
   // fraction 1 − Σ_y π_y², which the paper's Eq. C.2 leaves out).
-  const int k = 10;
-  auto dist = pack().make<Distribution>("simple-multiview", {{"classes", std::int64_t(k)}}, {});
-  Dataset data;
-  Rng rng(3);
-  dist->sample(200, Split::Train, rng, data);
-  const Mat views = dist->features().at("views");
-  const DataSpec s = testing::spec(views.cols(), k);
-  auto model = std_pack().make<Model>("linear", {{"bias", false}}, s);
-  auto exact = pack().make<Loss>("midpoint-mixup-exact", {}, {});
-  VecD counts = VecD::Zero(k);
-  for (Index i = 0; i < data.size(); ++i) counts(data.y(i)) += 1;
-  const double n = static_cast<double>(data.size());
-  const double same = counts.squaredNorm() / (n * n);
+  Lemma32Setting lemma;
+  const int k = Lemma32Setting::k;
+  const double same = lemma.same;
   for (double c : {1.0, 10.0, 50.0}) {
-    MatMap W = model->block("W");
-    for (Index y = 0; y < k; ++y) W.row(y) = static_cast<Scalar>(c) * (views.row(2 * y) + views.row(2 * y + 1));
     const double expected = same * std::log1p((k - 1) * std::exp(-c)) + (1 - same) * std::log(2 + (k - 2) * std::exp(-c / 2));
-    CHECK(exact->evaluate(*model, Batch::of(data)) == Approx(expected).epsilon(1e-4));
+    CHECK(lemma.loss_at(c, 1.0) == Approx(expected).epsilon(1e-4));
   }
   // c = 10: the cross-class pair loss at k = 10 (0.71974 in our own reference computation).
   CHECK(std::log(2 + 8 * std::exp(-5.0)) == Approx(0.71974).epsilon(1e-5));
-  CHECK(exact->evaluate(*model, Batch::of(data)) == Approx(std::log(2.0) * (1 - same)).epsilon(1e-4));
+  CHECK(lemma.loss_at(50.0, 1.0) == Approx(std::log(2.0) * (1 - same)).epsilon(1e-4));
 }
 
 TEST_CASE("Lemma 3.2, necessity: unequal correlations w_y = c(2v_{y,1} + v_{y,2}) stay above inf J_MM at every scale") {
@@ -231,24 +248,9 @@ TEST_CASE("Lemma 3.2, necessity: unequal correlations w_y = c(2v_{y,1} + v_{y,2}
   // c(1 + β_j)/2 on the two classes: unless β_i = β_j the soft target (½, ½) is missed by a margin that
   // grows with c, so J_MM stays above its infimum log 2 · (1 − Σπ²) and rises with the scale, where the
   // equal model of the sufficiency half falls to it.
-  const int k = 10;
-  auto dist = pack().make<Distribution>("simple-multiview", {{"classes", std::int64_t(k)}}, {});
-  Dataset data;
-  Rng rng(3);
-  dist->sample(200, Split::Train, rng, data);
-  const Mat views = dist->features().at("views");
-  const DataSpec s = testing::spec(views.cols(), k);
-  auto model = std_pack().make<Model>("linear", {{"bias", false}}, s);
-  auto exact = pack().make<Loss>("midpoint-mixup-exact", {}, {});
-  VecD counts = VecD::Zero(k);
-  for (Index i = 0; i < data.size(); ++i) counts(data.y(i)) += 1;
-  const double n = static_cast<double>(data.size());
-  const double infimum = std::log(2.0) * (1 - counts.squaredNorm() / (n * n));
-  auto loss_at = [&](double c, double lead) {
-    MatMap W = model->block("W");
-    for (Index y = 0; y < k; ++y) W.row(y) = static_cast<Scalar>(c) * (lead * views.row(2 * y) + views.row(2 * y + 1));
-    return static_cast<double>(exact->evaluate(*model, Batch::of(data)));
-  };
+  Lemma32Setting lemma;
+  const double infimum = std::log(2.0) * (1 - lemma.same);
+  auto loss_at = [&](double c, double lead) { return lemma.loss_at(c, lead); };
   double previous = 0;
   for (double c : {2.0, 10.0, 50.0, 200.0}) {
     const double unequal = loss_at(c, 2.0), equal = loss_at(c, 1.0);

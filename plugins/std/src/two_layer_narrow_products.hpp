@@ -10,26 +10,20 @@
 // (`kernel_shape/*/narrow` rows): 146–152 GFLOP/s for Z and 177–182 for ∇W, against Eigen's 56–57 and 87–89.
 #pragma once
 
-#include <featurelab/types.hpp>
+#include <featurelab/register_tiles.hpp>
 
 namespace featurelab::std_pack::narrow {
 
-// Inputs per strip: one vector register of Scalar (Eigen's packet), as an Eigen fixed-size array (its
-// operations are explicit vector instructions, and a tile of them stays in registers).
-constexpr Index kLanes = Eigen::internal::packet_traits<Scalar>::size;
-using Strip = Eigen::Array<Scalar, kLanes, 1>;
+using register_tiles::kLanes;
+using register_tiles::kManyRegisters;
+using register_tiles::Strip;
+using register_tiles::strip_at;
 // Tiles sized to the vector registers (32 with AVX-512, 16 with AVX2): Z's tile holds kTileRows ×
 // kTileUnits accumulators beside kTileUnits strips of W (5 × 5 measured 2× faster than 4 × 5 or 6 × 5); ∇W's holds kTileUnits × kUpdateStrips beside
 // kUpdateStrips strips of X.
-#ifdef EIGEN_ARCH_DEFAULT_NUMBER_OF_REGISTERS
-constexpr bool kManyRegisters = EIGEN_ARCH_DEFAULT_NUMBER_OF_REGISTERS >= 32;
-#else
-constexpr bool kManyRegisters = false;
-#endif
 constexpr int kTileRows = kManyRegisters ? 5 : 2;
 constexpr int kTileUnits = 5;
 constexpr int kUpdateStrips = kManyRegisters ? 4 : 2;
-inline Eigen::Map<const Strip> strip_at(const Scalar* p) { return Eigen::Map<const Strip>(p); }
 
 // The lanes added in a fixed tree (halves, then quarters, ...).
 inline Scalar lane_sum(const Strip& lanes) {

@@ -195,3 +195,37 @@ TEST_CASE("an assertion with a control passes only if the expectation fails at t
   CHECK(verdict(untrained, {job_with(0, "", 0, {{0, 0.5}, {100, 0.95}})}).at("holds") == true);
   CHECK(verdict(untrained, {job_with(0, "", 0, {{0, 0.92}, {100, 0.95}})}).at("holds") == false);
 }
+
+TEST_CASE("at = \"every\" needs the expectation at every recorded step after initialisation") {
+  featurelab::AssertSpec spec;
+  spec.expect = "accuracy.test >= 0.9";
+  spec.at = "every";
+  const std::vector<featurelab::JobRecord> steady = {job_with(0, "", 0, {{0, 0.5}, {50, 0.92}, {100, 0.95}})};
+  CHECK(verdict(spec, steady).at("holds") == true);
+  CHECK(verdict(spec, steady).at("at_init").at("holds") == false);  // step 0 is the initial state, not checked here
+  // A dip at step 50 that the final value hides: "final" passes, "every" names the step.
+  const std::vector<featurelab::JobRecord> dip = {job_with(0, "", 0, {{0, 0.5}, {50, 0.85}, {100, 0.95}})};
+  CHECK(verdict(spec, dip).at("holds") == false);
+  CHECK(verdict(spec, dip).at("checks").at(0).at("step") == "50");
+  CHECK_THAT(fail_lines(spec, dip), Catch::Contains("(every, every-seed): seed 0 at step 50: 0.85 >= 0.9 is false"));
+  spec.over = "mean";
+  CHECK_THAT(fail_lines(spec, dip), Catch::Contains("mean over 1 seed(s) at step 50: 0.85 >= 0.9 is false"));
+  spec.over = "every-seed";
+  spec.at = "final";
+  CHECK(verdict(spec, dip).at("holds") == true);
+  // A control passes if the expectation fails at one of its steps.
+  spec.at = "every";
+  spec.points = "model.width=40";
+  spec.controls = {"model.width=10"};
+  const auto wide = job_with(1, "40", 0, {{0, 0.5}, {50, 0.92}, {100, 0.95}});
+  CHECK(verdict(spec, {job_with(0, "10", 0, {{0, 0.5}, {50, 0.85}, {100, 0.95}}), wide}).at("holds") == true);
+  CHECK(verdict(spec, {job_with(0, "10", 0, {{0, 0.5}, {50, 0.91}, {100, 0.95}}), wide}).at("holds") == false);
+  // A metric the expression reads that is missing at one of the steps fails it, either way.
+  featurelab::AssertSpec two;
+  two.expect = "accuracy.test >= train.loss";
+  two.at = "every";
+  auto partial = job_with(0, "", 0, {{0, 0.5}, {50, 0.92}, {100, 0.95}});
+  partial.history["train.loss"] = {{0, 0.1}, {100, 0.1}};
+  CHECK(verdict(two, {partial}).at("holds") == false);
+  CHECK_THAT(verdict(two, {partial}).at("missing").get<std::string>(), Catch::Contains("no value at step 50"));
+}

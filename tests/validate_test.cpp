@@ -92,6 +92,13 @@ TEST_CASE("the operative config is itself a valid pipeline that resolves the sam
                                                  "expect = \"accuracy.test >= 0.5\"\nat = 5"));
   CHECK_THAT(at_step.operative_toml(), Catch::Contains("at = 5"));
   CHECK(validate_text(at_step.operative_toml()).operative_toml() == at_step.operative_toml());
+  const Pipeline at_every = validate_text(replace(kGood, "expect = \"accuracy.test >= 0.5\"",
+                                                  "expect = \"accuracy.test >= 0.5\"\nat = \"every\""));
+  CHECK_THAT(at_every.operative_toml(), Catch::Contains("at = 'every'") || Catch::Contains("at = \"every\""));
+  CHECK(validate_text(at_every.operative_toml()).operative_toml() == at_every.operative_toml());
+  CHECK_THROWS_WITH(validate_text(replace(kGood, "expect = \"accuracy.test >= 0.5\"",
+                                          "expect = \"accuracy.test >= 0.5\"\nat = \"always\"")),
+                    Catch::Contains("expected \"final\", \"every\""));
 }
 
 TEST_CASE("unknown keys and sections get did-you-mean with file and line") {

@@ -80,9 +80,9 @@ toml::table operative_table(const Pipeline& p) {
     for (const auto& a : p.asserts) {
       toml::table t;
       t.insert_or_assign("expect", a.expect);
-      // `at` is "final" or a step number; written back as the integer it was, so that
+      // `at` is "final", "every" or a step number; written back as the integer it was, so that
       // `featurelab job` reads the config.toml that `run --prepare` wrote.
-      if (a.at == "final") {
+      if (a.at == "final" || a.at == "every") {
         t.insert_or_assign("at", a.at);
       } else {
         t.insert_or_assign("at", static_cast<std::int64_t>(std::stoll(a.at)));

@@ -396,8 +396,9 @@ class Validator {
         const std::string k(key.str());
         if (k == "expect" && value.is_string()) {
           a.expect = value.as_string()->get();
-        } else if (k == "at" && value.is_string() && value.as_string()->get() == "final") {
-          a.at = "final";
+        } else if (k == "at" && value.is_string() &&
+                   (value.as_string()->get() == "final" || value.as_string()->get() == "every")) {
+          a.at = value.as_string()->get();
         } else if (k == "at" && value.is_integer() && value.as_integer()->get() >= 0) {
           a.at = std::to_string(value.as_integer()->get());
         } else if (k == "over" && value.is_string()) {
@@ -416,7 +417,7 @@ class Validator {
           a.holds_at_init = value.as_boolean()->get();
         } else if (k == "expect" || k == "at" || k == "over" || k == "where" || k == "control" || k == "holds_at_init") {
           error(value, path + "." + k,
-                k == "at"              ? "expected \"final\" or a step number"
+                k == "at"              ? "expected \"final\", \"every\" (each recorded step after 0) or a step number"
                 : k == "control"       ? "expected a selector \"key=value ...\" (or a list of them), e.g. \"step=0\""
                 : k == "holds_at_init" ? "expected true or false"
                                        : "expected a string");

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <map>
 #include <set>
 #include <sstream>
@@ -50,6 +51,12 @@ struct Mode {
   Pairs control;        // keys changed on every checked point; `step` replaces `at`
   bool init = false;    // each metric at its first recorded step (unless its selector names a step)
   bool negate = false;  // the expectation must NOT hold (a control)
+};
+
+// An outcome and the step it was read at (under at = "every", the step that decided it).
+struct StepOutcome {
+  Assertion::Outcome outcome;
+  std::string step;
 };
 
 struct Evaluation {
@@ -105,9 +112,10 @@ class JobTable {
           if (pk == k) pv = v;
         }
       }
+      std::string step_at;  // the step value_for reads: base_at, or under at = "every" each step in turn
       auto value_for = [&](std::int64_t seed, const std::string& metric, const Selector& sel) {
         auto target = base;
-        std::string at = base_at;  // [step=N] reads another step than the assertion's `at`
+        std::string at = step_at;  // [step=N] reads another step than the assertion's `at`
         for (const auto& [k, v] : sel) {
           if (k == "step") {
             at = v;
@@ -138,24 +146,64 @@ class JobTable {
       };
       std::string label;
       for (const auto& [k, v] : base) label += (label.empty() ? "" : " ") + k + "=" + v;
+      // at = "every": the expectation at each step recorded after initialisation ("for all t ≥ 1"),
+      // the steps being those of the first metric it reads; it holds if it holds at every one of
+      // them, and a control passes if it fails at one. `one` evaluates at `step_at`; the outcome
+      // kept is the first step where the expectation fails (a missing value ends the walk).
+      auto over_steps = [&](std::int64_t seed, const std::function<Assertion::Outcome()>& one) {
+        std::vector<std::string> steps{base_at};
+        if (base_at == "every") {
+          steps = {"final"};  // no such job or metric: value_for says which
+          if (const JobRecord* job = find_job(base, seed)) {
+            const auto it = job->history.find(parsed.metrics().front());
+            if (it != job->history.end() && !it->second.empty()) {
+              steps.clear();
+              for (std::size_t i = it->second.size() > 1 ? 1 : 0; i < it->second.size(); ++i) {
+                steps.push_back(std::to_string(it->second[i].first));
+              }
+            }
+          }
+        }
+        StepOutcome kept;
+        for (const auto& s : steps) {
+          step_at = s;
+          const auto o = one();
+          if (kept.step.empty() || !o.holds || std::isnan(o.lhs) || std::isnan(o.rhs)) kept = {o, s};
+          if (!o.holds || std::isnan(o.lhs) || std::isnan(o.rhs)) break;
+        }
+        return kept;
+      };
+      auto who = [&](const std::string& subject, const StepOutcome& k) {
+        return base_at == "every" ? subject + " at step " + k.step : subject;
+      };
       if (a.over == "mean") {
-        const auto o = parsed.evaluate([&](const std::string& m, const Selector& sel) {
-          double sum = 0;
-          for (auto seed : seeds_) sum += value_for(seed, m, sel);
-          return sum / static_cast<double>(seeds_.size());
+        const auto k = over_steps(seeds_.front(), [&] {
+          return parsed.evaluate([&](const std::string& m, const Selector& sel) {
+            double sum = 0;
+            for (auto seed : seeds_) sum += value_for(seed, m, sel);
+            return sum / static_cast<double>(seeds_.size());
+          });
         });
-        e.checks.push_back({{"point", label}, {"lhs", json_number(o.lhs)}, {"rhs", json_number(o.rhs)}, {"holds", o.holds}});
+        const auto& o = k.outcome;
+        json check{{"point", label}, {"lhs", json_number(o.lhs)}, {"rhs", json_number(o.rhs)}, {"holds", o.holds}};
+        if (base_at == "every") check["step"] = k.step;
+        e.checks.push_back(check);
         e.holds &= passes(o);
-        if (!passes(o)) e.failed.push_back(failure(label, "mean over " + std::to_string(seeds_.size()) + " seed(s)", o));
+        if (!passes(o)) e.failed.push_back(failure(label, who("mean over " + std::to_string(seeds_.size()) + " seed(s)", k), o));
       } else {
         int passed = 0;
         std::vector<std::string> point_failed;
         for (auto seed : seeds_) {
-          const auto o = parsed.evaluate([&](const std::string& m, const Selector& sel) { return value_for(seed, m, sel); });
+          const auto k = over_steps(seed, [&] {
+            return parsed.evaluate([&](const std::string& m, const Selector& sel) { return value_for(seed, m, sel); });
+          });
+          const auto& o = k.outcome;
           passed += passes(o);
-          e.checks.push_back({{"point", label}, {"seed", seed}, {"lhs", json_number(o.lhs)}, {"rhs", json_number(o.rhs)},
-                              {"holds", o.holds}});
-          if (!passes(o)) point_failed.push_back(failure(label, "seed " + std::to_string(seed), o));
+          json check{{"point", label}, {"seed", seed}, {"lhs", json_number(o.lhs)}, {"rhs", json_number(o.rhs)},
+                     {"holds", o.holds}};
+          if (base_at == "every") check["step"] = k.step;
+          e.checks.push_back(check);
+          if (!passes(o)) point_failed.push_back(failure(label, who("seed " + std::to_string(seed), k), o));
         }
         // "80%": at least that share of the seeds, rounded up (4 of 5; 1 of 1).
         const auto share = seed_share(a.over);

@@ -229,3 +229,19 @@ TEST_CASE("at = \"every\" needs the expectation at every recorded step after ini
   CHECK(verdict(two, {partial}).at("holds") == false);
   CHECK_THAT(verdict(two, {partial}).at("missing").get<std::string>(), Catch::Contains("no value at step 50"));
 }
+
+TEST_CASE("a metric first recorded after step 0 has no initial value, and at = \"every\" reads all of its steps") {
+  // A ratio to a bound that is 0 at t = 0 (weight-norms' ‖W‖_F/(2αt)) starts at step 1.
+  featurelab::AssertSpec spec;
+  spec.expect = "accuracy.test <= 1";
+  const auto late = verdict(spec, {job_with(0, "", 0, {{1, 0.5}, {2, 0.7}, {3, 0.6}})});
+  CHECK(late.at("at_init").at("holds") == false);
+  CHECK(late.at("warnings") == nlohmann::json::array({"no control"}));
+  spec.expect = "accuracy.test <= 0.65";
+  spec.at = "every";
+  const auto every = verdict(spec, {job_with(0, "", 0, {{1, 0.5}, {2, 0.7}, {3, 0.6}})});
+  CHECK(every.at("holds") == false);
+  CHECK(every.at("checks").at(0).at("step") == "2");
+  spec.expect = "accuracy.test <= 0.4";  // step 1 is read too: it fails there first
+  CHECK(verdict(spec, {job_with(0, "", 0, {{1, 0.5}, {2, 0.3}})}).at("checks").at(0).at("step") == "1");
+}

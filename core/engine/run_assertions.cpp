@@ -45,11 +45,11 @@ namespace {
 
 using Pairs = std::vector<std::pair<std::string, std::string>>;
 
-// Where an assertion is evaluated: its own points and `at`, the first recorded value of each
+// Where an assertion is evaluated: its own points and `at`, the value at step 0 of each
 // metric (initialisation), or a control's points or step; `negate` asks that the expectation fail.
 struct Mode {
   Pairs control;        // keys changed on every checked point; `step` replaces `at`
-  bool init = false;    // each metric at its first recorded step (unless its selector names a step)
+  bool init = false;    // each metric at step 0 (unless its selector names a step)
   bool negate = false;  // the expectation must NOT hold (a control)
 };
 
@@ -136,8 +136,11 @@ class JobTable {
           return std::nan("");
         }
         if (at == "final") return it->second.back().second;
-        // Initialisation: the first recorded value, if the metric has one before its last.
-        if (at == "init") return it->second.size() > 1 ? it->second.front().second : std::nan("");
+        // Initialisation: the value at step 0, if the metric has one there and later (a ratio to
+        // a bound that is 0 at t = 0, first recorded at step 1, has no initial value to compare).
+        if (at == "init") {
+          return it->second.size() > 1 && it->second.front().first == 0 ? it->second.front().second : std::nan("");
+        }
         for (const auto& [s, v] : it->second) {
           if (std::to_string(s) == at) return v;
         }
@@ -146,8 +149,8 @@ class JobTable {
       };
       std::string label;
       for (const auto& [k, v] : base) label += (label.empty() ? "" : " ") + k + "=" + v;
-      // at = "every": the expectation at each step recorded after initialisation ("for all t ≥ 1"),
-      // the steps being those of the first metric it reads; it holds if it holds at every one of
+      // at = "every": the expectation at each recorded step but step 0 ("for all t ≥ 1"), the steps
+      // being those of the first metric it reads; it holds if it holds at every one of
       // them, and a control passes if it fails at one. `one` evaluates at `step_at`; the outcome
       // kept is the first step where the expectation fails (a missing value ends the walk).
       auto over_steps = [&](std::int64_t seed, const std::function<Assertion::Outcome()>& one) {
@@ -158,8 +161,8 @@ class JobTable {
             const auto it = job->history.find(parsed.metrics().front());
             if (it != job->history.end() && !it->second.empty()) {
               steps.clear();
-              for (std::size_t i = it->second.size() > 1 ? 1 : 0; i < it->second.size(); ++i) {
-                steps.push_back(std::to_string(it->second[i].first));
+              for (const auto& [step, value] : it->second) {
+                if (step > 0 || it->second.size() == 1) steps.push_back(std::to_string(step));
               }
             }
           }

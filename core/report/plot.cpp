@@ -272,6 +272,25 @@ bool scatter_columns(const fs::path& csv, int& x, int& y, int& colour, bool& sig
   return x > 0 && y > 0;
 }
 
+// The columns x, y and colour (1-based, as scatter_columns finds them) of a point-cloud CSV as
+// "x y colour" lines, for drawing over a grid (whose matrix file is space-separated).
+void point_cloud_dat(const fs::path& csv, int x, int y, int colour, const fs::path& out_path) {
+  std::ifstream in(csv);
+  std::ofstream out(out_path);
+  std::string line;
+  std::getline(in, line);  // the header
+  while (std::getline(in, line)) {
+    std::vector<std::string> cells;
+    std::size_t start = 0;
+    for (std::size_t comma; (comma = line.find(',', start)) != std::string::npos; start = comma + 1) {
+      cells.push_back(line.substr(start, comma - start));
+    }
+    cells.push_back(line.substr(start));
+    auto cell = [&](int c) { return c >= 1 && static_cast<std::size_t>(c) <= cells.size() ? cells[c - 1] : "0"; };
+    out << cell(x) << " " << cell(y) << " " << (colour > 0 ? cell(colour) : "0") << "\n";
+  }
+}
+
 void plot_tables(const fs::path& run_dir, const Run& run, const fs::path& dir, std::vector<fs::path>& written) {
   // The last step of each table in the first job of each sweep point.
   std::set<std::size_t> seen;
@@ -310,9 +329,30 @@ void plot_tables(const fs::path& run_dir, const Run& run, const fs::path& dir, s
       }
       if (numeric_grid(found.second, numeric)) {
         // Row and column names are coordinates (a decision grid): real axes, not one label per cell.
-        body = base + fmt::format("set xlabel 'x1'\nset ylabel 'x2'\nset size ratio -1\n"
-                                  "plot {} nonuniform matrix with image notitle",
-                                  gp_quote(numeric.string()));
+        // The same probe's point clouds are drawn over it (Figure 1 of Frei et al.: the training
+        // points on the decision regions), each with its own marker, in dark red for a positive
+        // colour value and dark blue otherwise, over paler regions so that they stand out.
+        std::string overlays;
+        const std::string probe = table.substr(0, table.rfind('.'));
+        int marker = 0;
+        for (const auto& [other, other_found] : last) {
+          if (other == table || other.substr(0, other.rfind('.')) != probe) continue;
+          int pxc = 0, pyc = 0, pcc = 0;
+          bool psigns = false;
+          if (!scatter_columns(other_found.second, pxc, pyc, pcc, psigns)) continue;
+          const fs::path cloud = dir / safe_name(other + suffix + ".points.dat");
+          point_cloud_dat(other_found.second, pxc, pyc, pcc, cloud);
+          static constexpr int kMarkers[] = {7, 2, 6, 4};  // dot, cross, circle, square
+          overlays += fmt::format(", {} using 1:2:($3 > 0 ? 0x8b0000 : 0x00008b) with points pt {} ps {} lc rgb variable "
+                                  "title {}",
+                                  gp_quote(cloud.string()), kMarkers[marker % 4], marker == 0 ? "0.3" : "1.0",
+                                  gp_quote(other.substr(other.rfind('.') + 1)));
+          ++marker;
+        }
+        body = base + fmt::format("set xlabel 'x1'\nset ylabel 'x2'\nset size ratio -1\n{}"
+                                  "plot {} nonuniform matrix with image notitle{}",
+                                  overlays.empty() ? "" : "set key outside\nset palette defined (-1 '#b4cdf5', 0 'white', 1 '#f5b4b4')\n",
+                                  gp_quote(numeric.string()), overlays);
       } else {
         body = base + fmt::format("set datafile separator ','\nset xlabel 'column'\nset ylabel 'row'\n"
                                   "plot {} matrix rowheaders columnheaders with image notitle",

@@ -12,6 +12,7 @@
 #include "neuron_feature_correlation_probe.hpp"
 #include "reference_agreement_probe.hpp"
 #include "split_accuracy_probe.hpp"
+#include "subnetwork_probe.hpp"
 #include "xor_oracle_model.hpp"
 
 #include <featurelab/pack.hpp>
@@ -30,4 +31,5 @@ FEATURELAB_PACK("feature-amplification", "0.1.0") {
   pack.add<NeuronAlignmentProbe>("neuron-alignment");
   pack.add<AlmostOrthogonalityProbe>("almost-orthogonality");
   pack.add<FeatureMapChangeProbe>("feature-map-change");
+  pack.add<SubnetworkProbe>("subnetwork");
 }

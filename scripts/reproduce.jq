@@ -234,7 +234,7 @@ def page_pass:
         "",
         "### No control, otherwise sound (\($uncontrolled | length))",
         "",
-        "They fail at initialisation, so training made them true; a control would show what makes them true.",
+        "Each fails at initialisation, so training made it true, or declares that it is about the initial state (`holds_at_init = true`: a property of the random initialisation or an invariant); a control would show what makes it true.",
         "",
         (if ($uncontrolled | length) == 0 then "None." else
           "| pipeline | # | assertion | why | values | at initialisation |",

@@ -7,6 +7,7 @@
 #include "feature_averaging_direction_attack.hpp"
 #include "feature_averaging_distance_probe.hpp"
 #include "feature_construction_model.hpp"
+#include "margin_balance_probe.hpp"
 #include "nearest_opposite_centre_attack.hpp"
 #include "orthogonal_clusters_distribution.hpp"
 
@@ -22,4 +23,5 @@ FEATURELAB_PACK("feature-averaging", "0.1.0") {
   pack.add<ClusterCosineMatrixProbe>("cluster-cosine-matrix");
   pack.add<FeatureAveragingDistanceProbe>("feature-averaging-distance");
   pack.add<ActivationPatternProbe>("activation-pattern");
+  pack.add<MarginBalanceProbe>("margin-balance");
 }

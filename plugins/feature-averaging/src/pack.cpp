@@ -7,6 +7,7 @@
 #include "feature_averaging_direction_attack.hpp"
 #include "feature_averaging_distance_probe.hpp"
 #include "feature_construction_model.hpp"
+#include "functional_distance_probe.hpp"
 #include "margin_balance_probe.hpp"
 #include "nearest_opposite_centre_attack.hpp"
 #include "orthogonal_clusters_distribution.hpp"
@@ -24,4 +25,5 @@ FEATURELAB_PACK("feature-averaging", "0.1.0") {
   pack.add<FeatureAveragingDistanceProbe>("feature-averaging-distance");
   pack.add<ActivationPatternProbe>("activation-pattern");
   pack.add<MarginBalanceProbe>("margin-balance");
+  pack.add<FunctionalDistanceProbe>("functional-distance");
 }

@@ -161,3 +161,60 @@ TEST_CASE("the partition readout: decisions follow sum p+ - sum p-, the margin i
   same << 1, 1;
   CHECK_THROWS_WITH(Readout::partition(same), Catch::Contains("both sides"));
 }
+
+namespace {
+
+Measurements measure(Probe& probe, Model& model, const Sample& s, Index step = 100) {
+  auto loss = std_pack().make<Loss>("logistic", {}, s.spec);
+  std::vector<NamedAttack> attacks;
+  Measurements out;
+  probe.measure(ProbeInput{model, *loss, s.data, s.data, s.features, attacks, step}, out);
+  return out;
+}
+
+double scalar(const Measurements& m, const std::string& name) {
+  for (const auto& [n, v] : m.scalars()) {
+    if (n == name) return v;
+  }
+  FAIL("no metric " << name);
+  return 0;
+}
+
+}  // namespace
+
+TEST_CASE("Theorem 4.6's distance is 0 for a feature-averaging network and large for the decoupled one") {
+  const Sample s = clusters("binary", 200, 1, 1.0, 256);
+  auto probe = pack().make<Probe>("functional-distance", {{"random_starts", std::int64_t(8)}}, s.spec);
+  // f_θavg with b = 0 is C·f_FA (App. D.1): the search finds C and nothing left over.
+  auto average = pack().make<Model>("feature-construction", {{"kind", std::string("average")}}, s.spec, 1, &s.features);
+  const Measurements fa = measure(*probe, *average, s);
+  CHECK(scalar(fa, "relative") <= 1e-3);
+  CHECK(scalar(fa, "scale") > 0);
+  // One neuron per centre is no multiple of f_FA: on the sphere at a centre it gives ≈ √d and f_FA ≈ √d too,
+  // but at (μ_1 − μ_2)/√2 (two centres of one side) f_dec = √(d/2) while f_FA = 0.
+  auto decoupled = pack().make<Model>("feature-construction", {{"kind", std::string("decoupled")}}, s.spec, 1, &s.features);
+  CHECK(scalar(measure(*probe, *decoupled, s), "relative") >= 0.3);
+  // A k-output net has no f_FA to compare with: nothing is recorded.
+  const Sample multi = clusters("cluster", 50, 1, 1.0, 256);
+  auto k_class = pack().make<Model>("feature-construction", {{"kind", std::string("prop48")}}, multi.spec, 1, &multi.features);
+  CHECK(measure(*probe, *k_class, multi).scalars().empty());
+}
+
+TEST_CASE("margin-balance: the spread of the training margins and its ratio to their mean") {
+  const Sample s = clusters("binary", 300, 2, 1.0, 256);
+  auto average = pack().make<Model>("feature-construction", {{"kind", std::string("average")}}, s.spec, 1, &s.features);
+  auto probe = pack().make<Probe>("margin-balance", {}, s.spec);
+  const Measurements m = measure(*probe, *average, s);
+  Mat f(s.data.size(), 1);
+  average->forward(s.data.X, f);
+  double lo = 1e300, hi = -1e300, sum = 0;
+  for (Index i = 0; i < f.rows(); ++i) {
+    const double q = (s.data.y(i) == 1 ? 1.0 : -1.0) * f(i, 0);
+    lo = std::min(lo, q);
+    hi = std::max(hi, q);
+    sum += q;
+  }
+  CHECK(scalar(m, "gap") == Approx(hi - lo).epsilon(1e-5));
+  CHECK(scalar(m, "mean") == Approx(sum / f.rows()).epsilon(1e-5));
+  CHECK(scalar(m, "relative_gap") == Approx((hi - lo) / (sum / f.rows())).epsilon(1e-5));
+}

@@ -3,6 +3,7 @@ set(STD_LEARNING_SOURCES
   src/register_learning.cpp
   src/linear_model.cpp
   src/two_layer_model.cpp
+  src/conv_net_model.cpp
   src/random_features_model.cpp
   src/cross_entropy_loss.cpp
   src/logistic_loss.cpp

@@ -1,6 +1,7 @@
 // Registers the std models, losses, optimizers, regularizers and activations.
 #include "adam_optimizer.hpp"
 #include "adamw_optimizer.hpp"
+#include "conv_net_model.hpp"
 #include "cross_entropy_loss.hpp"
 #include "gd_optimizer.hpp"
 #include "hinge_loss.hpp"
@@ -22,6 +23,7 @@ namespace featurelab::std_pack {
 void register_learning(PackBuilder& pack) {
   pack.add<LinearModel>("linear");
   pack.add<TwoLayerModel>("two-layer");
+  pack.add<ConvNetModel>("conv-net");
   pack.add<RandomFeaturesModel>("random-features");
 
   pack.add<CrossEntropyLoss>("cross-entropy");

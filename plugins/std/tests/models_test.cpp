@@ -339,3 +339,83 @@ TEST_CASE("two-layer's whole-batch products give the same bits on one, two and t
   CHECK(d1 == d2);
   CHECK(d1 == d3);
 }
+
+TEST_CASE("conv-net: a convolution, ReLU and pooling by hand; parameter, input and hook gradients for both poolings") {
+  // One 4×4 grey image, one 3×3 filter that copies the centre pixel: the convolution is the image, the
+  // ReLU zeroes its negative pixels, 2×2 max pooling keeps each quadrant's largest, the head sums them.
+  const DataSpec one = testing::spec(16, 2);
+  auto net = harness().make<Model>("conv-net", {{"channels", std::vector<std::int64_t>{1}}, {"kernel", std::int64_t(3)}}, one, 1);
+  net->block("conv1.W").setZero();
+  net->block("conv1.W")(0, 4) = 1;  // (dy, dx) = (1, 1): the centre
+  net->block("conv1.b").setZero();
+  net->block("head.W").setOnes();
+  net->block("head.b").setZero();
+  Mat image(1, 16);
+  image << 1, -2, 3, 0,  //
+      -1, 5, -4, 2,      //
+      0, -3, -1, -2,     //
+      7, 1, 2, 6;
+  Mat out(1, 1);
+  net->forward(image, out);
+  CHECK(out(0, 0) == Approx(5 + 3 + 7 + 6));
+  Mat features;
+  net->hook("features", image, features);
+  CHECK(features.cols() == 4);
+  CHECK(features(0, 0) == Approx(5));
+  CHECK(features(0, 3) == Approx(6));
+  // Average pooling of the ReLU: (1 + 5)/4, (3 + 2)/4, (7 + 1)/4, (2 + 6)/4.
+  auto mean = harness().make<Model>("conv-net", {{"channels", std::vector<std::int64_t>{1}}, {"kernel", std::int64_t(3)},
+                                                 {"pool", std::string("average")}}, one, 1);
+  mean->parameters() = net->parameters();
+  mean->forward(image, out);
+  CHECK(out(0, 0) == Approx((6 + 5 + 8 + 8) / 4.0));
+
+  // Two channels of 6×4 images (not square), two blocks (6×4 → 3×2 → 1×1), both poolings, three classes.
+  const DataSpec two = testing::spec(2 * 6 * 4, 3);
+  const Dataset data = batch_data(5, 2 * 6 * 4, 3, 9);
+  for (const char* pool : {"max", "average"}) {
+    INFO("pool = " << pool);
+    auto model = harness().make<Model>("conv-net", {{"channels", std::vector<std::int64_t>{3, 2}}, {"kernel", std::int64_t(3)},
+                                                    {"in_channels", std::int64_t(2)}, {"height", std::int64_t(6)},
+                                                    {"pool", std::string(pool)}}, two, 4);
+    Rng rng(6);
+    model->init(rng);
+    rng.fill_normal(model->block("conv1.b"), 0.3);
+    auto loss = harness().make<Loss>("cross-entropy", {}, two);
+    const auto result = check_gradient(*model, *loss, Batch::of(data), options_for("relu"));
+    INFO(result.report);
+    CHECK(result.ok);
+    const auto input = check_input_gradient(*model, Batch::of(data), options_for("relu"));
+    INFO(input.report);
+    CHECK(input.ok);
+  }
+  // hook_backward("features") adds d Σ(G ∘ features)/dθ, against central differences of that sum.
+  auto hooked = harness().make<Model>("conv-net", {{"channels", std::vector<std::int64_t>{3, 2}}, {"kernel", std::int64_t(3)},
+                                                   {"in_channels", std::int64_t(2)}, {"height", std::int64_t(6)}}, two, 4);
+  Rng rng(8);
+  hooked->init(rng);
+  Mat feats;
+  hooked->hook("features", data.X, feats);
+  Mat G(feats.rows(), feats.cols());
+  rng.fill_normal(G);
+  Vec grad = Vec::Constant(hooked->trainable_size(), 1);  // it adds: start from ones
+  hooked->hook_backward("features", data.X, G, grad);
+  const double h = std::is_same_v<Scalar, float> ? 2e-3 : 1e-6;
+  for (Index p = 0; p < hooked->trainable_size(); p += 7) {
+    const Scalar keep = hooked->parameters()(p);
+    auto sum_at = [&](double value) {
+      hooked->parameters()(p) = static_cast<Scalar>(value);
+      hooked->hook("features", data.X, feats);
+      return static_cast<double>(feats.cwiseProduct(G).sum());
+    };
+    const double numeric = (sum_at(keep + h) - sum_at(keep - h)) / (2 * h);
+    hooked->parameters()(p) = keep;
+    INFO("parameter " << p);
+    CHECK(grad(p) - 1 == Approx(numeric).margin(std::is_same_v<Scalar, float> ? 2e-2 : 1e-5).epsilon(0.02));
+  }
+  // Bad shapes are refused with the fix.
+  CHECK_THROWS_WITH(harness().make<Model>("conv-net", {}, testing::spec(30, 2), 1), Catch::Contains("set height"));
+  CHECK_THROWS_WITH(harness().make<Model>("conv-net", {{"kernel", std::int64_t(4)}}, one, 1), Catch::Contains("odd"));
+  CHECK_THROWS_WITH(harness().make<Model>("conv-net", {{"channels", std::vector<std::int64_t>{2, 2, 2}}}, one, 1),
+                    Catch::Contains("room for 2 blocks"));
+}

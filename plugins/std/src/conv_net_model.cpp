@@ -3,6 +3,7 @@
 
 #include <featurelab/error.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -12,7 +13,8 @@ Schema ConvNetModel::schema() {
   Schema s;
   s.integers("channels", {16, 32}, "output channels of each convolution block, one block per entry").non_empty();
   s.integer("kernel", 5, "k: k×k filters, odd (same padding k/2)").min(1);
-  s.choice("pool", "max", {"max", "average"}, "the 2×2 pooling after each block's ReLU");
+  s.choice("pool", "max", {"max", "average"}, "the 2×2 pooling after each block's activation");
+  Activation::declare(s);
   s.integer("in_channels", 1, "C: input channels (an input row is C×H×W)").min(1);
   s.integer("height", Automatic{"√(D/C): square images"}, "H: image height; the width is D/(C·H)").min(1);
   s.integer("outputs", Automatic{"1 for two classes (binary, ±1 labels), else one per class"}, "outputs K").min(1);
@@ -25,12 +27,16 @@ ContractData ConvNetModel::contract_data() {
   return {{"gaussian-mixture", {{"classes", std::int64_t(2)}, {"dim", std::int64_t(36)}, {"sigma", 0.5}}}, {}, {}, {}};
 }
 
+// Smooth (smoothed ReLU, average pooling) so that the finite differences never straddle a kink; the
+// unit tests check ReLU and max pooling.
 std::map<std::string, Value> ConvNetModel::test_params() {
-  return {{"channels", std::vector<std::int64_t>{3, 4}}, {"kernel", std::int64_t(3)}};
+  return {{"channels", std::vector<std::int64_t>{3, 4}}, {"kernel", std::int64_t(3)},
+          {"activation", std::string("smoothed-relu")}, {"pool", std::string("average")}};
 }
 
 ConvNetModel::ConvNetModel(const Params& params, Context& context)
-    : in_channels_(params.integer("in_channels")),
+    : activation_(params, context),
+      in_channels_(params.integer("in_channels")),
       kernel_(params.integer("kernel")),
       max_pool_(params.str("pool") == "max"),
       init_scale_(params.real("init_scale")) {
@@ -73,6 +79,7 @@ ConvNetModel::ConvNetModel(const Params& params, Context& context)
     block.width = w;
     block.pooled_height = h / 2;
     block.pooled_width = w / 2;
+    block.patch_size = kernel_ * kernel_ * channels;
     const std::string name = "conv" + std::to_string(b + 1);
     block.filters = declare_block(name + ".W", block.out_channels, kernel_ * kernel_ * channels, true);
     block.bias = declare_block(name + ".b", 1, block.out_channels, true);
@@ -103,54 +110,73 @@ void ConvNetModel::init(Rng& rng) {
 void ConvNetModel::im2col(std::size_t b, ConstMatRef X) {
   Block& B = blocks_[b];
   const Index H = B.height, W = B.width, C = B.in_channels, k = kernel_, pad = k / 2;
-  const Index n = b == 0 ? X.rows() : blocks_[b - 1].pooled.rows() / (H * W);
-  const Mat* previous = b == 0 ? nullptr : &blocks_[b - 1].pooled;
-  B.patches.resize(n * H * W, k * k * C);
+  const Index Hp = H + 2 * pad, Wp = W + 2 * pad;
+  const Index n = b == 0 ? X.rows() : blocks_[b - 1].images;
+  B.images = n;
+  // The input inside a zero border, (n·Hp·Wp)×C: every row of an image's top and bottom border and
+  // the left and right border of every other row are set to 0, the rest copied.
+  MatMap padded = B.padded.view(n * Hp * Wp, C);
+  const ConstMatMap previous = b == 0 ? ConstMatMap(nullptr, 0, 0)
+                                      : blocks_[b - 1].pooled.read(blocks_[b - 1].pooled_positions(), C);
+  for (Index s = 0; s < n; ++s) {
+    const Index base = s * Hp * Wp;
+    padded.middleRows(base, pad * Wp).setZero();
+    padded.middleRows(base + (pad + H) * Wp, pad * Wp).setZero();
+    for (Index y = 0; y < H; ++y) {
+      const Index row = base + (y + pad) * Wp;
+      padded.middleRows(row, pad).setZero();
+      padded.middleRows(row + pad + W, pad).setZero();
+      if (b > 0) {
+        padded.middleRows(row + pad, W) = previous.middleRows((s * H + y) * W, W);
+      } else {
+        for (Index x = 0; x < W; ++x) {
+          for (Index c = 0; c < C; ++c) padded(row + pad + x, c) = X(s, (c * H + y) * W + x);
+        }
+      }
+    }
+  }
+  // Patch (y, x): for each dy the k·C floats of padded rows (y + dy, x ... x + k − 1).
+  MatMap patches = B.patches.view(B.positions(), B.patch_size);
+  const Index run = k * C;
   for (Index s = 0; s < n; ++s) {
     for (Index y = 0; y < H; ++y) {
       for (Index x = 0; x < W; ++x) {
-        Scalar* row = B.patches.row((s * H + y) * W + x).data();
-        for (Index c = 0; c < C; ++c) {
-          for (Index dy = 0; dy < k; ++dy) {
-            const Index yy = y + dy - pad;
-            for (Index dx = 0; dx < k; ++dx) {
-              const Index xx = x + dx - pad;
-              Scalar v = 0;
-              if (yy >= 0 && yy < H && xx >= 0 && xx < W) {
-                v = previous ? (*previous)((s * H + yy) * W + xx, c) : X(s, (c * H + yy) * W + xx);
-              }
-              row[(c * k + dy) * k + dx] = v;
-            }
-          }
+        Scalar* out = patches.row((s * H + y) * W + x).data();
+        for (Index dy = 0; dy < k; ++dy) {
+          const Scalar* in = padded.row(s * Hp * Wp + (y + dy) * Wp + x).data();
+          std::copy(in, in + run, out + dy * run);
         }
       }
     }
   }
 }
 
-void ConvNetModel::col2im(std::size_t b, const Mat& dpatches, MatRef dinput, bool image_layout) const {
-  const Block& B = blocks_[b];
+void ConvNetModel::col2im(std::size_t b, ConstMatRef dpatches, MatRef dinput, bool image_layout) {
+  Block& B = blocks_[b];
   const Index H = B.height, W = B.width, C = B.in_channels, k = kernel_, pad = k / 2;
-  const Index n = dpatches.rows() / (H * W);
+  const Index Hp = H + 2 * pad, Wp = W + 2 * pad, n = B.images, run = k * C;
+  MatMap dpadded = B.dpadded.view(n * Hp * Wp, C);
+  dpadded.setZero();
   for (Index s = 0; s < n; ++s) {
     for (Index y = 0; y < H; ++y) {
       for (Index x = 0; x < W; ++x) {
-        const Scalar* row = dpatches.row((s * H + y) * W + x).data();
-        for (Index c = 0; c < C; ++c) {
-          for (Index dy = 0; dy < k; ++dy) {
-            const Index yy = y + dy - pad;
-            if (yy < 0 || yy >= H) continue;
-            for (Index dx = 0; dx < k; ++dx) {
-              const Index xx = x + dx - pad;
-              if (xx < 0 || xx >= W) continue;
-              const Scalar g = row[(c * k + dy) * k + dx];
-              if (image_layout) {
-                dinput(s, (c * H + yy) * W + xx) += g;
-              } else {
-                dinput((s * H + yy) * W + xx, c) += g;
-              }
-            }
-          }
+        const Scalar* in = dpatches.row((s * H + y) * W + x).data();
+        for (Index dy = 0; dy < k; ++dy) {
+          Scalar* out = dpadded.row(s * Hp * Wp + (y + dy) * Wp + x).data();
+          for (Index j = 0; j < run; ++j) out[j] += in[dy * run + j];
+        }
+      }
+    }
+  }
+  // The interior is the input's gradient; the border's belongs to no input.
+  for (Index s = 0; s < n; ++s) {
+    for (Index y = 0; y < H; ++y) {
+      const Index row = s * Hp * Wp + (y + pad) * Wp + pad;
+      if (!image_layout) {
+        dinput.middleRows((s * H + y) * W, W) = dpadded.middleRows(row, W);
+      } else {
+        for (Index x = 0; x < W; ++x) {
+          for (Index c = 0; c < C; ++c) dinput(s, (c * H + y) * W + x) = dpadded(row + x, c);
         }
       }
     }
@@ -162,14 +188,17 @@ void ConvNetModel::forward_features(ConstMatRef X) {
     throw Error(described() + " reads " + std::to_string(in_channels_ * height_ * width_) + " inputs, got " +
                 std::to_string(X.cols()));
   }
-  const Index n = X.rows();
   for (std::size_t b = 0; b < blocks_.size(); ++b) {
     Block& B = blocks_[b];
     im2col(b, X);
-    B.pre.noalias() = B.patches * block(B.filters).transpose();  // (n·H·W)×out
-    B.pre.rowwise() += block(B.bias).row(0);
+    const Index n = B.images;
+    MatMap pre = B.pre.view(B.positions(), B.out_channels);
+    pre.noalias() = B.patches.read(B.positions(), B.patch_size) * block(B.filters).transpose();  // (n·H·W)×out
+    pre.rowwise() += block(B.bias).row(0);
+    MatMap act = B.act.view(B.positions(), B.out_channels), slope = B.slope.view(B.positions(), B.out_channels);
+    activation_.apply(pre, act, slope);
     const Index H = B.height, W = B.width, Ho = B.pooled_height, Wo = B.pooled_width, C = B.out_channels;
-    B.pooled.resize(n * Ho * Wo, C);
+    MatMap pooled = B.pooled.view(B.pooled_positions(), C);
     if (max_pool_) B.winner.resize(static_cast<std::size_t>(n * Ho * Wo * C));
     for (Index s = 0; s < n; ++s) {
       for (Index yo = 0; yo < Ho; ++yo) {
@@ -179,17 +208,16 @@ void ConvNetModel::forward_features(ConstMatRef X) {
           const Index rows[4] = {r00, r00 + 1, r00 + W, r00 + W + 1};
           for (Index c = 0; c < C; ++c) {
             if (max_pool_) {
-              // max of ReLU = ReLU of max; the first of equal values wins
-              Index best = rows[0];
+              Index best = rows[0];  // the first of equal values wins
               for (int q = 1; q < 4; ++q) {
-                if (B.pre(rows[q], c) > B.pre(best, c)) best = rows[q];
+                if (act(rows[q], c) > act(best, c)) best = rows[q];
               }
-              B.pooled(out_row, c) = std::max(B.pre(best, c), Scalar(0));
+              pooled(out_row, c) = act(best, c);
               B.winner[static_cast<std::size_t>(out_row * C + c)] = best;
             } else {
               Scalar sum = 0;
-              for (int q = 0; q < 4; ++q) sum += std::max(B.pre(rows[q], c), Scalar(0));
-              B.pooled(out_row, c) = sum / Scalar(4);
+              for (int q = 0; q < 4; ++q) sum += act(rows[q], c);
+              pooled(out_row, c) = sum / Scalar(4);
             }
           }
         }
@@ -197,23 +225,32 @@ void ConvNetModel::forward_features(ConstMatRef X) {
     }
   }
   const Block& last = blocks_.back();
-  features_ = Eigen::Map<const Mat>(last.pooled.data(), n, feature_size());
+  features_ = ConstMatMap(last.pooled.storage.data(), last.images, feature_size());
 }
 
 void ConvNetModel::forward(ConstMatRef X, MatRef out) {
-  forward_features(X);
-  out.noalias() = features_ * block(head_).transpose();
-  out.rowwise() += block(head_bias_).row(0);
+  const Index n = X.rows();
+  for (Index begin = 0; begin < n; begin += kChunkRows) {
+    const Index rows = std::min(kChunkRows, n - begin);
+    forward_features(X.middleRows(begin, rows));
+    out.middleRows(begin, rows).noalias() = features_ * block(head_).transpose();
+    out.middleRows(begin, rows).rowwise() += block(head_bias_).row(0);
+  }
+  // One chunk: its caches are this batch's, for backward() and input_gradient().
+  cached_rows_ = n <= kChunkRows ? n : 0;
+  cached_input_ = X.data();
 }
 
 void ConvNetModel::backward_blocks(ConstMatRef dfeatures, VecRef grad, bool accumulate, MatRef* dX) {
-  const Index n = dfeatures.rows();
   for (std::size_t b = blocks_.size(); b-- > 0;) {
     Block& B = blocks_[b];
+    const Index n = B.images;
     const Index H = B.height, W = B.width, Ho = B.pooled_height, Wo = B.pooled_width, C = B.out_channels;
     // d(pooled) of this block: the features' gradient for the last block, else what the next one sent back.
-    const Scalar* dpooled = b + 1 == blocks_.size() ? dfeatures.data() : B.dpooled.data();
-    B.dpre.setZero(n * H * W, C);
+    const Scalar* dpooled = b + 1 == blocks_.size() ? dfeatures.data() : B.dpooled.storage.data();
+    const ConstMatMap slope = B.slope.read(B.positions(), C);
+    MatMap dpre = B.dpre.view(B.positions(), C);
+    dpre.setZero();
     for (Index i = 0; i < n * Ho * Wo; ++i) {
       const Index s = i / (Ho * Wo), yo = (i / Wo) % Ho, xo = i % Wo;
       const Index r00 = (s * H + 2 * yo) * W + 2 * xo;
@@ -221,47 +258,72 @@ void ConvNetModel::backward_blocks(ConstMatRef dfeatures, VecRef grad, bool accu
         const Scalar g = dpooled[i * C + c];
         if (max_pool_) {
           const Index r = B.winner[static_cast<std::size_t>(i * C + c)];
-          if (B.pre(r, c) > 0) B.dpre(r, c) += g;
+          dpre(r, c) += g * slope(r, c);
         } else {
-          for (const Index r : {r00, r00 + 1, r00 + W, r00 + W + 1}) {
-            if (B.pre(r, c) > 0) B.dpre(r, c) += g / Scalar(4);
-          }
+          for (const Index r : {r00, r00 + 1, r00 + W, r00 + W + 1}) dpre(r, c) += g / Scalar(4) * slope(r, c);
         }
       }
     }
+    const ConstMatMap patches = B.patches.read(B.positions(), B.patch_size);
     if (grad.size() > 0) {
       if (accumulate) {
-        grad_block(grad, B.filters).noalias() += B.dpre.transpose() * B.patches;
-        grad_block(grad, B.bias) += B.dpre.colwise().sum();
+        grad_block(grad, B.filters).noalias() += dpre.transpose() * patches;
+        grad_block(grad, B.bias) += dpre.colwise().sum();
       } else {
-        grad_block(grad, B.filters).noalias() = B.dpre.transpose() * B.patches;
-        grad_block(grad, B.bias) = B.dpre.colwise().sum();
+        grad_block(grad, B.filters).noalias() = dpre.transpose() * patches;
+        grad_block(grad, B.bias) = dpre.colwise().sum();
       }
     }
     if (b == 0 && !dX) break;
-    B.dpatches.noalias() = B.dpre * block(B.filters);  // (n·H·W)×(k²·in)
+    MatMap dpatches = B.dpatches.view(B.positions(), B.patch_size);
+    dpatches.noalias() = dpre * block(B.filters);  // (n·H·W)×(k²·in)
     if (b > 0) {
       Block& previous = blocks_[b - 1];
-      previous.dpooled.setZero(previous.pooled.rows(), previous.pooled.cols());
-      col2im(b, B.dpatches, previous.dpooled, false);
+      MatMap dprevious = previous.dpooled.view(previous.pooled_positions(), previous.out_channels);
+      col2im(b, dpatches, dprevious, false);
     } else {
-      dX->setZero();
-      col2im(0, B.dpatches, *dX, true);
+      col2im(0, dpatches, *dX, true);
     }
   }
 }
 
-void ConvNetModel::backward(ConstMatRef, ConstMatRef dout, VecRef grad) {
-  grad_block(grad, head_).noalias() = dout.transpose() * features_;
-  grad_block(grad, head_bias_) = dout.colwise().sum();
-  dfeatures_.noalias() = dout * block(head_);
-  backward_blocks(dfeatures_, grad, false, nullptr);
+// One chunk of rows at a time: from the caches when forward() left them for this batch, else after
+// recomputing the chunk's forward pass; the chunks' parameter gradients are added in order.
+void ConvNetModel::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
+  const Index n = X.rows();
+  const bool cached = cached_rows_ == n && cached_input_ == X.data();
+  for (Index begin = 0; begin < n; begin += kChunkRows) {
+    const Index rows = std::min(kChunkRows, n - begin);
+    if (!cached) forward_features(X.middleRows(begin, rows));
+    const auto d = dout.middleRows(begin, rows);
+    if (begin == 0) {
+      grad_block(grad, head_).noalias() = d.transpose() * features_;
+      grad_block(grad, head_bias_) = d.colwise().sum();
+    } else {
+      grad_block(grad, head_).noalias() += d.transpose() * features_;
+      grad_block(grad, head_bias_) += d.colwise().sum();
+    }
+    MatMap dfeatures = dfeatures_.view(rows, feature_size());
+    dfeatures.noalias() = d * block(head_);
+    backward_blocks(dfeatures, grad, begin > 0, nullptr);
+  }
+  cached_rows_ = n <= kChunkRows ? n : 0;
 }
 
-void ConvNetModel::input_gradient(ConstMatRef, ConstMatRef dout, MatRef dX) {
-  dfeatures_.noalias() = dout * block(head_);
+void ConvNetModel::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
+  const Index n = X.rows();
+  const bool cached = cached_rows_ == n && cached_input_ == X.data();
   Vec none;
-  backward_blocks(dfeatures_, none, false, &dX);
+  for (Index begin = 0; begin < n; begin += kChunkRows) {
+    const Index rows = std::min(kChunkRows, n - begin);
+    if (!cached) forward_features(X.middleRows(begin, rows));
+    MatMap dfeatures = dfeatures_.view(rows, feature_size());
+    dfeatures.noalias() = dout.middleRows(begin, rows) * block(head_);
+    auto chunk = dX.middleRows(begin, rows);
+    MatRef target(chunk);
+    backward_blocks(dfeatures, none, false, &target);
+  }
+  cached_rows_ = n <= kChunkRows ? n : 0;
 }
 
 std::vector<HookSpec> ConvNetModel::hook_points() const {
@@ -271,14 +333,23 @@ std::vector<HookSpec> ConvNetModel::hook_points() const {
 
 void ConvNetModel::hook(const std::string& name, ConstMatRef X, Mat& out) {
   if (name != "features") Model::hook(name, X, out);
-  forward_features(X);
-  out = features_;
+  out.resize(X.rows(), feature_size());
+  for (Index begin = 0; begin < X.rows(); begin += kChunkRows) {
+    const Index rows = std::min(kChunkRows, X.rows() - begin);
+    forward_features(X.middleRows(begin, rows));
+    out.middleRows(begin, rows) = features_;
+  }
+  cached_rows_ = 0;
 }
 
 void ConvNetModel::hook_backward(const std::string& name, ConstMatRef X, ConstMatRef dhook, VecRef grad) {
   if (name != "features") Model::hook_backward(name, X, dhook, grad);
-  forward_features(X);
-  backward_blocks(dhook, grad, true, nullptr);
+  for (Index begin = 0; begin < X.rows(); begin += kChunkRows) {
+    const Index rows = std::min(kChunkRows, X.rows() - begin);
+    forward_features(X.middleRows(begin, rows));
+    backward_blocks(dhook.middleRows(begin, rows), grad, true, nullptr);
+  }
+  cached_rows_ = 0;
 }
 
 }  // namespace featurelab::std_pack

@@ -1,14 +1,17 @@
 // Model `conv-net`: a small convolutional network for images, the "std CNN" of the image pipelines
 // (Chidambaram et al. Table 1 on Fashion-MNIST, Li et al. Fig. 3 middle on MNIST). L blocks of
-//   convolution k×k (same padding, stride 1, bias) → ReLU → 2×2 pooling (max or average, stride 2;
+//   convolution k×k (same padding, stride 1, bias) → activation (ReLU by default) → 2×2 pooling (max or average, stride 2;
 //   an odd edge's last row or column is dropped)
 // then a linear head on the flattened features. Each convolution is one product: the batch's k×k
 // patches as an (n·H·W)×(k²·C) matrix (im2col) times the filters' transpose.
 // Layout: an input row is C×H×W, channel-major (a grey image's pixels row by row); inside, each
 // block's activations are (n·H·W)×C row-major, rows the positions of each image in turn, so the
-// features the head reads are that buffer viewed as n×(H·W·C).
+// features the head reads are that buffer viewed as n×(H·W·C). A block first copies its input into
+// a zero-bordered (n·(H+k−1)·(W+k−1))×C buffer, so that each patch row is k runs of k·C contiguous
+// floats: a filter's columns are ordered (dy, dx, channel).
 #pragma once
 
+#include <featurelab/activation.hpp>
 #include <featurelab/model.hpp>
 
 #include <vector>
@@ -18,7 +21,7 @@ namespace featurelab::std_pack {
 class ConvNetModel : public Model {
  public:
   static constexpr Doc kDoc =
-      "Small CNN for images: blocks of k×k convolution (same padding) → ReLU → 2×2 max or average pooling, then a "
+      "Small CNN for images: blocks of k×k convolution (same padding) → activation (ReLU) → 2×2 max or average pooling, then a "
       "linear head; convolutions as im2col products. Input rows C×H×W. Hook `features`: the flattened input of the "
       "head (the penultimate layer).";
   static Schema schema();
@@ -36,35 +39,62 @@ class ConvNetModel : public Model {
   void hook_backward(const std::string& name, ConstMatRef X, ConstMatRef dhook, VecRef grad) override;
 
  private:
+  // A buffer that keeps its storage when a smaller batch follows a larger one (an evaluation's last
+  // chunk, PGD's batches beside training's): views of its first rows×cols entries, row-major.
+  struct Buffer {
+    Mat storage;
+    MatMap view(Index rows, Index cols) {
+      if (storage.size() < rows * cols) storage.resize(rows, cols);
+      return MatMap(storage.data(), rows, cols);
+    }
+    ConstMatMap read(Index rows, Index cols) const { return ConstMatMap(storage.data(), rows, cols); }
+  };
+
   struct Block {
     Index in_channels = 0, out_channels = 0;
     Index height = 0, width = 0;            // input (and convolution output) size
     Index pooled_height = 0, pooled_width = 0;
+    Index patch_size = 0;                   // k²·in
     BlockHandle filters, bias;              // out×(k²·in), 1×out
-    Mat patches;                            // (n·H·W)×(k²·in): im2col of the block's input
-    Mat pre;                                // (n·H·W)×out: convolution + bias
-    Mat pooled;                             // (n·Ho·Wo)×out: after ReLU and pooling
+    Index images = 0;                       // in the chunk the buffers hold
+    Buffer patches;                         // (n·H·W)×(k²·in): im2col of the block's input
+    Buffer pre;                             // (n·H·W)×out: convolution + bias
+    Buffer act, slope;                      // (n·H·W)×out: φ(pre), φ'(pre)
+    Buffer pooled;                          // (n·Ho·Wo)×out: after ReLU and pooling
     std::vector<Index> winner;              // max pooling: the row of `pre` each pooled entry came from
-    Mat dpre, dpatches, dpooled;            // backward's buffers, reused while the batch size stays
+    Buffer padded;                          // (n·Hp·Wp)×in: the input with a zero border of k/2
+    Buffer dpre, dpatches, dpooled, dpadded;  // backward's
+    Index positions() const { return images * height * width; }
+    Index pooled_positions() const { return images * pooled_height * pooled_width; }
   };
 
   // The patches of block b's input: the data X (C×H×W rows) for b = 0, block b−1's pooled output else.
   void im2col(std::size_t b, ConstMatRef X);
-  // Adds the patches' gradient back onto block b's input: dX (C×H×W rows) for b = 0, else `dinput`.
-  void col2im(std::size_t b, const Mat& dpatches, MatRef dinput, bool image_layout) const;
+  // The gradient of block b's input from its patches' gradient: written to dX (C×H×W rows) for b = 0,
+  // else to the previous block's d(pooled).
+  void col2im(std::size_t b, ConstMatRef dpatches, MatRef dinput, bool image_layout);
   void forward_features(ConstMatRef X);  // every block; features_ then views the last pooled buffer
   // From d(features) back through the blocks: parameter gradients into grad when it is non-empty
   // (added when `accumulate`), the input gradient into dX when it is non-null.
   void backward_blocks(ConstMatRef dfeatures, VecRef grad, bool accumulate, MatRef* dX);
   Index feature_size() const;
 
+  // Up to this many images run as one batch (their im2col of a 28×28 image with 5×5 filters: 20 MB);
+  // a larger batch (an evaluation over a whole split) runs in chunks of this size, and a backward pass
+  // after it recomputes each chunk's forward pass.
+  static constexpr Index kChunkRows = 256;
+  // forward() over these rows (at most kChunkRows) left its caches valid for backward(); 0: not.
+  Index cached_rows_ = 0;
+  const Scalar* cached_input_ = nullptr;
+
+  Activation activation_;
   std::vector<Block> blocks_;
   BlockHandle head_, head_bias_;  // K×F, 1×K
   Index outputs_ = 1, in_channels_ = 1, height_ = 0, width_ = 0, kernel_ = 3;
   bool max_pool_ = true;
   double init_scale_ = 1;
   Mat features_;                  // n×F, a copy of the last block's pooled output
-  Mat dfeatures_;                 // n×F
+  Buffer dfeatures_;              // n×F
 };
 
 }  // namespace featurelab::std_pack

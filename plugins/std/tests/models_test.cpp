@@ -413,6 +413,25 @@ TEST_CASE("conv-net: a convolution, ReLU and pooling by hand; parameter, input a
     INFO("parameter " << p);
     CHECK(grad(p) - 1 == Approx(numeric).margin(std::is_same_v<Scalar, float> ? 2e-2 : 1e-5).epsilon(0.02));
   }
+  // More rows than one chunk (256 images): the same outputs as row by row, and the gradients across chunks.
+  const DataSpec small = testing::spec(36, 2);
+  const Dataset many = batch_data(300, 36, 2, 12);
+  auto chunked = harness().make<Model>("conv-net", {{"channels", std::vector<std::int64_t>{2}}, {"kernel", std::int64_t(3)}}, small, 2);
+  Rng init_rng(13);
+  chunked->init(init_rng);
+  Mat all(300, 1), single(1, 1);
+  chunked->forward(many.X, all);
+  for (Index i : {0, 255, 256, 299}) {
+    chunked->forward(many.X.row(i), single);
+    CHECK(single(0, 0) == Approx(all(i, 0)).margin(1e-5));
+  }
+  auto logistic = harness().make<Loss>("logistic", {}, small);
+  const auto across = check_gradient(*chunked, *logistic, Batch::of(many), options_for("relu"));
+  INFO(across.report);
+  CHECK(across.ok);
+  const auto across_input = check_input_gradient(*chunked, Batch::of(many), options_for("relu"));
+  INFO(across_input.report);
+  CHECK(across_input.ok);
   // Bad shapes are refused with the fix.
   CHECK_THROWS_WITH(harness().make<Model>("conv-net", {}, testing::spec(30, 2), 1), Catch::Contains("set height"));
   CHECK_THROWS_WITH(harness().make<Model>("conv-net", {{"kernel", std::int64_t(4)}}, one, 1), Catch::Contains("odd"));

@@ -146,7 +146,7 @@ TEST_CASE("over = \"80%\" needs that share of each point's seeds, rounded up, an
   }
 }
 
-TEST_CASE("an assertion that already holds at the first recorded step is reported as holding at initialisation") {
+TEST_CASE("an assertion that already holds at step 0 is reported as holding at initialisation") {
   featurelab::AssertSpec spec;
   spec.expect = "accuracy.test >= 0.9";
   // Learned: 0.5 at step 0, 0.95 at the end; no warning about initialisation.

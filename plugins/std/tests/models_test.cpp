@@ -340,7 +340,7 @@ TEST_CASE("two-layer's whole-batch products give the same bits on one, two and t
   CHECK(d1 == d3);
 }
 
-TEST_CASE("conv-net: a convolution, ReLU and pooling by hand; parameter, input and hook gradients for both poolings") {
+TEST_CASE("conv-net: a convolution with ReLU and pooling by hand, and parameter, input and hook gradients for both poolings") {
   // One 4×4 grey image, one 3×3 filter that copies the centre pixel: the convolution is the image, the
   // ReLU zeroes its negative pixels, 2×2 max pooling keeps each quadrant's largest, the head sums them.
   const DataSpec one = testing::spec(16, 2);

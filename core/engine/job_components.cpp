@@ -29,6 +29,13 @@ class Builder {
     c_.trainer = make<Trainer>(p_.trainer, c_.spec);
     c_.total_steps = c_.trainer->total_steps();
     c_.model = make<Model>(p_.model, c_.spec);
+    if (!c_.spec.shape.patch_counts.empty() && !c_.model->weighs_patch_counts()) {
+      throw ComponentError(p_.model.where, "model '" + p_.model.use +
+                                               "' reads every stored patch once, but the data stores repeated patches "
+                                               "once with a count (data.collapse_noise = true or similar): it "
+                                               "would compute a different function; use a model that weighs patch "
+                                               "counts (patch-two-layer) or store every patch");
+    }
     c_.loss = make<Loss>(p_.loss, c_.spec);
     try {
       c_.loss->check_model(*c_.model, c_.spec);

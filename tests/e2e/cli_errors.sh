@@ -89,6 +89,31 @@ expect 2 "incompatible-point.toml:14:1: model \\(std:two-layer\\): .*second_laye
 expect 2 "incompatible-point.toml:14:1" -- $fl run "$incompatible" --out "$work/run-incompatible"
 check "a refused plan starts no job" test ! -d "$work/run-incompatible/jobs"
 
+# Patch data stored compressed (a repeated patch once, with its count) is refused to a model that would
+# read every stored patch once: it would compute a different function, silently.
+cat >"$work/collapsed.toml" <<'EOF'
+[experiment]
+name = "collapsed"
+[data]
+use = "multiview-patches"
+classes = 3
+patches = 12
+collapse_noise = true
+train = 20
+test = 20
+[model]
+use = "patch-two-layer"
+[loss]
+use = "cross-entropy"
+[optimizer]
+use = "gd"
+[train]
+steps = 1
+EOF
+expect 0 "ok" -- $fl validate "$work/collapsed.toml"
+expect 2 "collapsed.toml:10:1: model 'linear' reads every stored patch once, but the data stores repeated patches once" -- \
+  $fl validate "$work/collapsed.toml" --set model.use=linear
+
 # Input is bounded: a pipeline or base file must be a regular file (a directory, a device or a named
 # pipe is refused before anything is read: /dev/zero once filled memory, a FIFO blocked for ever),
 # and a sweep's size is refused before it is expanded.

@@ -13,7 +13,8 @@ class MultiviewPatches : public featurelab::Distribution {
   static constexpr featurelab::Doc kDoc =
       "Multi-view patch data (Def. 4.1, Assumption 4.3): P patches of dimension d, C_P signal pairs "
       "(β v_{y,1}, (δ2−β) v_{y,2}), feature-noise patches mixing Q other classes' features with coefficients "
-      "in [δ3, δ4]; shape P×d; features views/view1/view2; metadata beta.";
+      "in [δ3, δ4]; shape P×d (or the signal patches and one noise patch counted P − 2C_P times, with "
+      "collapse_noise); features views/view1/view2; metadata beta.";
   static featurelab::Schema schema();
   static double dimension(const featurelab::Params& params);  // D, for the memory estimate at validation
   MultiviewPatches(const featurelab::Params& params, featurelab::Context& context);
@@ -28,6 +29,10 @@ class MultiviewPatches : public featurelab::Distribution {
   int noise_classes_;
   bool same_noise_;
   bool random_positions_;
+  bool collapse_noise_;   // the P − 2C_P equal noise patches stored once, counted P − 2C_P times
+  bool one_view_tests_;   // test points carry one feature in every signal patch (the authors' code)
+  featurelab::Index stored_patches() const { return collapse_noise_ && patches_ > 2 * pairs_ ? 2 * pairs_ + 1 : patches_; }
+  featurelab::DataShape shape() const;
   featurelab::Mat views_;
 };
 

@@ -28,7 +28,9 @@ Params activation_params(const Params& params, int classes) {
 Schema PatchTwoLayer::schema() {
   Schema s;
   s.integer("neurons", 10, "filters per class m").min(1);
-  s.choice("activation", "smoothed-relu", {"smoothed-relu", "relu"}, "ReLU~ (the paper's) or plain ReLU");
+  s.choice("activation", "smoothed-relu", {"smoothed-relu", "relu", "identity"},
+           "ReLU~ (the paper's), plain ReLU, or identity (with neurons = 1: the patch-sum linear classifier "
+           "h^y(x) = Σ_p <w_y, x^(p)> of Prop. 4.4)");
   s.real("alpha", 8.0, "α: power of the smoothed ReLU's polynomial piece").min(2);
   s.real("rho", Automatic{"1/k"}, "ρ: where the smoothed ReLU turns linear").above(0);
   s.real("init_std", Automatic{"1/sqrt(d) (Xavier as stated: N(0, I/d))"}, "std of the filters").above(0);
@@ -52,6 +54,12 @@ PatchTwoLayer::PatchTwoLayer(const Params& params, Context& context)
   }
   patches_ = context.data.shape.dims[0];
   dim_ = context.data.shape.dims[1];
+  const auto& counts = context.data.shape.patch_counts;
+  if (!counts.empty() && static_cast<Index>(counts.size()) != patches_) {
+    throw Error("the data's patch counts name " + std::to_string(counts.size()) + " patches, its shape " +
+                std::to_string(patches_) + " (a distribution bug)");
+  }
+  counts_.assign(counts.begin(), counts.end());
   W_ = declare_block("W", classes_ * neurons_, dim_, true);
   allocate_parameters();
 }
@@ -98,6 +106,12 @@ void PatchTwoLayer::activations(ConstMatRef Z) {
   parallel_over_chunks(Z.rows(), [&](Index, Index first, Index last) {
     activation_.apply(Z.middleRows(first, last - first), H_.middleRows(first, last - first),
                       D_.middleRows(first, last - first));
+    if (counts_.empty()) return;
+    for (Index row = first; row < last; ++row) {  // row = sample·P + patch
+      const Scalar c = count(row % patches_);
+      H_.row(row) *= c;
+      D_.row(row) *= c;
+    }
   });
 }
 
@@ -174,10 +188,11 @@ bool PatchTwoLayer::fused_step(const Batch& batch, const OutputLoss& loss, VecRe
           Scalar* __restrict sums = c.sums.row(s).data();
           for (Index p = 0; p < patches_; ++p) {
             Scalar* __restrict z = c.Z.row(s * patches_ + p).data();
+            const Scalar weight = count(p);
             for (Index e = 0; e < km; ++e) {
               const activation_kernel::ValueSlope v = kernel(z[e]);
-              sums[e] += v.value;
-              z[e] = v.slope;
+              sums[e] += weight * v.value;
+              z[e] = weight * v.slope;
             }
           }
         }
@@ -247,10 +262,11 @@ void PatchTwoLayer::mixed_head(const Eigen::Ref<const RowVec>& anchor, Scalar mu
       std::fill(sums, sums + km, Scalar(0));
       for (Index p = 0; p < patches_; ++p) {
         const Index at = p * km;
+        const Scalar weight = count(p);
         for (Index e = 0; e < km; ++e) {
           const activation_kernel::ValueSlope v = kernel(a[at + e] + mu * z[at + e]);
-          d[at + e] = v.slope;
-          sums[e] += v.value;
+          d[at + e] = weight * v.slope;
+          sums[e] += weight * v.value;
         }
       }
       out.row(r) = ConstMatMap(sums, classes_, neurons_).rowwise().sum().transpose();
@@ -287,7 +303,7 @@ void PatchTwoLayer::preactivation_backward(ConstMatRef X, ConstMatRef dZ, VecRef
 
 std::vector<HookSpec> PatchTwoLayer::hook_points() const {
   return {{"filters.pre", "(n·P)×(k·m)", "<w_{y,r}, x^(p)> for every patch and filter"},
-          {"filters.post", "(n·P)×(k·m)", "ReLU~ of filters.pre"}};
+          {"filters.post", "(n·P)×(k·m)", "ReLU~ of filters.pre (per stored patch, not weighed by patch counts)"}};
 }
 
 void PatchTwoLayer::hook(const std::string& name, ConstMatRef X, Mat& out) {

@@ -50,6 +50,7 @@ class PatchTwoLayer : public featurelab::Model, public featurelab::LinearPreacti
   void mixed_head_backward(featurelab::ConstMatRef dout, featurelab::Scalar mu, featurelab::MatRef partner_dZ,
                            Eigen::Ref<featurelab::RowVec> anchor_dZ, MixedScratch& scratch) override;
   bool mixes_in_parallel() const override { return true; }
+  bool weighs_patch_counts() const override { return true; }
   void hook(const std::string& name, featurelab::ConstMatRef X, featurelab::Mat& out) override;
 
  private:
@@ -65,6 +66,10 @@ class PatchTwoLayer : public featurelab::Model, public featurelab::LinearPreacti
   double warm_start_;                       // A_total along one feature, 0 = none
   int warm_feature_;                        // ℓ ∈ {1, 2}
   const featurelab::FeatureSet* features_;  // the distribution's, for the warm start
+  // Per stored patch, how many equal patches it stands for (DataShape::patch_counts): φ and φ' of
+  // patch p are weighed by counts_[p]. Empty when every patch counts once.
+  std::vector<featurelab::Scalar> counts_;
+  featurelab::Scalar count(featurelab::Index p) const { return counts_.empty() ? featurelab::Scalar(1) : counts_[static_cast<std::size_t>(p)]; }
   void readout(featurelab::Index n, featurelab::MatRef out);  // out = per-class sums of H_
   featurelab::Mat Z_, H_, D_, G_, packed_;
   // A fused step's per-chunk scratch: one block's pre-activations (then φ', then the patch gradient),
@@ -82,7 +87,7 @@ class PatchTwoLayer : public featurelab::Model, public featurelab::LinearPreacti
   std::vector<featurelab::RowVec> chunk_filters_;
   void full_activations(featurelab::ConstMatRef X);  // Z_, H_, D_ of every patch
   void size_chunk_filters();
-  void activations(featurelab::ConstMatRef Z);  // H_ = φ(Z), D_ = φ'(Z), by chunks of rows
+  void activations(featurelab::ConstMatRef Z);  // H_ = φ(Z), D_ = φ'(Z), by chunks of rows, weighed by counts_
 };
 
 }  // namespace featurelab::midpoint_mixup_pack

@@ -72,6 +72,10 @@ class Model : public Component {
   // any number of threads. The default returns false: the loss then runs forward() and backward().
   virtual bool fused_step(const Batch& batch, const OutputLoss& loss, VecRef grad, Scalar& value);
 
+  // Whether the model weighs each patch by DataShape::patch_counts (the same function as on the
+  // uncompressed patches). The core refuses compressed patch data for a model that does not.
+  virtual bool weighs_patch_counts() const { return false; }
+
   virtual std::vector<HookSpec> hook_points() const { return {}; }
   // Activations at a hook point for inputs X (out is resized).
   virtual void hook(const std::string& name, ConstMatRef X, Mat& out);

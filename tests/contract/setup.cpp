@@ -53,6 +53,11 @@ Setup data_for(const Entry& entry) {
     const Index n = available < 0 ? kSamples : std::min(kSamples, available);
     setup.distribution->sample(n, split, rng, split == Split::Train ? setup.train : setup.test);
   }
+  if (!contract.transform.use.empty()) {
+    auto transform = make<Transform>(contract.transform.use, contract.transform.params, setup);
+    setup.spec = transform->output_spec(setup.spec);
+    transform->apply(setup.train, setup.test, rng);
+  }
   if (!contract.augment.use.empty()) {
     setup.augment = make<Augment>(contract.augment.use, contract.augment.params, setup);
   }

@@ -11,6 +11,7 @@
 #include <featurelab/gradient_check.hpp>
 #include <featurelab/distribution.hpp>
 #include <featurelab/loss.hpp>
+#include <featurelab/transform.hpp>
 
 #include <cmath>
 #include <memory>

@@ -10,8 +10,9 @@ Schema SpuriousConcat::schema() {
   s.real("gamma_low", 0.0, "γ ~ U[gamma_low, gamma_high]").range(0, 1);
   s.real("gamma_high", 1.0, "γ ~ U[gamma_low, gamma_high]").range(0, 1);
   s.choice("gamma", "once", {"once", "per-access"},
-           "draw γ once per image here, or leave the concatenation unscaled for augment spurious-gamma to draw γ "
-           "at every access (the authors' loader)");
+           "draw γ once per image here, or store both halves at γ = 1/2 for augment spurious-gamma to redraw γ "
+           "at every access (the authors' loader); the stored point is then one the model trains on, so "
+           "accuracy.train measures inputs of the training distribution");
   return s;
 }
 
@@ -35,7 +36,7 @@ DataSpec SpuriousConcat::output_spec(const DataSpec& in) const {
   } else {
     out.shape.dims = {2, in.dim};
   }
-  if (!per_access_) out.meta.push_back("gamma");
+  out.meta.push_back(per_access_ ? "stored_gamma" : "gamma");
   out.meta.push_back("partner_class");
   return out;
 }
@@ -62,19 +63,21 @@ void SpuriousConcat::apply(Dataset& train, Dataset& test, Rng& rng) {
                   " to pair with class " + std::to_string(train.y(i)) + "; raise data.train");
     }
     const Index j = pool[static_cast<std::size_t>(rng.integer(0, static_cast<std::int64_t>(pool.size()) - 1))];
-    const double g = per_access_ ? 1.0 : rng.uniform(gamma_low_, gamma_high_);
+    // Per access: γ = 1/2 (a power of two, so spurious-gamma's rescaling by 2γ and 2(1 − γ) gives the
+    // bits of γx and (1 − γ)x'; and a point of U[0, 1]'s support, which the model trains on).
+    const double g = per_access_ ? 0.5 : rng.uniform(gamma_low_, gamma_high_);
     gamma(i) = g;
     partner_class(i) = static_cast<double>(p);
     X.row(i).head(D) = static_cast<Scalar>(g) * train.X.row(i);
-    X.row(i).tail(D) = static_cast<Scalar>(per_access_ ? 1.0 : 1 - g) * train.X.row(j);
+    X.row(i).tail(D) = static_cast<Scalar>(1 - g) * train.X.row(j);
   }
   train.X = std::move(X);
-  if (!per_access_) train.meta["gamma"] = gamma;
+  train.meta[per_access_ ? "stored_gamma" : "gamma"] = gamma;
   train.meta["partner_class"] = partner_class;
   Mat T = Mat::Zero(test.size(), 2 * D);
   T.leftCols(D) = test.X;
   test.X = std::move(T);
-  if (!per_access_) test.meta["gamma"] = VecD::Ones(test.size());
+  test.meta[per_access_ ? "stored_gamma" : "gamma"] = VecD::Ones(test.size());
   test.meta["partner_class"] = VecD::Constant(test.size(), -1);
   for (Dataset* d : {&train, &test}) {
     if (!d->shape.dims.empty()) d->shape.dims[0] *= 2;

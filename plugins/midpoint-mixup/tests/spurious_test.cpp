@@ -47,7 +47,7 @@ TEST_CASE("spurious-concat adds a scaled partner-class image in new channels, te
   CHECK_THROWS_WITH(pack().make<Transform>("spurious-concat", {}, spec), Catch::Contains("even number of classes"));
 }
 
-TEST_CASE("per-access gamma: spurious-concat leaves the halves unscaled, spurious-gamma redraws γ each batch") {
+TEST_CASE("per-access gamma: spurious-concat stores the halves at γ = 1/2, spurious-gamma redraws γ each batch") {
   DataSpec spec;
   spec.dim = 3;
   spec.classes = 2;
@@ -55,6 +55,7 @@ TEST_CASE("per-access gamma: spurious-concat leaves the halves unscaled, spuriou
   auto t = pack().make<Transform>("spurious-concat", {{"gamma", std::string("per-access")}}, spec);
   const DataSpec out_spec = t->output_spec(spec);
   CHECK(std::find(out_spec.meta.begin(), out_spec.meta.end(), "gamma") == out_spec.meta.end());
+  CHECK(std::find(out_spec.meta.begin(), out_spec.meta.end(), "stored_gamma") != out_spec.meta.end());
   Dataset train, test;
   train.resize(20, 3);
   train.classes = 2;
@@ -65,23 +66,28 @@ TEST_CASE("per-access gamma: spurious-concat leaves the halves unscaled, spuriou
   test = train;
   Rng rng(5);
   t->apply(train, test, rng);
+  const Mat unscaled = train.X * Scalar(2);
   for (Index i = 0; i < 20; ++i) {
-    CHECK(train.X(i, 0) == Approx(1 + i % 2));
-    CHECK(train.X(i, 3) == Approx(1 + (1 - i % 2)));  // the partner's image, unscaled
+    // Both halves at γ = 1/2: a point of the training distribution, which accuracy.train measures.
+    CHECK(train.X(i, 0) == Scalar(0.5) * Scalar(1 + i % 2));
+    CHECK(train.X(i, 3) == Scalar(0.5) * Scalar(1 + (1 - i % 2)));  // the partner's image
+    CHECK(train.meta["stored_gamma"](i) == 0.5);
   }
   auto gamma = pack().make<Augment>("spurious-gamma", {{"gamma_low", 0.2}, {"gamma_high", 0.9}}, out_spec);
   Dataset a, b;
   gamma->apply(Batch::of(train), a, rng);
   gamma->apply(Batch::of(train), b, rng);
   for (Index i = 0; i < 20; ++i) {
-    const Scalar g = a.X(i, 0) / train.X(i, 0);
+    const Scalar g = a.X(i, 0) / unscaled(i, 0);
     CHECK(g >= Scalar(0.2));
     CHECK(g <= Scalar(0.9));
-    CHECK(a.X(i, 1) == Approx(g * train.X(i, 1)));
-    CHECK(a.X(i, 4) == Approx((1 - g) * train.X(i, 4)));
+    CHECK(a.X(i, 1) == g * unscaled(i, 1));  // γx and (1 − γ)x' to the bit
+    CHECK(a.X(i, 4) == (1 - g) * unscaled(i, 4));
     CHECK(a.y(i) == train.y(i));
   }
   CHECK((a.X - b.X).norm() > 0);  // redrawn at the next access
-  DataSpec odd = spec;
+  CHECK_THROWS_WITH(pack().make<Augment>("spurious-gamma", {}, spec), Catch::Contains("put that transform before it"));
+  DataSpec odd = out_spec;
+  odd.dim = 7;
   CHECK_THROWS_WITH(pack().make<Augment>("spurious-gamma", {}, odd), Catch::Contains("odd"));
 }

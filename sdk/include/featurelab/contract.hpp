@@ -13,6 +13,7 @@
 
 #include <map>
 #include <string>
+#include <utility>
 
 namespace featurelab {
 
@@ -29,10 +30,23 @@ struct ContractPart {
 // data or ground-truth features it reads, the augment that writes the batch layout it reads, the
 // model whose blocks or hook points it reads, the loss a probe or trainer is handed.
 struct ContractData {
+  // A constructor rather than an aggregate, so that a declaration may name only the first parts
+  // ({distribution, augment, model, loss}) without -Wmissing-field-initializers.
+  ContractData(ContractPart distribution_part = {}, ContractPart augment_part = {}, ContractPart model_part = {},
+               ContractPart loss_part = {}, ContractPart transform_part = {})
+      : distribution(std::move(distribution_part)),
+        augment(std::move(augment_part)),
+        model(std::move(model_part)),
+        loss(std::move(loss_part)),
+        transform(std::move(transform_part)) {}
+
   ContractPart distribution;
   ContractPart augment;
   ContractPart model;
   ContractPart loss;
+  // A transform applied to the distribution's data first, for components that read what it writes
+  // (spurious-gamma rescales the halves spurious-concat stores).
+  ContractPart transform;
 };
 
 }  // namespace featurelab

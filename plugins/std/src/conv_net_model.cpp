@@ -144,7 +144,8 @@ void ConvNetModel::im2col(std::size_t b, ConstMatRef X) {
         Scalar* out = patches.row((s * H + y) * W + x).data();
         for (Index dy = 0; dy < k; ++dy) {
           const Scalar* in = padded.row(s * Hp * Wp + (y + dy) * Wp + x).data();
-          std::copy(in, in + run, out + dy * run);
+          Scalar* to = out + dy * run;
+          for (Index j = 0; j < run; ++j) to[j] = in[j];
         }
       }
     }
@@ -199,26 +200,16 @@ void ConvNetModel::forward_features(ConstMatRef X) {
     activation_.apply(pre, act, slope);
     const Index H = B.height, W = B.width, Ho = B.pooled_height, Wo = B.pooled_width, C = B.out_channels;
     MatMap pooled = B.pooled.view(B.pooled_positions(), C);
-    if (max_pool_) B.winner.resize(static_cast<std::size_t>(n * Ho * Wo * C));
+    // Row-wise over the channels: each pooled row is the maximum (or mean) of its window's four rows.
     for (Index s = 0; s < n; ++s) {
       for (Index yo = 0; yo < Ho; ++yo) {
         for (Index xo = 0; xo < Wo; ++xo) {
-          const Index out_row = (s * Ho + yo) * Wo + xo;
           const Index r00 = (s * H + 2 * yo) * W + 2 * xo;
-          const Index rows[4] = {r00, r00 + 1, r00 + W, r00 + W + 1};
-          for (Index c = 0; c < C; ++c) {
-            if (max_pool_) {
-              Index best = rows[0];  // the first of equal values wins
-              for (int q = 1; q < 4; ++q) {
-                if (act(rows[q], c) > act(best, c)) best = rows[q];
-              }
-              pooled(out_row, c) = act(best, c);
-              B.winner[static_cast<std::size_t>(out_row * C + c)] = best;
-            } else {
-              Scalar sum = 0;
-              for (int q = 0; q < 4; ++q) sum += act(rows[q], c);
-              pooled(out_row, c) = sum / Scalar(4);
-            }
+          auto out = pooled.row((s * Ho + yo) * Wo + xo);
+          if (max_pool_) {
+            out = act.row(r00).cwiseMax(act.row(r00 + 1)).cwiseMax(act.row(r00 + W).cwiseMax(act.row(r00 + W + 1)));
+          } else {
+            out = (act.row(r00) + act.row(r00 + 1) + act.row(r00 + W) + act.row(r00 + W + 1)) / Scalar(4);
           }
         }
       }
@@ -249,18 +240,23 @@ void ConvNetModel::backward_blocks(ConstMatRef dfeatures, VecRef grad, bool accu
     // d(pooled) of this block: the features' gradient for the last block, else what the next one sent back.
     const Scalar* dpooled = b + 1 == blocks_.size() ? dfeatures.data() : B.dpooled.storage.data();
     const ConstMatMap slope = B.slope.read(B.positions(), C);
+    const ConstMatMap act = B.act.read(B.positions(), C), pooled = B.pooled.read(B.pooled_positions(), C);
     MatMap dpre = B.dpre.view(B.positions(), C);
     dpre.setZero();
     for (Index i = 0; i < n * Ho * Wo; ++i) {
       const Index s = i / (Ho * Wo), yo = (i / Wo) % Ho, xo = i % Wo;
       const Index r00 = (s * H + 2 * yo) * W + 2 * xo;
+      const Index rows[4] = {r00, r00 + 1, r00 + W, r00 + W + 1};
       for (Index c = 0; c < C; ++c) {
         const Scalar g = dpooled[i * C + c];
         if (max_pool_) {
-          const Index r = B.winner[static_cast<std::size_t>(i * C + c)];
-          dpre(r, c) += g * slope(r, c);
+          // The maximum's first row in the window (forward took the maximum of the same four values).
+          const Scalar top = pooled(i, c);
+          int q = 0;
+          while (q < 3 && act(rows[q], c) != top) ++q;
+          dpre(rows[q], c) += g * slope(rows[q], c);
         } else {
-          for (const Index r : {r00, r00 + 1, r00 + W, r00 + W + 1}) dpre(r, c) += g / Scalar(4) * slope(r, c);
+          for (const Index r : rows) dpre(r, c) += g / Scalar(4) * slope(r, c);
         }
       }
     }

@@ -38,18 +38,40 @@ void load_split(const std::filesystem::path& dir, const std::string& prefix, boo
   }
 }
 
+// Keeps the rows whose label is below `classes`, in their order.
+void keep_classes(Index classes, Mat& X, IVec& y) {
+  Index kept = 0;
+  for (Index i = 0; i < X.rows(); ++i) {
+    if (y(i) >= classes) continue;
+    if (kept != i) {
+      X.row(kept) = X.row(i);
+      y(kept) = y(i);
+    }
+    ++kept;
+  }
+  X.conservativeResize(kept, Eigen::NoChange);
+  y.conservativeResize(kept);
+}
+
 }  // namespace
 
 Schema FashionMnistDistribution::schema() {
   Schema s;
   s.string("dir", "/usr/share/datasets/fashion-mnist", "directory of the IDX files (Debian's dataset-fashion-mnist)");
   s.boolean("normalize", true, "map pixels to [−1, 1]: (x/255 − 0.5)/0.5, as Chidambaram et al.'s code");
+  s.integer("classes", 10, "k: only the images of the first k classes (labels 0 … k−1; 6000 training and 1000 test images each), "
+            "for studies over the number of classes").range(2, 10);
   return s;
 }
 
-FashionMnistDistribution::FashionMnistDistribution(const Params& params, Context&) {
+FashionMnistDistribution::FashionMnistDistribution(const Params& params, Context&)
+    : classes_(params.integer("classes")) {
   load_split(params.str("dir"), "train", params.boolean("normalize"), train_x_, train_y_);
   load_split(params.str("dir"), "t10k", params.boolean("normalize"), test_x_, test_y_);
+  if (classes_ < 10) {
+    keep_classes(classes_, train_x_, train_y_);
+    keep_classes(classes_, test_x_, test_y_);
+  }
 }
 
 double FashionMnistDistribution::dimension(const Params&) {  // 28 × 28 images
@@ -59,7 +81,7 @@ double FashionMnistDistribution::dimension(const Params&) {  // 28 × 28 images
 DataSpec FashionMnistDistribution::spec() const {
   DataSpec s;
   s.dim = 784;
-  s.classes = 10;
+  s.classes = static_cast<int>(classes_);
   s.shape.dims = {1, 28, 28};
   return s;
 }
@@ -73,7 +95,7 @@ void FashionMnistDistribution::sample(Index n, Split split, Rng& rng, Dataset& o
     throw Error(name() + " has " + std::to_string(X.rows()) + " samples in this split, asked for " + std::to_string(n));
   }
   out.resize(n, 784);
-  out.classes = 10;
+  out.classes = static_cast<int>(classes_);
   out.shape.dims = {1, 28, 28};
   if (split == Split::Test) {
     out.X = X.topRows(n);

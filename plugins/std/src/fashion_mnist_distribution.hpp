@@ -12,7 +12,7 @@ class FashionMnistDistribution : public Distribution {
  public:
   static constexpr Doc kDoc =
       "Fashion-MNIST (60000 train / 10000 test 28×28 images, 10 classes) from the Debian package "
-      "dataset-fashion-mnist; shape 1×28×28; a split's samples are a random subset (train) or the first n (test).";
+      "dataset-fashion-mnist; shape 1×28×28; a split's samples are a random subset (train) or the first n (test); `classes = k` keeps the first k classes.";
   static Schema schema();
   static double dimension(const Params& params);  // D, for the memory estimate at validation
   FashionMnistDistribution(const Params& params, Context& context);
@@ -23,6 +23,7 @@ class FashionMnistDistribution : public Distribution {
  private:
   Mat train_x_, test_x_;
   IVec train_y_, test_y_;
+  Index classes_ = 10;
 };
 
 }  // namespace featurelab::std_pack

@@ -75,6 +75,29 @@ TEST_CASE("fashion-mnist reads IDX files and normalises pixels") {
   CHECK_THROWS_WITH(d->sample(31, Split::Train, rng, train), Catch::Contains("has 30 samples"));
 }
 
+TEST_CASE("fashion-mnist with classes = k keeps the images of labels 0 … k−1 in their order") {
+  TempDir dir;
+  write_split(dir.path, "train", 30);
+  write_split(dir.path, "t10k", 12);
+  auto d = harness().make<Distribution>("fashion-mnist", {{"dir", dir.path.string()}, {"classes", std::int64_t(4)}}, {});
+  CHECK(d->spec().classes == 4);
+  CHECK(d->available(Split::Train) == 12);  // labels 0–3 of 0, 1, …, 9, 0, 1, …: three times
+  CHECK(d->available(Split::Test) == 6);    // 0–3 of 0–9, then 0 and 1 of 10 and 11
+  Dataset test, train;
+  Rng rng(2);
+  d->sample(6, Split::Test, rng, test);
+  const std::vector<int> labels{0, 1, 2, 3, 0, 1};
+  for (Index i = 0; i < 6; ++i) {
+    CHECK(test.y(i) == labels[static_cast<std::size_t>(i)]);
+    CHECK(test.X(i, 5) == Approx((10.0 * test.y(i) / 255 - 0.5) / 0.5));
+  }
+  CHECK(test.classes == 4);
+  d->sample(12, Split::Train, rng, train);
+  CHECK(train.y.maxCoeff() == 3);
+  for (Index i = 0; i < 12; ++i) CHECK(train.X(i, 0) == Approx((10.0 * train.y(i) / 255 - 0.5) / 0.5));
+  CHECK_THROWS(harness().make<Distribution>("fashion-mnist", {{"dir", dir.path.string()}, {"classes", std::int64_t(11)}}, {}));
+}
+
 TEST_CASE("fashion-mnist refuses missing and broken files with the file and the fix") {
   TempDir dir;
   CHECK_THROWS_WITH(harness().make<Distribution>("fashion-mnist", {{"dir", dir.path.string()}}, {}),

@@ -67,8 +67,27 @@ void DictionaryAlignment::measure(const ProbeInput& in, Measurements& out) {
   const bool biases_on = (bias.array() > 0).any();
   if (biases_on) {
     const MatD active = (alpha.cwiseAbs().array() >= bias.replicate(1, d).array()).cast<double>().matrix();  // m×d
-    out.scalar("active_atoms", active.rowwise().sum().mean());  // |N_i| averaged over neurons
+    const VecD support = active.rowwise().sum();
+    out.scalar("active_atoms", support.mean());  // |N_i| averaged over neurons
+    out.scalar("active_atoms_max", support.maxCoeff());
     out.scalar("atom_neurons_max", active.colwise().sum().maxCoeff());
+    // Thm 3.4's off-support coefficients α'_ij (j ∉ N_i) against o(1/√d)·‖w_i‖: the largest |α'_ij|/‖w_i‖ of a
+    // neuron, times √d, averaged over the neurons with a non-empty support.
+    double off_sum = 0;
+    Index supported = 0;
+    for (Index i = 0; i < m; ++i) {
+      if (support(i) == 0) continue;
+      off_sum += (relative.row(i).array() * (1.0 - active.row(i).array())).maxCoeff();
+      ++supported;
+    }
+    if (supported > 0) out.scalar("off_support_sqrt_d", off_sum / static_cast<double>(supported) * std::sqrt(double(d)));
+  }
+  // Thm 3.4's dense coefficients β_ij = ⟨w_i, M⊥_j⟩ against o(1/√d1)·‖w_i‖: max_j |β_ij|/‖w_i‖ times √d1, averaged
+  // over neurons (a random w gives ≈ √(2 ln d1); a neuron inside span(M) gives 0).
+  if (const auto completion = in.features.find("completion"); completion != in.features.end()) {
+    const MatD beta = W * completion->second.cast<double>().transpose();  // m×(d1 − d)
+    const VecD beta_max = beta.cwiseAbs().rowwise().maxCoeff().cwiseQuotient(norm2.cwiseSqrt());
+    out.scalar("dense_max_sqrt_d1", beta_max.mean() * std::sqrt(double(W.cols())));
   }
 
   if (in.step == 0) {

@@ -5,8 +5,12 @@
 //   singletons_<θ>              fraction of neurons with top1 >= θ (single-atom detectors), θ in `thresholds`
 //   coverage_<θ>                fraction of atoms j with max_i |α_ij|/‖w_i‖ >= θ
 //   sparse_norm, dense_norm     mean ‖MMᵀw_i‖ and ‖M^⊥M^⊥ᵀw_i‖ = √(‖w_i‖² − Σ_j α_ij²); weight_norm mean ‖w_i‖
-//   active_atoms, atom_neurons_max   with a positive bias: mean |N_i| for N_i = {j : |α_ij| >= b_i}, and the most
-//                               neurons sharing one atom (Thm 3.4: |N_i| = O(1), o(m/d) neurons per atom)
+//   active_atoms[_max], atom_neurons_max   with a positive bias: mean (and largest) |N_i| for N_i = {j : |α_ij| >= b_i},
+//                               and the most neurons sharing one atom (Thm 3.4: |N_i| = O(1), o(m/d) neurons per atom)
+//   off_support_sqrt_d          with a positive bias: mean over neurons with N_i ≠ ∅ of √d·max_{j∉N_i} |α_ij|/‖w_i‖
+//                               (Thm 3.4: α'_ij ≤ o(1/√d)‖w_i‖, so this tends to 0)
+//   dense_max_sqrt_d1           mean over neurons of √d1·max_j |⟨w_i, M⊥_j⟩|/‖w_i‖ (Thm 3.4: |β_ij| ≤ o(1/√d1)‖w_i‖;
+//                               ≈ √(2 ln d1) for a random w); needs the feature "completion"
 // Stage I (Thm C.1) is read off the first evaluation at which the biases turn on (the contrastive-sgd schedule
 // evaluates at that step, T1), against the weights at step 0:
 //   t1.step, t1.sparse_fraction, t1.sparse_fraction_min,
@@ -33,7 +37,8 @@ class DictionaryAlignment : public featurelab::Probe {
   static featurelab::Schema schema();
   static std::vector<std::string> metrics() {
     return {"sparse_fraction", "sparse_fraction_min", "sparse_fraction_max", "top1", "singletons_*", "coverage_*",
-            "sparse_norm", "dense_norm", "weight_norm", "active_atoms", "atom_neurons_max", "t1.step",
+            "sparse_norm", "dense_norm", "weight_norm", "active_atoms", "active_atoms_max", "atom_neurons_max",
+            "off_support_sqrt_d", "dense_max_sqrt_d1", "t1.step",
             "t1.sparse_fraction", "t1.sparse_fraction_min", "t1.dense_growth", "t1.sparse_rate"};
   }
   static featurelab::ContractData contract_data() { return sparse_coding_contract(); }

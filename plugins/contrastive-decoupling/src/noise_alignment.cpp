@@ -41,6 +41,9 @@ void NoiseAlignment::measure(const ProbeInput& in, Measurements& out) {
   out.scalar("cos_noise", cos_n > 0 ? cos_sum / static_cast<double>(cos_n) : std::nan(""));
   out.scalar("relative_error", rel_n > 0 ? rel_sum / static_cast<double>(rel_n) : std::nan(""));
   out.scalar("error", err.mean());
+  // Over every sample, those with f(Mz) = 0 included (z = 0, or no atom above its threshold), where a
+  // representation that follows the noise shows: E‖f(x) − f(Mz)‖ / E‖f(Mz)‖.
+  out.scalar("error_ratio", ns.mean() > 0 ? err.mean() / ns.mean() : std::nan(""));
   out.scalar("signal_norm", ns.mean());
   out.scalar("zero_signal", (ns.array() == 0).cast<double>().mean());
   out.scalar("zero_noise", (nn.array() == 0).cast<double>().mean());

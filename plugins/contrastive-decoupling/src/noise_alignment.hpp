@@ -2,8 +2,9 @@
 // with x = Mz + ξ split by the sample's code z:
 //   cos_noise = mean cos(f(x), f(ξ)) (samples with f(x), f(ξ) ≠ 0; without augmentation → 1),
 //   relative_error = mean ‖f(x) − f(Mz)‖/‖f(Mz)‖ (samples with f(Mz) ≠ 0; with augmentation Õ(1/√d)),
-//   error = mean ‖f(x) − f(Mz)‖, signal_norm = mean ‖f(Mz)‖, and zero_signal / zero_noise, the fractions of
-//   samples whose f(Mz) / f(ξ) is exactly 0.
+//   error = mean ‖f(x) − f(Mz)‖, signal_norm = mean ‖f(Mz)‖, error_ratio = error/signal_norm (every sample: the
+//   scale-free form of the absolute bound ‖f(x) − f(Mz)‖ ≤ Õ(1/√d) against ‖f(Mz)‖ ≥ Ω(1)), and zero_signal /
+//   zero_noise, the fractions of samples whose f(Mz) / f(ξ) is exactly 0.
 #pragma once
 
 #include "contract_setups.hpp"
@@ -22,7 +23,7 @@ class NoiseAlignment : public featurelab::Probe {
       "sparse-coding distribution's codes and dictionary).";
   static featurelab::Schema schema();
   static std::vector<std::string> metrics() {
-    return {"cos_noise", "relative_error", "error", "signal_norm", "zero_signal", "zero_noise"};
+    return {"cos_noise", "relative_error", "error", "error_ratio", "signal_norm", "zero_signal", "zero_noise"};
   }
   static featurelab::ContractData contract_data() { return sparse_coding_contract(); }
   NoiseAlignment(const featurelab::Params& params, featurelab::Context& context);

@@ -7,6 +7,7 @@
 #include "contrastive_sgd.hpp"
 #include "dictionary_alignment.hpp"
 #include "linear_probe.hpp"
+#include "lucky_neuron_sets.hpp"
 #include "noise_alignment.hpp"
 #include "sparse_coding.hpp"
 #include "symmetric_relu_layer.hpp"
@@ -23,4 +24,5 @@ FEATURELAB_PACK("contrastive-decoupling", "0.1.0") {
   pack.add<NoiseAlignment>("noise-alignment");
   pack.add<ActivationSparsity>("activation-sparsity");
   pack.add<LinearProbe>("linear-probe");
+  pack.add<LuckyNeuronSets>("lucky-neuron-sets");
 }

@@ -64,6 +64,29 @@ struct ProbeRun {
   }
 };
 
+// Noiseless sparse-coding data (x = Mz) with its features, sampled train and test splits, and the probes' inputs
+// for hand-built weights.
+struct Noiseless {
+  Noiseless(Index train_n, Index test_n, std::uint64_t seed)
+      : data(sparse_coding({{"noise", 0.0}})), spec(data->spec()), features(data->features()),
+        M(features.at("dictionary")), perp(features.at("completion")),
+        loss(std_pack().make<Loss>("info-nce", {}, spec)) {
+    Rng rng(seed);
+    data->sample(train_n, Split::Train, rng, train);
+    data->sample(test_n, Split::Test, rng, test);
+  }
+  ProbeInput input(Model& model, Index step) const { return ProbeInput{model, *loss, train, test, features, attacks, step}; }
+
+  std::shared_ptr<Distribution> data;
+  DataSpec spec;
+  FeatureSet features;
+  const Mat& M;     // d×d1
+  const Mat& perp;  // (d1 − d)×d1
+  std::shared_ptr<Loss> loss;
+  Dataset train, test;
+  std::vector<NamedAttack> attacks;
+};
+
 }  // namespace
 
 TEST_CASE("sparse-coding: an orthonormal delocalised dictionary, its completion, ternary codes with Pr(z_j ≠ 0) = p") {
@@ -191,17 +214,10 @@ TEST_CASE("info-nce: at init the loss is τ·ln(N + 1) (Lemma C.3), and a batch 
 }
 
 TEST_CASE("probes on hand-built weights: dictionary alignment, noise removal, linear probe") {
-  auto data = sparse_coding({{"noise", 0.0}});
-  const DataSpec spec = spec_of(*data);
-  const FeatureSet features = data->features();
-  const Mat& M = features.at("dictionary");
-  const Mat& perp = features.at("completion");
-  Rng rng(8);
-  Dataset train, test;
-  data->sample(3000, Split::Train, rng, train);
-  data->sample(2000, Split::Test, rng, test);
-  auto loss = std_pack().make<Loss>("info-nce", {}, spec);
-  std::vector<NamedAttack> attacks;
+  const Noiseless setting(3000, 2000, 8);
+  const DataSpec& spec = setting.spec;
+  const Mat& M = setting.M;
+  const Mat& perp = setting.perp;
 
   // Four neurons: atom 0, (atom 1 + atom 2)/√2, a dense direction, and 0.8·atom 3 + 0.6·dense.
   auto model = pack().make<Model>("symmetric-relu-layer", {{"width", std::int64_t(4)}}, spec);
@@ -212,7 +228,7 @@ TEST_CASE("probes on hand-built weights: dictionary alignment, noise removal, li
   W.row(3) = Scalar(0.8) * M.row(3) + Scalar(0.6) * perp.row(1);
   auto alignment = pack().make<Probe>("dictionary-alignment", {}, spec);
   ProbeRun run;
-  alignment->measure(ProbeInput{*model, *loss, train, test, features, attacks, 0}, run.out);
+  alignment->measure(setting.input(*model, 0), run.out);
   CHECK(run.value("sparse_fraction") == Approx((1 + 1 + 0 + 0.64) / 4).margin(1e-5));
   CHECK(run.value("sparse_fraction_min") == Approx(0).margin(1e-5));
   CHECK(run.value("top1") == Approx((1 + std::sqrt(0.5) + 0 + 0.8) / 4).margin(1e-4));
@@ -227,25 +243,25 @@ TEST_CASE("probes on hand-built weights: dictionary alignment, noise removal, li
   atoms->block("b").setConstant(Scalar(0.5));
   auto noise = pack().make<Probe>("noise-alignment", {}, spec);
   ProbeRun clean;
-  noise->measure(ProbeInput{*atoms, *loss, train, test, features, attacks, 10}, clean.out);
+  noise->measure(setting.input(*atoms, 10), clean.out);
   CHECK(clean.value("relative_error") == Approx(0).margin(1e-5));
   CHECK(clean.value("zero_noise") == 1);
   CHECK(clean.value("zero_signal") == Approx(std::pow(1 - std::log(std::log(32.0)) / 32, 32)).margin(0.03));
   auto sparsity = pack().make<Probe>("activation-sparsity", {}, spec);
   ProbeRun fired;
-  sparsity->measure(ProbeInput{*atoms, *loss, train, test, features, attacks, 10}, fired.out);
+  sparsity->measure(setting.input(*atoms, 10), fired.out);
   CHECK(fired.value("density") == Approx(std::log(std::log(32.0)) / 32).margin(0.005));
   // The target ⟨w*, z⟩ is linear in f(x) = z/2 and in x: both probes fit it.
   auto probe = pack().make<Probe>("linear-probe", {{"labels", std::vector<std::int64_t>{200}}}, spec);
   ProbeRun fit;
-  probe->measure(ProbeInput{*atoms, *loss, train, test, features, attacks, 10}, fit.out);
+  probe->measure(setting.input(*atoms, 10), fit.out);
   CHECK(fit.value("r2") > 0.999);
   CHECK(fit.value("r2.n200") > 0.99);
   CHECK(fit.value("r2.raw") > 0.99);
   CHECK(fit.value("sign_accuracy") == 1);
   auto classify = pack().make<Probe>("linear-probe", {{"task", std::string("classification")}, {"raw", false}}, spec);
   ProbeRun acc;
-  classify->measure(ProbeInput{*atoms, *loss, train, test, features, attacks, 10}, acc.out);
+  classify->measure(setting.input(*atoms, 10), acc.out);
   CHECK(acc.value("accuracy") > 0.98);  // separable; the ridge penalty leaves the few |⟨w*, z⟩| ≈ 0 samples
   CHECK_THROWS_WITH(pack().make<Probe>("linear-probe", {{"target", std::string("label")}}, spec),
                     Catch::Contains("not a meta column") && Catch::Contains("target"));
@@ -268,4 +284,67 @@ TEST_CASE("linear-probe: with dense noise a linear-in-x predictor reaches the po
   const double optimum = fit.value("linear_optimum");
   CHECK(optimum == Approx(0.400).margin(0.001));
   CHECK(fit.value("r2.raw") == Approx(optimum).margin(0.04));
+}
+
+TEST_CASE("dictionary-alignment: Thm 3.4's supports N_i, off-support and dense coefficients on hand-built neurons") {
+  const Noiseless setting(100, 100, 9);
+  const DataSpec& spec = setting.spec;
+  const Mat& M = setting.M;
+  const Mat& perp = setting.perp;
+  // 0.95·M_0 + √0.0975·M_1 (N = {0}, off-support 0.312), M_2 (N = {2}, none off it), a dense direction (N = ∅).
+  auto model = pack().make<Model>("symmetric-relu-layer", {{"width", std::int64_t(3)}}, spec);
+  MatMap W = model->block("W");
+  W.row(0) = Scalar(0.95) * M.row(0) + std::sqrt(Scalar(0.0975)) * M.row(1);
+  W.row(1) = M.row(2);
+  W.row(2) = perp.row(0);
+  model->block("b").setConstant(Scalar(0.5));
+  auto alignment = pack().make<Probe>("dictionary-alignment", {}, spec);
+  ProbeRun run;
+  alignment->measure(setting.input(*model, 0), run.out);
+  CHECK(run.value("active_atoms") == Approx(2.0 / 3));
+  CHECK(run.value("active_atoms_max") == 1);
+  CHECK(run.value("atom_neurons_max") == 1);
+  CHECK(run.value("off_support_sqrt_d") == Approx(std::sqrt(0.0975) * std::sqrt(32.0) / 2).margin(1e-4));
+  CHECK(run.value("dense_max_sqrt_d1") == Approx(std::sqrt(512.0) / 3).margin(1e-3));
+}
+
+TEST_CASE("lucky-neuron-sets: Def. B.1's sets at step 0 and what became of their neurons") {
+  const Noiseless setting(100, 100, 10);
+  const DataSpec& spec = setting.spec;
+  const Mat& M = setting.M;
+  const Mat& perp = setting.perp;
+  auto model = pack().make<Model>("symmetric-relu-layer", {{"width", std::int64_t(4)}}, spec);
+  MatMap W = model->block("W");
+  // Step 0, with c1·ln d/d = 0.238 and c2·ln d/d = 0.238 − 0.0001 at d = 32: neuron 0 leans on atom 0 alone
+  // (lucky), neuron 1 on atoms 1 and 2 equally (a candidate of both, lucky for neither), neuron 2 spreads over
+  // every atom (in no set), neuron 3 leans on atom 3 alone (lucky). All carry a dense part, as at initialisation.
+  const Mat spread = Mat::Ones(1, 32) * M / std::sqrt(Scalar(32));
+  W.row(0) = Scalar(3) * M.row(0) + Scalar(0.1) * spread + perp.row(0);
+  W.row(1) = M.row(1) + M.row(2) + perp.row(1);
+  W.row(2) = spread + perp.row(2);
+  W.row(3) = Scalar(2) * M.row(3) + Scalar(0.1) * spread + perp.row(3);
+  auto lucky = pack().make<Probe>("lucky-neuron-sets", {}, spec);
+  ProbeRun init;
+  lucky->measure(setting.input(*model, 0), init.out);
+  CHECK(init.value("lucky_atoms") == Approx(2.0 / 32));
+  CHECK(init.value("lucky_per_atom") == Approx(2.0 / 32));
+  CHECK(init.value("candidates_max") == 1);
+
+  // Later: neurons 0, 1, 2 are singletons on atoms 0, 1, 5; neuron 3 is 0.6 on atom 3.
+  W.row(0) = M.row(0);
+  W.row(1) = M.row(1);
+  W.row(2) = M.row(5);
+  W.row(3) = Scalar(0.6) * M.row(3) + Scalar(0.8) * perp.row(3);
+  ProbeRun later;
+  lucky->measure(setting.input(*model, 10), later.out);
+  CHECK(later.value("lucky_alignment") == Approx((1 + 0.6) / 2).margin(1e-5));
+  CHECK(later.value("lucky_singletons") == Approx(0.5));
+  CHECK(later.value("other_alignment") == Approx(1).margin(1e-5));
+  CHECK(later.value("singletons_from_candidates") == Approx(2.0 / 3));
+
+  // The sets are the initial weights': a first measurement after step 0 is refused with the fix.
+  auto late = pack().make<Probe>("lucky-neuron-sets", {}, spec);
+  ProbeRun none;
+  CHECK_THROWS_WITH(late->measure(setting.input(*model, 10), none.out),
+                    Catch::Contains("step 0"));
 }

@@ -6,7 +6,8 @@
 #
 # Usage: scripts/reproduce.sh [--build DIR] [--jobs N] [--pipeline NAME] [--args 'ARGS'] [--results-only] [PACK...]
 #   PACK...         packs to run (default: every pack with pipelines)
-#   --pipeline N    run only pipelines/N.toml; RESULTS.md still lists the pack's other runs already there
+#   --pipeline N    run only pipelines/N.toml; RESULTS.md still lists the pack's other runs already there (a
+#                   warning names those with no run directory: they will read "not run yet")
 #   --args 'ARGS'   passed on to `featurelab run`, e.g. --args '--set experiment.seeds=[0]' (a reduction:
 #                   RESULTS.md says so for each pipeline run with it)
 #   --results-only  run nothing: rewrite RESULTS.md from the run directories already there
@@ -102,6 +103,12 @@ write_results() {  # write_results PACK
       -f "$root/scripts/reproduce.jq" >>"$tmp/pipelines.json"
   done
   touch "$tmp/pipelines.json"
+  if [[ -n $only && ${#missing[@]} -gt 0 ]]; then
+    # Run directories are not committed: on a fresh checkout one pipeline's run leaves the others "not run yet".
+    echo "reproduce: warning: plugins/$pack/RESULTS.md will list ${missing[*]} as not run yet (no run under" \
+      "runs/reproduce/$pack); run the whole pack (make reproduce PACK=$pack), or keep the committed file with" \
+      "git checkout plugins/$pack/RESULTS.md" >&2
+  fi
   printf '%s\n' "${missing[@]+"${missing[@]}"}" | jq -R . | jq -s 'map(select(. != ""))' >"$tmp/missing.json"
   jq -n --arg date "$(date -u +'%Y-%m-%d %H:%M UTC')" --arg commit "$commit" --argjson dirty "$dirty" \
     --argjson cores "$cores" --arg cpu "${cpu:-unknown CPU}" \

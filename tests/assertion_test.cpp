@@ -245,3 +245,68 @@ TEST_CASE("a metric first recorded after step 0 has no initial value, and at = \
   spec.expect = "accuracy.test <= 0.4";  // step 1 is read too: it fails there first
   CHECK(verdict(spec, {job_with(0, "", 0, {{1, 0.5}, {2, 0.3}})}).at("checks").at(0).at("step") == "1");
 }
+
+TEST_CASE("argmax(M) in a selector reads the value of a key, and the step, where M is largest (model selection)") {
+  // Two sweep keys: lambda (0, 0.1, 1) and domain (a, b); validation accuracy `val` and test accuracy `ood` at
+  // steps 0, 50, 100. Per seed, the selection picks the lambda and step of best val within the same domain.
+  auto job = [](std::size_t point, const std::string& lambda, const std::string& domain, std::int64_t seed,
+                std::vector<std::pair<featurelab::Index, double>> val, std::vector<std::pair<featurelab::Index, double>> ood) {
+    featurelab::JobRecord j;
+    j.spec.point = point;
+    j.spec.seed = seed;
+    j.spec.assignments = {{"lambda", lambda}, {"domain", domain}};
+    j.status = "ok";
+    j.history["p.val"] = std::move(val);
+    j.history["p.ood"] = std::move(ood);
+    return j;
+  };
+  const std::vector<featurelab::JobRecord> jobs = {
+      job(0, "0", "a", 1, {{0, 0.1}, {50, 0.8}, {100, 0.7}}, {{0, 0.1}, {50, 0.50}, {100, 0.40}}),
+      job(1, "0.1", "a", 1, {{0, 0.1}, {50, 0.85}, {100, 0.9}}, {{0, 0.1}, {50, 0.60}, {100, 0.65}}),
+      job(2, "1", "a", 1, {{0, 0.1}, {50, 0.95}, {100, 0.6}}, {{0, 0.1}, {50, 0.30}, {100, 0.20}}),
+      job(3, "0", "b", 1, {{0, 0.1}, {50, 0.9}, {100, 0.9}}, {{0, 0.1}, {50, 0.70}, {100, 0.75}}),
+      job(4, "0.1", "b", 1, {{0, 0.1}, {50, 0.6}, {100, 0.5}}, {{0, 0.1}, {50, 0.90}, {100, 0.90}}),
+      job(5, "1", "b", 1, {{0, 0.1}, {50, 0.5}, {100, 0.5}}, {{0, 0.1}, {50, 0.95}, {100, 0.95}}),
+  };
+  featurelab::AssertSpec spec;
+  spec.points = "lambda=0";
+  // Domain a: best val over lambda ∈ {0.1, 1} and steps is 0.95 (lambda 1, step 50): ood 0.30, against lambda 0's
+  // best-val step (50: 0.8) with ood 0.50. Domain b: lambda 0.1 at step 50 (0.6; the first maximum) gives 0.90,
+  // against lambda 0 at step 50 (0.9, first of the tie): 0.70.
+  spec.expect = "p.ood[lambda=argmax(p.val; 0.1 1), step=argmax(p.val)] - p.ood[step=argmax(p.val)] >= 0";
+  auto v = verdict(spec, jobs);
+  CHECK_FALSE(v.at("holds").get<bool>());
+  REQUIRE(v.at("checks").size() == 2);
+  for (const auto& check : v.at("checks")) {
+    const bool a = check.at("point").get<std::string>() == "lambda=0 domain=a";
+    CHECK(std::stod(check.at("lhs").get<std::string>()) == Approx(a ? 0.30 - 0.50 : 0.90 - 0.70));
+    const auto selected = check.at("selected").get<std::vector<std::string>>();
+    CHECK(selected == (a ? std::vector<std::string>{"lambda=1 step=50", "step=50"}
+                         : std::vector<std::string>{"lambda=0.1 step=50", "step=50"}));
+  }
+  // Without the step: each read at the assertion's `at` (final), the lambda of best final val.
+  spec.expect = "p.ood[lambda=argmax(p.val)] >= 0.6";
+  v = verdict(spec, jobs);
+  CHECK(v.at("holds").get<bool>());  // a: lambda 0.1 (0.9) → 0.65; b: lambda 0 (0.9, first of the tie) → 0.75
+  CHECK(std::stod(v.at("checks").at(0).at("lhs").get<std::string>()) == Approx(0.65));
+  CHECK(std::stod(v.at("checks").at(1).at("lhs").get<std::string>()) == Approx(0.75));
+
+  // A step=argmax(…) chooses among the checkpoints up to the step evaluated: at a step=0 control (and at
+  // initialisation) only the untrained network, where every arm is the same.
+  spec.points = "lambda=0 domain=b";
+  spec.expect = "p.ood[lambda=argmax(p.val; 0.1 1), step=argmax(p.val)] >= p.ood[step=argmax(p.val)] + 0.05";
+  spec.controls = {"step=0"};
+  v = verdict(spec, jobs);
+  CHECK(v.at("holds").get<bool>());
+  CHECK(v.at("controls").at(0).at("fails_there").get<bool>());
+  CHECK(v.at("controls").at(0).at("checks").at(0).at("selected").get<std::vector<std::string>>() ==
+        std::vector<std::string>{"lambda=0.1 step=0", "step=0"});
+  CHECK_FALSE(v.at("at_init").at("holds").get<bool>());
+
+  CHECK_THROWS_WITH(Assertion::parse("a.b[x=argmax(p.val] > 1"), Catch::Contains("does not end with ')'"));
+  CHECK_THROWS_WITH(Assertion::parse("a.b[x=argmax()] > 1"), Catch::Contains("names no single metric"));
+  CHECK_THROWS_WITH(Assertion::parse("a.b[x=argmax(p.val;)] > 1"), Catch::Contains("lists no candidates"));
+  REQUIRE(featurelab::parse_argmax("argmax(p.val; 0.1 1)"));
+  CHECK(featurelab::parse_argmax("argmax(p.val; 0.1 1)")->candidates == std::vector<std::string>{"0.1", "1"});
+  CHECK_FALSE(featurelab::parse_argmax("0.1"));
+}

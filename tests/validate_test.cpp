@@ -194,6 +194,26 @@ TEST_CASE("assertions naming no probe, and malformed ones, are refused before ru
                     Catch::Contains("two probes are named 'accuracy'"));
 }
 
+TEST_CASE("argmax selectors are checked before running: their metric, their key, their candidates") {
+  const std::string swept = std::string(kGood) + "[sweep]\n\"model.width\" = [4, 8]\n";
+  auto with = [&](const std::string& expect) {
+    return validate_text(replace(swept, "accuracy.test >= 0.5", expect));
+  };
+  CHECK_NOTHROW(with("accuracy.test[model.width=argmax(accuracy.train; 4 8), step=argmax(accuracy.train)] >= 0.5"));
+  CHECK_THROWS_WITH(with("accuracy.test[model.width=argmax(acuracy.train)] >= 0.5"),
+                    Catch::Contains("argmax(acuracy.train) names no probe's metric"));
+  CHECK_THROWS_WITH(with("accuracy.test[model.widht=argmax(accuracy.train)] >= 0.5"),
+                    Catch::Contains("'model.widht' is not a [sweep] key"));
+  CHECK_THROWS_WITH(with("accuracy.test[model.width=argmax(accuracy.train; 4 16)] >= 0.5"),
+                    Catch::Contains("argmax candidate model.width=16 is never in the sweep"));
+  CHECK_THROWS_WITH(with("accuracy.test[model.width=argmax(accuracy.train), step=argmax(accuracy.test)] >= 0.5"),
+                    Catch::Contains("one selector chooses by one metric"));
+  CHECK_THROWS_WITH(with("accuracy.test[model.width=argmax(accuracy.train] >= 0.5"), Catch::Contains("does not end with ')'"));
+  CHECK_THROWS_WITH(validate_text(replace(swept, "expect = \"accuracy.test >= 0.5\"",
+                                          "expect = \"accuracy.test >= 0.5\"\nwhere = \"model.width=argmax(accuracy.train)\"")),
+                    Catch::Contains("argmax(…) chooses a value inside an expect's selector only"));
+}
+
 TEST_CASE("a sweep can swap a component, each point is validated against its own schema") {
   test::TempDir dir;
   const auto file = dir.write("p.toml", std::string(kGood) + "[sweep]\n\"optimizer.use\" = [\"gd\", \"adam\"]\n"

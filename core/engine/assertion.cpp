@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cmath>
 #include <cstdlib>
+#include <sstream>
 
 namespace featurelab {
 
@@ -140,6 +141,11 @@ class Parser {
       while (!value.empty() && std::isspace(static_cast<unsigned char>(value.back()))) value.pop_back();
       if (value.size() >= 2 && value.front() == '"' && value.back() == '"') value = value.substr(1, value.size() - 2);
       if (value.empty()) fail("expected a value after '" + key + "=' in the selector");
+      try {
+        parse_argmax(value);
+      } catch (const Error& e) {
+        fail(e.what());
+      }
       out.emplace_back(key, value);
       if (peek() == ',') {
         ++pos_;
@@ -186,6 +192,32 @@ double eval(const Assertion::Node& n, const Lookup& value_of) {
 }
 
 }  // namespace
+
+std::optional<ArgmaxSelection> parse_argmax(const std::string& value) {
+  const std::string head = "argmax(";
+  if (value.compare(0, head.size(), head) != 0) return std::nullopt;
+  const auto fix = "; write argmax(METRIC) or argmax(METRIC; value value …), e.g. argmax(ood-accuracy.id)";
+  if (value.back() != ')') throw Error("'" + value + "' does not end with ')'" + fix);
+  std::string inside = value.substr(head.size(), value.size() - head.size() - 1);
+  ArgmaxSelection out;
+  const auto semicolon = inside.find(';');
+  std::istringstream metric(inside.substr(0, semicolon));
+  metric >> out.metric;
+  std::string extra;
+  if (out.metric.empty() || (metric >> extra)) throw Error("'" + value + "' names no single metric" + fix);
+  if (semicolon != std::string::npos) {
+    std::istringstream rest(inside.substr(semicolon + 1));
+    for (std::string v; rest >> v;) out.candidates.push_back(v);
+    if (out.candidates.empty()) throw Error("'" + value + "' lists no candidates after ';'" + fix);
+  }
+  return out;
+}
+
+std::string selector_text(const Selector& selector) {
+  std::string out;
+  for (const auto& [k, v] : selector) out += (out.empty() ? "[" : ", ") + k + "=" + v;
+  return out + "]";
+}
 
 Assertion Assertion::parse(const std::string& text) {
   Assertion a;

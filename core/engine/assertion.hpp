@@ -11,10 +11,20 @@
 // (the point being checked, with these keys changed); the key `step` reads the metric at that step
 // instead of the assertion's `at` ("bias.ratio[step=600] > bias.ratio[step=100]": a trend). Metric names may contain '-', so a binary
 // minus needs spaces around it ("a - b").
+//
+// Model selection: a selector value argmax(METRIC) reads the metric at the value of that key (or
+// the step) where METRIC is largest, for the same seed and the other keys unchanged; several keys
+// given argmax of one METRIC are chosen jointly, and argmax(METRIC; v1 v2 …) limits the candidates.
+// step=argmax(METRIC) chooses among the recorded steps up to the one evaluated (the assertion's `at`,
+// a control's step; step 0 at initialisation), so a step=0 control compares untrained networks.
+// DomainBed's training-domain validation (Gulrajani & Lopez-Paz 2021, §3) picks the hyperparameter
+// and checkpoint of best validation accuracy:
+//   "ood-accuracy.ood[lambda=argmax(ood-accuracy.id; 0.01 0.1), step=argmax(ood-accuracy.id)]"
 #pragma once
 
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -24,6 +34,20 @@ namespace featurelab {
 struct AssertSpec;
 
 using Selector = std::vector<std::pair<std::string, std::string>>;
+
+// A selector value argmax(METRIC) or argmax(METRIC; v1 v2 …): the criterion and the candidate values
+// (empty: every value of the key, or every recorded step).
+struct ArgmaxSelection {
+  std::string metric;
+  std::vector<std::string> candidates;
+};
+
+// The selection a selector value asks for, or nothing if it is a plain value; throws
+// featurelab::Error for a malformed argmax(…).
+std::optional<ArgmaxSelection> parse_argmax(const std::string& value);
+
+// "[k=v, k2=v2]" as written, for messages.
+std::string selector_text(const Selector& selector);
 
 class Assertion {
  public:

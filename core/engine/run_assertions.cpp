@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 #include <set>
 #include <sstream>
@@ -113,21 +114,11 @@ class JobTable {
         }
       }
       std::string step_at;  // the step value_for reads: base_at, or under at = "every" each step in turn
-      auto value_for = [&](std::int64_t seed, const std::string& metric, const Selector& sel) {
-        auto target = base;
-        std::string at = step_at;  // [step=N] reads another step than the assertion's `at`
-        for (const auto& [k, v] : sel) {
-          if (k == "step") {
-            at = v;
-            continue;
-          }
-          for (auto& [pk, pv] : target) {
-            if (pk == k) pv = v;
-          }
-        }
-        const JobRecord* job = find_job(target, seed);
+      std::set<std::string> picked;  // what argmax selectors chose for the check being evaluated
+      // A metric's value in a job at a step ("final", "init", or a number); NaN with e.missing set if absent.
+      auto read = [&](const JobRecord* job, const std::string& metric, const std::string& at) {
         if (!job || !job->ok()) {
-          e.missing = "no finished job for " + metric + " at seed " + std::to_string(seed);
+          e.missing = "no finished job for " + metric;
           return std::nan("");
         }
         auto it = job->history.find(metric);
@@ -146,6 +137,93 @@ class JobTable {
         }
         e.missing = metric + " has no value at step " + at;
         return std::nan("");
+      };
+      auto value_for = [&](std::int64_t seed, const std::string& metric, const Selector& sel) {
+        auto target = base;
+        std::string at = step_at;  // [step=N] reads another step than the assertion's `at`
+        std::vector<std::pair<std::string, ArgmaxSelection>> choose;  // [key=argmax(...)]: model selection
+        for (const auto& [k, v] : sel) {
+          if (auto selection = parse_argmax(v)) {
+            choose.emplace_back(k, *selection);
+            continue;
+          }
+          if (k == "step") {
+            at = v;
+            continue;
+          }
+          for (auto& [pk, pv] : target) {
+            if (pk == k) pv = v;
+          }
+        }
+        if (!choose.empty()) {
+          // The candidate points: the target with the chosen keys free (each within its candidates); the
+          // candidate steps: `at`, or every recorded step of the criterion if step is chosen too. The first
+          // maximum of the criterion wins (sweep order, then step order), as DomainBed's argmax.
+          const std::string& criterion = choose.front().second.metric;
+          const ArgmaxSelection* step_choice = nullptr;
+          for (const auto& [k, c] : choose) {
+            if (k == "step") step_choice = &c;
+          }
+          auto allowed = [](const ArgmaxSelection& c, const std::string& value) {
+            return c.candidates.empty() || std::find(c.candidates.begin(), c.candidates.end(), value) != c.candidates.end();
+          };
+          double best = -std::numeric_limits<double>::infinity();
+          const JobRecord* best_job = nullptr;
+          std::string best_at, best_label;
+          for (const auto& entry : points_) {
+            const Pairs& other = entry.second;
+            bool candidate = other.size() == target.size();
+            std::string free_label;
+            for (std::size_t i = 0; candidate && i < other.size(); ++i) {
+              const auto& [pk, pv] = other[i];
+              const auto chosen = std::find_if(choose.begin(), choose.end(), [&](const auto& c) { return c.first == pk; });
+              if (chosen == choose.end()) {
+                candidate = pv == target[i].second;
+              } else {
+                candidate = allowed(chosen->second, pv);
+                free_label += (free_label.empty() ? "" : " ") + pk + "=" + pv;
+              }
+            }
+            if (!candidate) continue;
+            const JobRecord* job = find_job(other, seed);
+            if (!job || !job->ok()) continue;
+            std::vector<std::string> steps{at};
+            if (step_choice) {
+              steps.clear();
+              const auto it = job->history.find(criterion);
+              if (it == job->history.end()) continue;
+              // The checkpoints up to the step being evaluated: all of them at `final`, none after a numbered `at`
+              // or a control's step, only step 0 at initialisation (where every arm is the untrained network).
+              const bool capped = at != "final";
+              const std::int64_t cap = at == "init" ? 0 : capped ? std::stoll(at) : 0;
+              for (const auto& [s, v] : it->second) {
+                if (capped && s > cap) break;
+                if (allowed(*step_choice, std::to_string(s))) steps.push_back(std::to_string(s));
+              }
+            }
+            for (const auto& s : steps) {
+              const double score = read(job, criterion, s);
+              if (!std::isnan(score) && score > best) {
+                best = score;
+                best_job = job;
+                best_at = s;
+                best_label = free_label;
+              }
+            }
+          }
+          if (!best_job) {
+            e.missing = "no candidate of " + selector_text(sel) + " recorded " + criterion + " at seed " + std::to_string(seed);
+            return std::nan("");
+          }
+          picked.insert(best_label + (step_choice ? std::string(best_label.empty() ? "" : " ") + "step=" + best_at : ""));
+          return read(best_job, metric, best_at);
+        }
+        const JobRecord* job = find_job(target, seed);
+        if (!job || !job->ok()) {
+          e.missing = "no finished job for " + metric + " at seed " + std::to_string(seed);
+          return std::nan("");
+        }
+        return read(job, metric, at);
       };
       std::string label;
       for (const auto& [k, v] : base) label += (label.empty() ? "" : " ") + k + "=" + v;
@@ -180,6 +258,7 @@ class JobTable {
         return base_at == "every" ? subject + " at step " + k.step : subject;
       };
       if (a.over == "mean") {
+        picked.clear();
         const auto k = over_steps(seeds_.front(), [&] {
           return parsed.evaluate([&](const std::string& m, const Selector& sel) {
             double sum = 0;
@@ -190,6 +269,7 @@ class JobTable {
         const auto& o = k.outcome;
         json check{{"point", label}, {"lhs", json_number(o.lhs)}, {"rhs", json_number(o.rhs)}, {"holds", o.holds}};
         if (base_at == "every") check["step"] = k.step;
+        if (!picked.empty()) check["selected"] = picked;
         e.checks.push_back(check);
         e.holds &= passes(o);
         if (!passes(o)) e.failed.push_back(failure(label, who("mean over " + std::to_string(seeds_.size()) + " seed(s)", k), o));
@@ -197,6 +277,7 @@ class JobTable {
         int passed = 0;
         std::vector<std::string> point_failed;
         for (auto seed : seeds_) {
+          picked.clear();
           const auto k = over_steps(seed, [&] {
             return parsed.evaluate([&](const std::string& m, const Selector& sel) { return value_for(seed, m, sel); });
           });
@@ -205,6 +286,7 @@ class JobTable {
           json check{{"point", label}, {"seed", seed}, {"lhs", json_number(o.lhs)}, {"rhs", json_number(o.rhs)},
                      {"holds", o.holds}};
           if (base_at == "every") check["step"] = k.step;
+          if (!picked.empty()) check["selected"] = picked;
           e.checks.push_back(check);
           if (!passes(o)) point_failed.push_back(failure(label, who("seed " + std::to_string(seed), k), o));
         }
@@ -250,7 +332,7 @@ class JobTable {
 bool every_reference_names_a_step(const Assertion& parsed) {
   for (const auto& sel : parsed.selectors()) {
     bool named = false;
-    for (const auto& [k, v] : sel) named |= k == "step";
+    for (const auto& [k, v] : sel) named |= k == "step" && !parse_argmax(v);  // step=argmax(…) is capped at init
     if (!named) return false;
   }
   return true;
@@ -379,8 +461,44 @@ void check_assertions(const RunPlan& plan) {
     for (const auto& v : axis.values) axis_values[axis.key].insert(unquote(v));
   }
   auto check_pairs = [&](const std::vector<std::pair<std::string, std::string>>& pairs, const std::string& where,
-                         const std::string& path, bool steps) {
+                         const std::string& path, bool steps, bool selections = false) {
+    std::string criterion;  // the one metric every argmax of this selector maximises
     for (const auto& [k, v] : pairs) {
+      std::optional<ArgmaxSelection> selection;
+      try {
+        selection = parse_argmax(v);
+      } catch (const Error& e) {
+        errors.push_back({where, path + ": " + e.what()});
+        continue;
+      }
+      if (selection && !selections) {
+        errors.push_back({where, path + ": " + k + "=" + v + ": argmax(…) chooses a value inside an expect's selector "
+                                     "only; here write a value"});
+        continue;
+      }
+      if (selection) {
+        const auto dot = selection->metric.find('.');
+        if (dot == std::string::npos || !prefixes.count(selection->metric.substr(0, dot))) {
+          errors.push_back({where, path + ": argmax(" + selection->metric + ") names no probe's metric (<probe name>.<metric>)"});
+        }
+        if (!criterion.empty() && criterion != selection->metric) {
+          errors.push_back({where, path + ": one selector chooses by one metric; it has argmax(" + criterion + ") and argmax(" +
+                                       selection->metric + ")"});
+        }
+        criterion = selection->metric;
+        if (k != "step" && !axis_values.count(k)) {
+          errors.push_back({where, path + ": '" + k + "' is not a [sweep] key" +
+                                       (axis_values.empty() ? " (this pipeline has no [sweep])" : "")});
+          continue;
+        }
+        for (const auto& c : selection->candidates) {
+          if (k == "step" ? c.find_first_not_of("0123456789") != std::string::npos : !axis_values.at(k).count(c)) {
+            errors.push_back({where, path + ": argmax candidate " + k + "=" + c + " is " +
+                                         (k == "step" ? "not a step number" : "never in the sweep")});
+          }
+        }
+        continue;
+      }
       if (steps && k == "step") {
         if (v != "final" && (v.empty() || v.find_first_not_of("0123456789") != std::string::npos)) {
           errors.push_back({where, path + ": step=" + v + " is not a step; write a step number or step=final"});
@@ -431,7 +549,7 @@ void check_assertions(const RunPlan& plan) {
                                            "; see featurelab describe " + it->second.first + ")"});
           }
         }
-        check_pairs(parsed.selectors()[m], a.where, path + ".expect", true);
+        check_pairs(parsed.selectors()[m], a.where, path + ".expect", true, true);
       }
       check_pairs(parse_where(a.points), a.where, path + ".where", false);
       for (const auto& control : a.controls) {

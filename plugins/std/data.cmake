@@ -3,6 +3,9 @@ set(STD_DATA_SOURCES
   src/register_data.cpp
   src/mnist_json.cpp
   src/mnist_distribution.cpp
+  src/mnist_domains.cpp
+  src/rotated_mnist_distribution.cpp
+  src/colored_mnist_distribution.cpp
   src/idx_file.cpp
   src/fashion_mnist_distribution.cpp
   src/label_noise_transform.cpp
@@ -15,6 +18,7 @@ set(STD_DATA_SOURCES
 )
 set(STD_DATA_TESTS
   tests/mnist_test.cpp
+  tests/mnist_domains_test.cpp
   tests/fashion_mnist_test.cpp
   tests/label_noise_test.cpp
   tests/pair_mixing_test.cpp

@@ -1,25 +1,11 @@
-// The package's folder (data.dir, $FEATURELAB_MNIST_DIR, or where make deps installs it), and the split per job.
+// The split per job.
 #include "mnist_distribution.hpp"
 
 #include "mnist_json.hpp"
 
 #include <featurelab/error.hpp>
 
-#include <cstdlib>
-#include <filesystem>
-
 namespace featurelab::std_pack {
-
-namespace fs = std::filesystem;
-
-namespace {
-
-fs::path default_dir() {
-  if (const char* env = std::getenv("FEATURELAB_MNIST_DIR"); env && *env) return env;
-  return FEATURELAB_MNIST_DEFAULT_DIR;
-}
-
-}  // namespace
 
 Schema MnistDistribution::schema() {
   Schema s;
@@ -30,8 +16,7 @@ Schema MnistDistribution::schema() {
 }
 
 MnistDistribution::MnistDistribution(const Params& params, Context& context) : binary_(params.str("label") == "binary") {
-  const std::string dir = params.str("dir");
-  read_mnist_digits(dir.empty() ? default_dir() : fs::path(dir), X_, y_);
+  read_mnist_digits(mnist_package_dir(params.str("dir")), X_, y_);
   if (params.integer("holdout") >= X_.rows()) {
     throw Error(context.name + ": holdout = " + std::to_string(params.integer("holdout")) +
                 " leaves no training digits (there are " + std::to_string(X_.rows()) + ")");

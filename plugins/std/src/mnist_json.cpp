@@ -5,12 +5,19 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
 namespace featurelab::std_pack {
 
 namespace fs = std::filesystem;
+
+fs::path mnist_package_dir(const std::string& configured) {
+  if (!configured.empty()) return configured;
+  if (const char* env = std::getenv("FEATURELAB_MNIST_DIR"); env && *env) return env;
+  return FEATURELAB_MNIST_DEFAULT_DIR;
+}
 
 std::vector<float> read_mnist_digit_file(const fs::path& file) {
   std::ifstream in(file);

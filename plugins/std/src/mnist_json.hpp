@@ -5,6 +5,7 @@
 #include <featurelab/types.hpp>
 
 #include <filesystem>
+#include <string>
 #include <vector>
 
 namespace featurelab::std_pack {
@@ -12,6 +13,10 @@ namespace featurelab::std_pack {
 // One digit file's pixel values (a whole number of 784-pixel images, each in [0, 1]). Throws
 // featurelab::Error naming the file and the defect.
 std::vector<float> read_mnist_digit_file(const std::filesystem::path& file);
+
+// The package's folder: `configured` (a data.dir parameter) if not empty, else $FEATURELAB_MNIST_DIR, else where
+// make deps installs it.
+std::filesystem::path mnist_package_dir(const std::string& configured);
 
 // Reads the ten digit files of dir (the package root or its src/digits) into X (n×784) and the digits y.
 // Throws featurelab::Error naming the file and the fix when one is absent or malformed.

@@ -1,4 +1,5 @@
 // Registers the std data sets read from files, transforms and augments.
+#include "colored_mnist_distribution.hpp"
 #include "fashion_mnist_distribution.hpp"
 #include "identity_views_augment.hpp"
 #include "label_noise_transform.hpp"
@@ -6,6 +7,7 @@
 #include "mixup_augment.hpp"
 #include "mnist_distribution.hpp"
 #include "random_mask_augment.hpp"
+#include "rotated_mnist_distribution.hpp"
 #include "registration.hpp"
 
 namespace featurelab::std_pack {
@@ -13,6 +15,8 @@ namespace featurelab::std_pack {
 void register_data(PackBuilder& pack) {
   pack.add<MnistDistribution>("mnist");
   pack.add<FashionMnistDistribution>("fashion-mnist");
+  pack.add<RotatedMnistDistribution>("rotated-mnist");
+  pack.add<ColoredMnistDistribution>("colored-mnist");
 
   pack.add<LabelNoiseTransform>("label-noise");
 

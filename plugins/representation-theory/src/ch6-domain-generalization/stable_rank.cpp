@@ -1,10 +1,10 @@
-// One SVD (double) per feature matrix.
+// One symmetric eigen-decomposition (double) of the feature matrix's smaller Gram matrix.
 #include "stable_rank.hpp"
 #include "dg_features.hpp"
 
 #include <featurelab/error.hpp>
 
-#include <Eigen/SVD>
+#include <Eigen/Eigenvalues>
 
 namespace featurelab::representation_theory_pack {
 
@@ -32,8 +32,17 @@ void StableRank::measure(const ProbeInput& in, Measurements& out) {
     if (!in.model.find_block(block_)) throw Error("stable-rank.block = \"" + block_ + "\" is not a parameter block of the model");
     features_ = in.model.block(block_);
   }
+  // σ from the eigenvalues of the smaller Gram matrix, in double: Eigen 3.4's BDCSVD of F itself segfaulted on a nearly
+  // collapsed feature matrix (a ReLU network's OOD features under a strong nuclear-norm penalty, dg-colored-mnist at
+  // λ = 0.1); the symmetric eigensolver does not. σ below √ε·σ_max ≈ 1.5e-8·σ_max are at rounding level, and set to 0.
   const Eigen::MatrixXd F = features_.cast<double>();
-  const Eigen::VectorXd sigma = Eigen::BDCSVD<Eigen::MatrixXd>(F).singularValues();
+  const Eigen::MatrixXd gram = F.cols() <= F.rows() ? Eigen::MatrixXd(F.transpose() * F) : Eigen::MatrixXd(F * F.transpose());
+  const Eigen::VectorXd ascending = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(gram, Eigen::EigenvaluesOnly)
+                                        .eigenvalues()
+                                        .cwiseMax(0.0)
+                                        .cwiseSqrt();
+  Eigen::VectorXd sigma = ascending.reverse();
+  if (sigma.size() > 0) sigma = (sigma.array() > 1.5e-8 * sigma(0)).select(sigma, 0.0);
   const double top = sigma.size() > 0 ? sigma(0) : 0;
   const double frobenius2 = sigma.squaredNorm();
   out.scalar("stable_rank", top > 0 ? frobenius2 / (top * top) : 0);

@@ -167,6 +167,7 @@ class JobTable {
           auto allowed = [](const ArgmaxSelection& c, const std::string& value) {
             return c.candidates.empty() || std::find(c.candidates.begin(), c.candidates.end(), value) != c.candidates.end();
           };
+          const std::string missing_before = e.missing;  // a candidate without the criterion is skipped, not missing
           double best = -std::numeric_limits<double>::infinity();
           const JobRecord* best_job = nullptr;
           std::string best_at, best_label;
@@ -211,6 +212,7 @@ class JobTable {
               }
             }
           }
+          e.missing = missing_before;
           if (!best_job) {
             e.missing = "no candidate of " + selector_text(sel) + " recorded " + criterion + " at seed " + std::to_string(seed);
             return std::nan("");

@@ -176,7 +176,9 @@ class JobTable {
             bool candidate = other.size() == target.size();
             std::string free_label;
             for (std::size_t i = 0; candidate && i < other.size(); ++i) {
-              const auto& [pk, pv] = other[i];
+              // Named members, not a structured binding: C++17 lambdas cannot capture those (Clang refuses).
+              const std::string& pk = other[i].first;
+              const std::string& pv = other[i].second;
               const auto chosen = std::find_if(choose.begin(), choose.end(), [&](const auto& c) { return c.first == pk; });
               if (chosen == choose.end()) {
                 candidate = pv == target[i].second;

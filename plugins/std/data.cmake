@@ -8,6 +8,7 @@ set(STD_DATA_SOURCES
   src/colored_mnist_distribution.cpp
   src/idx_file.cpp
   src/fashion_mnist_distribution.cpp
+  src/mnist_fashion_transfer_distribution.cpp
   src/label_noise_transform.cpp
   src/pair_mixing.cpp
   src/mixup_augment.cpp
@@ -23,4 +24,5 @@ set(STD_DATA_TESTS
   tests/label_noise_test.cpp
   tests/pair_mixing_test.cpp
   tests/view_pairs_test.cpp
+  tests/transfer_test.cpp
 )

@@ -4,11 +4,13 @@ set(STD_EXPERIMENT_SOURCES
   src/gaussian_mixture_distribution.cpp
   src/xor_clusters_distribution.cpp
   src/standard_trainer.cpp
+  src/pretrain_finetune_trainer.cpp
   src/accuracy_probe.cpp
   src/loss_probe.cpp
   src/weight_norms_probe.cpp
   src/neuron_feature_cosine_probe.cpp
   src/robust_accuracy_probe.cpp
+  src/few_label_probe.cpp
   src/pgd_l2_attack.cpp
   src/fgsm_attack.cpp
 )

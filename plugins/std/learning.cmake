@@ -18,6 +18,7 @@ set(STD_LEARNING_SOURCES
   src/l2_regularizer.cpp
   src/l1_regularizer.cpp
   src/nuclear_norm_regularizer.cpp
+  src/contrastive_views_regularizer.cpp
   src/tanh_activation.cpp
 )
 set(STD_LEARNING_TESTS

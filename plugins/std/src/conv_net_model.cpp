@@ -18,6 +18,8 @@ Schema ConvNetModel::schema() {
   s.integer("in_channels", 1, "C: input channels (an input row is C×H×W)").min(1);
   s.integer("height", Automatic{"√(D/C): square images"}, "H: image height; the width is D/(C·H)").min(1);
   s.integer("outputs", Automatic{"1 for two classes (binary, ±1 labels), else one per class"}, "outputs K").min(1);
+  s.integer("hidden", 0, "h: a fully connected layer of h units (same activation) between the features and the "
+                         "head, hook `hidden`; 0: none").min(0);
   s.real("init_scale", 1.0, "times He's initial std: √(2/fan-in) for the filters, √(1/fan-in) for the head").above(0);
   return s;
 }
@@ -88,7 +90,12 @@ ConvNetModel::ConvNetModel(const Params& params, Context& context)
     h /= 2;
     w /= 2;
   }
-  head_ = declare_block("head.W", outputs_, feature_size(), true);
+  hidden_ = params.integer("hidden");
+  if (hidden_ > 0) {
+    hidden_w_ = declare_block("hidden.W", hidden_, feature_size(), true);
+    hidden_b_ = declare_block("hidden.b", 1, hidden_, true);
+  }
+  head_ = declare_block("head.W", outputs_, hidden_ > 0 ? hidden_ : feature_size(), true);
   head_bias_ = declare_block("head.b", 1, outputs_, true);
   allocate_parameters();
 }
@@ -103,7 +110,12 @@ void ConvNetModel::init(Rng& rng) {
     rng.fill_normal(block(b.filters), init_scale_ * std::sqrt(2.0 / static_cast<double>(kernel_ * kernel_ * b.in_channels)));
     block(b.bias).setZero();
   }
-  rng.fill_normal(block(head_), init_scale_ * std::sqrt(1.0 / static_cast<double>(feature_size())));
+  if (hidden_ > 0) {
+    rng.fill_normal(block(hidden_w_), init_scale_ * std::sqrt(2.0 / static_cast<double>(feature_size())));
+    block(hidden_b_).setZero();
+  }
+  const Index head_in = hidden_ > 0 ? hidden_ : feature_size();
+  rng.fill_normal(block(head_), init_scale_ * std::sqrt(1.0 / static_cast<double>(head_in)));
   block(head_bias_).setZero();
 }
 
@@ -225,12 +237,38 @@ void ConvNetModel::forward(ConstMatRef X, MatRef out) {
   for (Index begin = 0; begin < n; begin += kChunkRows) {
     const Index rows = std::min(kChunkRows, n - begin);
     forward_features(X.middleRows(begin, rows));
-    out.middleRows(begin, rows).noalias() = features_ * block(head_).transpose();
+    forward_hidden();
+    out.middleRows(begin, rows).noalias() = top() * block(head_).transpose();
     out.middleRows(begin, rows).rowwise() += block(head_bias_).row(0);
   }
   // One chunk: its caches are this batch's, for backward() and input_gradient().
   cached_rows_ = n <= kChunkRows ? n : 0;
   cached_input_ = X.data();
+}
+
+void ConvNetModel::forward_hidden() {
+  if (hidden_ == 0) return;
+  hidden_pre_.noalias() = features_ * block(hidden_w_).transpose();  // rows×h
+  hidden_pre_.rowwise() += block(hidden_b_).row(0);
+  hidden_act_.resize(hidden_pre_.rows(), hidden_);
+  hidden_slope_.resize(hidden_pre_.rows(), hidden_);
+  activation_.apply(hidden_pre_, hidden_act_, hidden_slope_);
+}
+
+MatMap ConvNetModel::backward_hidden(ConstMatRef dtop, VecRef grad, bool accumulate) {
+  MatMap dfeatures = dfeatures_.view(dtop.rows(), feature_size());
+  dhidden_ = dtop.cwiseProduct(hidden_slope_);  // d(pre-activation), rows×h
+  if (grad.size() > 0) {
+    if (accumulate) {
+      grad_block(grad, hidden_w_).noalias() += dhidden_.transpose() * features_;
+      grad_block(grad, hidden_b_) += dhidden_.colwise().sum();
+    } else {
+      grad_block(grad, hidden_w_).noalias() = dhidden_.transpose() * features_;
+      grad_block(grad, hidden_b_) = dhidden_.colwise().sum();
+    }
+  }
+  dfeatures.noalias() = dhidden_ * block(hidden_w_);
+  return dfeatures;
 }
 
 void ConvNetModel::backward_blocks(ConstMatRef dfeatures, VecRef grad, bool accumulate, MatRef* dX) {
@@ -291,17 +329,26 @@ void ConvNetModel::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
   const bool cached = cached_rows_ == n && cached_input_ == X.data();
   for (Index begin = 0; begin < n; begin += kChunkRows) {
     const Index rows = std::min(kChunkRows, n - begin);
-    if (!cached) forward_features(X.middleRows(begin, rows));
+    if (!cached) {
+      forward_features(X.middleRows(begin, rows));
+      forward_hidden();
+    }
     const auto d = dout.middleRows(begin, rows);
     if (begin == 0) {
-      grad_block(grad, head_).noalias() = d.transpose() * features_;
+      grad_block(grad, head_).noalias() = d.transpose() * top();
       grad_block(grad, head_bias_) = d.colwise().sum();
     } else {
-      grad_block(grad, head_).noalias() += d.transpose() * features_;
+      grad_block(grad, head_).noalias() += d.transpose() * top();
       grad_block(grad, head_bias_) += d.colwise().sum();
     }
-    MatMap dfeatures = dfeatures_.view(rows, feature_size());
-    dfeatures.noalias() = d * block(head_);
+    if (hidden_ == 0) {
+      MatMap dfeatures = dfeatures_.view(rows, feature_size());
+      dfeatures.noalias() = d * block(head_);
+      backward_blocks(dfeatures, grad, begin > 0, nullptr);
+      continue;
+    }
+    dtop_.noalias() = d * block(head_);
+    const MatMap dfeatures = backward_hidden(dtop_, grad, begin > 0);
     backward_blocks(dfeatures, grad, begin > 0, nullptr);
   }
   cached_rows_ = n <= kChunkRows ? n : 0;
@@ -313,9 +360,17 @@ void ConvNetModel::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
   Vec none;
   for (Index begin = 0; begin < n; begin += kChunkRows) {
     const Index rows = std::min(kChunkRows, n - begin);
-    if (!cached) forward_features(X.middleRows(begin, rows));
+    if (!cached) {
+      forward_features(X.middleRows(begin, rows));
+      forward_hidden();
+    }
     MatMap dfeatures = dfeatures_.view(rows, feature_size());
-    dfeatures.noalias() = dout.middleRows(begin, rows) * block(head_);
+    if (hidden_ == 0) {
+      dfeatures.noalias() = dout.middleRows(begin, rows) * block(head_);
+    } else {
+      dtop_.noalias() = dout.middleRows(begin, rows) * block(head_);
+      dfeatures = backward_hidden(dtop_, none, false);
+    }
     auto chunk = dX.middleRows(begin, rows);
     MatRef target(chunk);
     backward_blocks(dfeatures, none, false, &target);
@@ -324,27 +379,39 @@ void ConvNetModel::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
 }
 
 std::vector<HookSpec> ConvNetModel::hook_points() const {
-  return {{"features", "n×F", "the flattened pooled output of the last block, the head's input (penultimate "
-                              "layer); hook_backward supported"}};
+  std::vector<HookSpec> hooks{{"features", "n×F", "the flattened pooled output of the last block, the head's input "
+                                                  "(penultimate layer) without a hidden layer; hook_backward supported"}};
+  if (hidden_ > 0) hooks.push_back({"hidden", "n×h", "the fully connected hidden layer after its activation, the "
+                                                     "head's input; hook_backward supported"});
+  return hooks;
 }
 
 void ConvNetModel::hook(const std::string& name, ConstMatRef X, Mat& out) {
-  if (name != "features") Model::hook(name, X, out);
-  out.resize(X.rows(), feature_size());
+  const bool hidden = hidden_ > 0 && name == "hidden";
+  if (name != "features" && !hidden) Model::hook(name, X, out);
+  out.resize(X.rows(), hidden ? hidden_ : feature_size());
   for (Index begin = 0; begin < X.rows(); begin += kChunkRows) {
     const Index rows = std::min(kChunkRows, X.rows() - begin);
     forward_features(X.middleRows(begin, rows));
-    out.middleRows(begin, rows) = features_;
+    if (hidden) forward_hidden();
+    out.middleRows(begin, rows) = hidden ? hidden_act_ : features_;
   }
   cached_rows_ = 0;
 }
 
 void ConvNetModel::hook_backward(const std::string& name, ConstMatRef X, ConstMatRef dhook, VecRef grad) {
-  if (name != "features") Model::hook_backward(name, X, dhook, grad);
+  const bool hidden = hidden_ > 0 && name == "hidden";
+  if (name != "features" && !hidden) Model::hook_backward(name, X, dhook, grad);
   for (Index begin = 0; begin < X.rows(); begin += kChunkRows) {
     const Index rows = std::min(kChunkRows, X.rows() - begin);
     forward_features(X.middleRows(begin, rows));
-    backward_blocks(dhook.middleRows(begin, rows), grad, true, nullptr);
+    if (!hidden) {
+      backward_blocks(dhook.middleRows(begin, rows), grad, true, nullptr);
+      continue;
+    }
+    forward_hidden();
+    const MatMap dfeatures = backward_hidden(dhook.middleRows(begin, rows), grad, true);
+    backward_blocks(dfeatures, grad, true, nullptr);
   }
   cached_rows_ = 0;
 }

@@ -2,7 +2,9 @@
 // (Chidambaram et al. Table 1 on Fashion-MNIST, Li et al. Fig. 3 middle on MNIST). L blocks of
 //   convolution k×k (same padding, stride 1, bias) → activation (ReLU by default) → 2×2 pooling (max or average, stride 2;
 //   an odd edge's last row or column is dropped)
-// then a linear head on the flattened features. Each convolution is one product: the batch's k×k
+// then, with hidden = h > 0, a fully connected layer with the same activation (hook `hidden`: n×h, the projection a
+// contrastive loss reads, as SimCLR's head), and a linear head on the flattened features (or on the hidden layer).
+// Each convolution is one product: the batch's k×k
 // patches as an (n·H·W)×(k²·C) matrix (im2col) times the filters' transpose.
 // Layout: an input row is C×H×W, channel-major (a grey image's pixels row by row); inside, each
 // block's activations are (n·H·W)×C row-major, rows the positions of each image in turn, so the
@@ -22,8 +24,8 @@ class ConvNetModel : public Model {
  public:
   static constexpr Doc kDoc =
       "Small CNN for images: blocks of k×k convolution (same padding) → activation (ReLU) → 2×2 max or average pooling, then a "
-      "linear head; convolutions as im2col products. Input rows C×H×W. Hook `features`: the flattened input of the "
-      "head (the penultimate layer).";
+      "linear head (optionally after a fully connected hidden layer); convolutions as im2col products. Input rows "
+      "C×H×W. Hooks `features`: the flattened pooled output of the last block; `hidden`: the hidden layer.";
   static Schema schema();
   static ContractData contract_data();
   static std::map<std::string, Value> test_params();
@@ -77,6 +79,12 @@ class ConvNetModel : public Model {
   // (added when `accumulate`), the input gradient into dX when it is non-null.
   void backward_blocks(ConstMatRef dfeatures, VecRef grad, bool accumulate, MatRef* dX);
   Index feature_size() const;
+  // The hidden layer of the chunk in features_ (hidden_ > 0): hidden_act_ and its slope; top() is the head's input.
+  void forward_hidden();
+  const Mat& top() const { return hidden_ > 0 ? hidden_act_ : features_; }
+  // With the hidden layer: from d(top) of the chunk in features_ to d(features) in dfeatures_, adding (or, unless accumulate, writing)
+  // the hidden layer's parameter gradients into grad when it is non-empty.
+  MatMap backward_hidden(ConstMatRef dtop, VecRef grad, bool accumulate);
 
   // Up to this many images run as one batch, so that a block's im2col (32 images of 28×28 with 5×5
   // filters over 8 channels: 5 MB) stays near the cache: on Fashion-MNIST's 2×28×28 inputs, chunks of 32
@@ -89,7 +97,10 @@ class ConvNetModel : public Model {
 
   Activation activation_;
   std::vector<Block> blocks_;
-  BlockHandle head_, head_bias_;  // K×F, 1×K
+  BlockHandle hidden_w_, hidden_b_;  // h×F, 1×h (hidden_ > 0)
+  BlockHandle head_, head_bias_;  // K×F (K×h with the hidden layer), 1×K
+  Index hidden_ = 0;
+  Mat hidden_pre_, hidden_act_, hidden_slope_, dhidden_, dtop_;  // rows×h
   Index outputs_ = 1, in_channels_ = 1, height_ = 0, width_ = 0, kernel_ = 3;
   bool max_pool_ = true;
   double init_scale_ = 1;

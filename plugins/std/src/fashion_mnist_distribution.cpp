@@ -7,9 +7,7 @@
 
 namespace featurelab::std_pack {
 
-namespace {
-
-void load_split(const std::filesystem::path& dir, const std::string& prefix, bool normalize, Mat& X, IVec& y) {
+void read_fashion_mnist(const std::filesystem::path& dir, const std::string& prefix, bool normalize, Mat& X, IVec& y) {
   std::filesystem::path images = dir / (prefix + "-images-idx3-ubyte.gz");
   std::filesystem::path labels = dir / (prefix + "-labels-idx1-ubyte.gz");
   if (!std::filesystem::exists(images)) images = dir / (prefix + "-images-idx3-ubyte");
@@ -37,6 +35,8 @@ void load_split(const std::filesystem::path& dir, const std::string& prefix, boo
     y(i) = lab.data[static_cast<std::size_t>(i)];
   }
 }
+
+namespace {
 
 // Keeps the rows whose label is below `classes`, in their order.
 void keep_classes(Index classes, Mat& X, IVec& y) {
@@ -66,8 +66,8 @@ Schema FashionMnistDistribution::schema() {
 
 FashionMnistDistribution::FashionMnistDistribution(const Params& params, Context&)
     : classes_(params.integer("classes")) {
-  load_split(params.str("dir"), "train", params.boolean("normalize"), train_x_, train_y_);
-  load_split(params.str("dir"), "t10k", params.boolean("normalize"), test_x_, test_y_);
+  read_fashion_mnist(params.str("dir"), "train", params.boolean("normalize"), train_x_, train_y_);
+  read_fashion_mnist(params.str("dir"), "t10k", params.boolean("normalize"), test_x_, test_y_);
   if (classes_ < 10) {
     keep_classes(classes_, train_x_, train_y_);
     keep_classes(classes_, test_x_, test_y_);

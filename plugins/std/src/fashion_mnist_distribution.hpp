@@ -6,7 +6,14 @@
 
 #include <featurelab/distribution.hpp>
 
+#include <filesystem>
+#include <string>
+
 namespace featurelab::std_pack {
+
+// Reads one split (prefix "train" or "t10k") of the IDX files in dir into X (n×784: x/255, or (x/255 − 0.5)/0.5 with
+// normalize) and the labels y. Throws featurelab::Error naming the file and the fix.
+void read_fashion_mnist(const std::filesystem::path& dir, const std::string& prefix, bool normalize, Mat& X, IVec& y);
 
 class FashionMnistDistribution : public Distribution {
  public:

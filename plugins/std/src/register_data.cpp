@@ -6,6 +6,7 @@
 #include "midpoint_mixup_augment.hpp"
 #include "mixup_augment.hpp"
 #include "mnist_distribution.hpp"
+#include "mnist_fashion_transfer_distribution.hpp"
 #include "random_mask_augment.hpp"
 #include "rotated_mnist_distribution.hpp"
 #include "registration.hpp"
@@ -17,6 +18,7 @@ void register_data(PackBuilder& pack) {
   pack.add<FashionMnistDistribution>("fashion-mnist");
   pack.add<RotatedMnistDistribution>("rotated-mnist");
   pack.add<ColoredMnistDistribution>("colored-mnist");
+  pack.add<MnistFashionTransferDistribution>("mnist-fashion-transfer");
 
   pack.add<LabelNoiseTransform>("label-noise");
 

@@ -1,10 +1,12 @@
 // Registers the std distributions, trainer, probes and attacks.
 #include "accuracy_probe.hpp"
+#include "few_label_probe.hpp"
 #include "fgsm_attack.hpp"
 #include "gaussian_mixture_distribution.hpp"
 #include "loss_probe.hpp"
 #include "neuron_feature_cosine_probe.hpp"
 #include "pgd_l2_attack.hpp"
+#include "pretrain_finetune_trainer.hpp"
 #include "registration.hpp"
 #include "robust_accuracy_probe.hpp"
 #include "standard_trainer.hpp"
@@ -18,12 +20,14 @@ void register_experiment(PackBuilder& pack) {
   pack.add<XorClustersDistribution>("xor-clusters");
 
   pack.add<StandardTrainer>("standard");
+  pack.add<PretrainFinetuneTrainer>("pretrain-finetune");
 
   pack.add<AccuracyProbe>("accuracy");
   pack.add<LossProbe>("loss");
   pack.add<WeightNormsProbe>("weight-norms");
   pack.add<NeuronFeatureCosineProbe>("neuron-feature-cosine");
   pack.add<RobustAccuracyProbe>("robust-accuracy");
+  pack.add<FewLabelProbe>("few-label-probe");
 
   pack.add<PgdL2Attack>("pgd-l2");
   pack.add<FgsmAttack>("fgsm");

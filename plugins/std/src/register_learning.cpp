@@ -1,6 +1,7 @@
 // Registers the std models, losses, optimizers, regularizers and activations.
 #include "adam_optimizer.hpp"
 #include "adamw_optimizer.hpp"
+#include "contrastive_views_regularizer.hpp"
 #include "conv_net_model.hpp"
 #include "cross_entropy_loss.hpp"
 #include "gd_optimizer.hpp"
@@ -40,6 +41,7 @@ void register_learning(PackBuilder& pack) {
   pack.add<L2Regularizer>("l2");
   pack.add<L1Regularizer>("l1");
   pack.add<NuclearNormRegularizer>("nuclear-norm");
+  pack.add<ContrastiveViewsRegularizer>("contrastive-views");
 
   pack.add<TanhActivation>("tanh");
 }

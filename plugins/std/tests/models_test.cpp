@@ -340,6 +340,47 @@ TEST_CASE("two-layer's whole-batch products give the same bits on one, two and t
   CHECK(d1 == d3);
 }
 
+TEST_CASE("conv-net with a hidden layer: parameter, input and hidden-hook gradients") {
+  const DataSpec two = testing::spec(2 * 6 * 4, 3);
+  const Dataset data = batch_data(40, 2 * 6 * 4, 3, 9);  // two chunks
+  auto model = harness().make<Model>("conv-net", {{"channels", std::vector<std::int64_t>{3, 2}}, {"kernel", std::int64_t(3)},
+                                                  {"in_channels", std::int64_t(2)}, {"height", std::int64_t(6)},
+                                                  {"hidden", std::int64_t(5)}, {"activation", std::string("smoothed-relu")},
+                                                  {"pool", std::string("average")}}, two, 4);
+  Rng rng(6);
+  model->init(rng);
+  CHECK(model->block("hidden.W").rows() == 5);
+  CHECK(model->block("head.W").cols() == 5);
+  auto loss = harness().make<Loss>("cross-entropy", {}, two);
+  const auto result = check_gradient(*model, *loss, Batch::of(data), options_for("relu"));
+  INFO(result.report);
+  CHECK(result.ok);
+  const auto input = check_input_gradient(*model, Batch::of(data), options_for("relu"));
+  INFO(input.report);
+  CHECK(input.ok);
+  // hook_backward("hidden") adds d Σ(G ∘ hidden)/dθ, against central differences of that sum.
+  Mat hidden;
+  model->hook("hidden", data.X, hidden);
+  REQUIRE(hidden.cols() == 5);
+  Mat G(hidden.rows(), hidden.cols());
+  rng.fill_normal(G);
+  Vec grad = Vec::Constant(model->trainable_size(), 1);  // it adds: start from ones
+  model->hook_backward("hidden", data.X, G, grad);
+  const double h = std::is_same_v<Scalar, float> ? 2e-3 : 1e-6;
+  for (Index p = 0; p < model->trainable_size(); p += 5) {
+    const Scalar keep = model->parameters()(p);
+    auto sum_at = [&](double value) {
+      model->parameters()(p) = static_cast<Scalar>(value);
+      model->hook("hidden", data.X, hidden);
+      return static_cast<double>(hidden.cwiseProduct(G).sum());
+    };
+    const double numeric = (sum_at(keep + h) - sum_at(keep - h)) / (2 * h);
+    model->parameters()(p) = keep;
+    INFO("parameter " << p);
+    CHECK(grad(p) - 1 == Approx(numeric).margin(std::is_same_v<Scalar, float> ? 2e-2 : 1e-5).epsilon(0.02));
+  }
+}
+
 TEST_CASE("conv-net: a convolution with ReLU and pooling by hand, and parameter, input and hook gradients for both poolings") {
   // One 4×4 grey image, one 3×3 filter that copies the centre pixel: the convolution is the image, the
   // ReLU zeroes its negative pixels, 2×2 max pooling keeps each quadrant's largest, the head sums them.

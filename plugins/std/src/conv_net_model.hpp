@@ -14,6 +14,7 @@
 #pragma once
 
 #include <featurelab/activation.hpp>
+#include <featurelab/contract.hpp>
 #include <featurelab/model.hpp>
 
 #include <vector>

@@ -186,7 +186,7 @@ class RegularizingHost : public testing::FakeTrainerHost {
 
 }  // namespace
 
-TEST_CASE("pretrain-finetune: the pool trains the features, then the labels the whole net; probes at the boundary") {
+TEST_CASE("pretrain-finetune: the pool trains the features, then the labels the whole net, with probes at the boundary") {
   const auto dir = write_transfer_digits("pretrain", 10);
   auto data = harness().make<Distribution>("mnist-fashion-transfer", transfer(dir), {});
   const DataSpec spec = data->spec();

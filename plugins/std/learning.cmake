@@ -19,6 +19,7 @@ set(STD_LEARNING_SOURCES
   src/l1_regularizer.cpp
   src/nuclear_norm_regularizer.cpp
   src/contrastive_views_regularizer.cpp
+  src/hook_point_check.cpp
   src/tanh_activation.cpp
 )
 set(STD_LEARNING_TESTS

@@ -2,6 +2,8 @@
 // stacked views, an n×n similarity matrix.
 #include "contrastive_views_regularizer.hpp"
 
+#include "hook_point_check.hpp"
+
 #include <featurelab/error.hpp>
 
 #include <algorithm>
@@ -60,15 +62,7 @@ ContrastiveViewsRegularizer::ContrastiveViewsRegularizer(const Params& params, C
   }
 }
 
-void ContrastiveViewsRegularizer::bind(Model& model) {
-  for (const auto& h : model.hook_points()) {
-    if (h.name == hook_) return;
-  }
-  std::string known;
-  for (const auto& h : model.hook_points()) known += (known.empty() ? "" : ", ") + h.name;
-  throw Error("contrastive-views.hook = \"" + hook_ + "\" is not a hook point of the model" +
-              (known.empty() ? std::string(" (it has none)") : "; it has: " + known));
-}
+void ContrastiveViewsRegularizer::bind(Model& model) { require_hook_point(model, "contrastive-views", hook_); }
 
 void ContrastiveViewsRegularizer::draw_views(ConstMatRef X, Index step) {
   Rng rng = stream_.fork("step " + std::to_string(step));

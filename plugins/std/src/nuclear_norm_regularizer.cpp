@@ -2,6 +2,8 @@
 // float, from an SVD of F where F is double (the header says why).
 #include "nuclear_norm_regularizer.hpp"
 
+#include "hook_point_check.hpp"
+
 #include <featurelab/error.hpp>
 
 #include <algorithm>
@@ -37,15 +39,7 @@ NuclearNormRegularizer::NuclearNormRegularizer(const Params& params, Context&)
       warmup_(params.integer("warmup")),
       tol_(params.real("tol")) {}
 
-void NuclearNormRegularizer::bind(Model& model) {
-  for (const auto& h : model.hook_points()) {
-    if (h.name == hook_) return;
-  }
-  std::string known;
-  for (const auto& h : model.hook_points()) known += (known.empty() ? "" : ", ") + h.name;
-  throw Error("nuclear-norm.hook = \"" + hook_ + "\" is not a hook point of the model" +
-              (known.empty() ? std::string(" (it has none)") : "; it has: " + known));
-}
+void NuclearNormRegularizer::bind(Model& model) { require_hook_point(model, "nuclear-norm", hook_); }
 
 double NuclearNormRegularizer::decompose(Model& model, ConstMatRef X) {
   model.hook(hook_, X, features_);

@@ -39,6 +39,30 @@ Dataset batch_data(Index n, Index dim, int classes, std::uint64_t seed, bool sof
   return d;
 }
 
+// hook_backward(hook) adds d Σ(G ∘ hook(X))/dθ for a random G: every stride-th parameter against central
+// differences of that sum.
+void check_hook_backward(Model& model, const std::string& hook, const Mat& X, Index stride, Rng& rng) {
+  Mat values;
+  model.hook(hook, X, values);
+  Mat G(values.rows(), values.cols());
+  rng.fill_normal(G);
+  Vec grad = Vec::Constant(model.trainable_size(), 1);  // it adds: start from ones
+  model.hook_backward(hook, X, G, grad);
+  const double h = std::is_same_v<Scalar, float> ? 2e-3 : 1e-6;
+  for (Index p = 0; p < model.trainable_size(); p += stride) {
+    const Scalar keep = model.parameters()(p);
+    auto sum_at = [&](double value) {
+      model.parameters()(p) = static_cast<Scalar>(value);
+      model.hook(hook, X, values);
+      return static_cast<double>(values.cwiseProduct(G).sum());
+    };
+    const double numeric = (sum_at(keep + h) - sum_at(keep - h)) / (2 * h);
+    model.parameters()(p) = keep;
+    INFO(hook << ", parameter " << p);
+    CHECK(grad(p) - 1 == Approx(numeric).margin(std::is_same_v<Scalar, float> ? 2e-2 : 1e-5).epsilon(0.02));
+  }
+}
+
 GradientCheckOptions options_for(const std::string& activation) {
   GradientCheckOptions o;
   // ReLU kinks: a small step keeps most pre-activations on one side.
@@ -361,24 +385,8 @@ TEST_CASE("conv-net with a hidden layer: parameter, input and hidden-hook gradie
   // hook_backward("hidden") adds d Σ(G ∘ hidden)/dθ, against central differences of that sum.
   Mat hidden;
   model->hook("hidden", data.X, hidden);
-  REQUIRE(hidden.cols() == 5);
-  Mat G(hidden.rows(), hidden.cols());
-  rng.fill_normal(G);
-  Vec grad = Vec::Constant(model->trainable_size(), 1);  // it adds: start from ones
-  model->hook_backward("hidden", data.X, G, grad);
-  const double h = std::is_same_v<Scalar, float> ? 2e-3 : 1e-6;
-  for (Index p = 0; p < model->trainable_size(); p += 5) {
-    const Scalar keep = model->parameters()(p);
-    auto sum_at = [&](double value) {
-      model->parameters()(p) = static_cast<Scalar>(value);
-      model->hook("hidden", data.X, hidden);
-      return static_cast<double>(hidden.cwiseProduct(G).sum());
-    };
-    const double numeric = (sum_at(keep + h) - sum_at(keep - h)) / (2 * h);
-    model->parameters()(p) = keep;
-    INFO("parameter " << p);
-    CHECK(grad(p) - 1 == Approx(numeric).margin(std::is_same_v<Scalar, float> ? 2e-2 : 1e-5).epsilon(0.02));
-  }
+  CHECK(hidden.cols() == 5);
+  check_hook_backward(*model, "hidden", data.X, 5, rng);
 }
 
 TEST_CASE("conv-net: a convolution with ReLU and pooling by hand, and parameter, input and hook gradients for both poolings") {
@@ -435,25 +443,7 @@ TEST_CASE("conv-net: a convolution with ReLU and pooling by hand, and parameter,
                                                    {"in_channels", std::int64_t(2)}, {"height", std::int64_t(6)}}, two, 4);
   Rng rng(8);
   hooked->init(rng);
-  Mat feats;
-  hooked->hook("features", data.X, feats);
-  Mat G(feats.rows(), feats.cols());
-  rng.fill_normal(G);
-  Vec grad = Vec::Constant(hooked->trainable_size(), 1);  // it adds: start from ones
-  hooked->hook_backward("features", data.X, G, grad);
-  const double h = std::is_same_v<Scalar, float> ? 2e-3 : 1e-6;
-  for (Index p = 0; p < hooked->trainable_size(); p += 7) {
-    const Scalar keep = hooked->parameters()(p);
-    auto sum_at = [&](double value) {
-      hooked->parameters()(p) = static_cast<Scalar>(value);
-      hooked->hook("features", data.X, feats);
-      return static_cast<double>(feats.cwiseProduct(G).sum());
-    };
-    const double numeric = (sum_at(keep + h) - sum_at(keep - h)) / (2 * h);
-    hooked->parameters()(p) = keep;
-    INFO("parameter " << p);
-    CHECK(grad(p) - 1 == Approx(numeric).margin(std::is_same_v<Scalar, float> ? 2e-2 : 1e-5).epsilon(0.02));
-  }
+  check_hook_backward(*hooked, "features", data.X, 7, rng);
   // More rows than one chunk (256 images): the same outputs as row by row, and the gradients across chunks.
   const DataSpec small = testing::spec(36, 2);
   const Dataset many = batch_data(300, 36, 2, 12);

@@ -15,10 +15,12 @@
 #include <featurelab/error.hpp>
 #include <featurelab/gradient_check.hpp>
 #include <featurelab/probe.hpp>
+#include <featurelab/regularizer.hpp>
 #include <featurelab/testing.hpp>
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -76,6 +78,65 @@ TEST_CASE("modular-sum: the whole table of p^k tuples split once into train and 
   CHECK(seen.size() == 343);  // disjoint splits covering D_p
   CHECK_THROWS_WITH(pack().make<Distribution>("modular-sum", {{"p", std::int64_t(15)}}), Catch::Contains("not an odd prime"));
   CHECK_THROWS_WITH(data->sample(172, Split::Train, rng, train), Catch::Contains("171"));
+}
+
+TEST_CASE("modular-sum with train_fraction 1: both splits are the whole table D_p (Def. 4.1, Thm. 4.9)") {
+  auto data = pack().make<Distribution>("modular-sum", {{"k", std::int64_t(2)}, {"p", std::int64_t(5)}, {"train_fraction", 1.0}});
+  REQUIRE(data->available(Split::Train) == 25);
+  REQUIRE(data->available(Split::Test) == 25);
+  Rng rng(1);
+  Dataset train, test;
+  data->sample(25, Split::Train, rng, train);
+  data->sample(25, Split::Test, rng, test);
+  std::set<std::pair<int, int>> seen;
+  for (Index i = 0; i < 25; ++i) {
+    seen.insert({static_cast<int>(train.meta.at("a1")(i)), static_cast<int>(train.meta.at("a2")(i))});
+    CHECK(train.X.row(i) == test.X.row(i));
+  }
+  CHECK(seen.size() == 25);
+}
+
+TEST_CASE("neuron-norm: λ‖θ‖_{2,k+1} (Def. 4.1) and its (k+1)-th power, their gradients against central differences") {
+  const int k = 3, p = 5;
+  const DataSpec spec = modular_spec(k, p);
+  auto model = pack().make<Model>("poly-one-hidden-layer", {{"width", std::int64_t(6)}, {"init_scale", 0.5}}, spec);
+  Rng rng(3);
+  model->init(rng);
+  const MatD U = model->block("U").cast<double>(), W = model->block("W").cast<double>();
+  double P = 0;  // Σ_i ‖(u_{i,1..k}, w_i)‖^{k+1}, by hand
+  for (Index i = 0; i < 6; ++i) P += std::pow(U.row(i).squaredNorm() + W.row(i).squaredNorm(), (k + 1) / 2.0);
+  REQUIRE(table_margins(U, W, k, p).norm_power == Approx(P).epsilon(1e-12));  // the probe's denominator is the same
+  Dataset d;
+  pack().make<Distribution>("modular-sum", {{"k", std::int64_t(k)}, {"p", std::int64_t(p)}})->sample(8, Split::Train, rng, d);
+  const Batch batch = Batch::of(d);
+  for (const auto& [exponent, expected] : {std::pair{"norm", 0.3 * std::pow(P, 1.0 / (k + 1))}, std::pair{"power", 0.3 * P}}) {
+    INFO("exponent " << exponent);
+    auto reg = pack().make<Regularizer>("neuron-norm", {{"lambda", 0.3}, {"exponent", std::string(exponent)}}, spec);
+    reg->bind(*model);
+    Vec grad = Vec::Zero(model->trainable_size());
+    CHECK(static_cast<double>(reg->add_penalty(*model, batch, 0, grad)) == Approx(expected).epsilon(1e-5));
+    CHECK(static_cast<double>(reg->penalty(*model, batch, 0)) == Approx(expected).epsilon(1e-5));
+    const double h = kDouble ? 1e-6 : 1e-2;
+    double worst = 0;
+    for (Index j = 0; j < model->trainable_size(); ++j) {
+      const Scalar keep = model->parameters()(j);
+      model->parameters()(j) = static_cast<Scalar>(keep + h);
+      const double up = reg->penalty(*model, batch, 0);
+      model->parameters()(j) = static_cast<Scalar>(keep - h);
+      const double down = reg->penalty(*model, batch, 0);
+      model->parameters()(j) = keep;
+      worst = std::max(worst, std::abs(static_cast<double>(grad(j)) - (up - down) / (2 * h)));
+    }
+    CHECK(worst / static_cast<double>(grad.cwiseAbs().maxCoeff()) < (kDouble ? 1e-6 : 1e-2));
+  }
+  // Homogeneity: scaling θ by α scales the norm by α (Def. 4.4's normalisation h(θ/‖θ‖_{2,k+1})).
+  auto reg = pack().make<Regularizer>("neuron-norm", {{"lambda", 1.0}}, spec);
+  reg->bind(*model);
+  const double before = reg->penalty(*model, batch, 0);
+  model->parameters() *= Scalar(2);
+  CHECK(static_cast<double>(reg->penalty(*model, batch, 0)) == Approx(2 * before).epsilon(1e-5));
+  auto other = std_pack().make<Model>("two-layer", {{"width", std::int64_t(5)}, {"second_layer", std::string("per-class")}}, spec);
+  CHECK_THROWS_WITH(reg->bind(*other), Catch::Contains("blocks U (m×kp) and W (m×p)"));
 }
 
 TEST_CASE("fourier-max-margin construction: 2^{2k-2}(p-1) equal-norm neurons, f[y] and f[c≠y] constant, margin = γ* exactly (Thm. 4.9)") {

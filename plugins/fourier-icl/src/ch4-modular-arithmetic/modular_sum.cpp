@@ -15,7 +15,9 @@ Schema ModularSum::schema() {
   s.choice("encoding", "one-hot", {"one-hot", "tokens"},
            "one-hot: x = (e_{a_1}, …, e_{a_k}) ∈ R^{kp} (the MLP); tokens: the sequence a_1 o a_2 o … a_k = as token ids, "
            "'o' = 0, '=' = 1, number a = a + 2, vocabulary p + 2 (the transformer; the grokking code base's format)");
-  s.real("train_fraction", 0.5, "fraction of the p^k tuples in the train split (the chapter: 0.5)").above(0).below(1);
+  s.real("train_fraction", 0.5, "fraction of the p^k tuples in the train split (the chapter's figures: 0.5); 1 trains on "
+         "the whole table D_p, as Def. 4.1 and Thm. 4.9 do, and the test split is then D_p too (nothing held out)")
+      .above(0).max(1);
   return s;
 }
 
@@ -32,7 +34,7 @@ ModularSum::ModularSum(const Params& params, Context& context)
                 "; lower p or k");
   }
   train_ = static_cast<Index>(std::floor(params.real("train_fraction") * static_cast<double>(total_)));
-  if (train_ < 1 || train_ >= total_) {
+  if (train_ < 1 || (train_ >= total_ && params.real("train_fraction") < 1)) {
     throw Error("train_fraction leaves an empty split of the " + std::to_string(total_) + " tuples; choose it so both "
                 "splits are non-empty");
   }
@@ -56,10 +58,13 @@ DataSpec ModularSum::spec() const {
   return s;
 }
 
-Index ModularSum::available(Split split) const { return split == Split::Train ? train_ : total_ - train_; }
+Index ModularSum::available(Split split) const {
+  if (split == Split::Train) return train_;
+  return whole_table() ? total_ : total_ - train_;
+}
 
 void ModularSum::sample(Index n, Split split, Rng&, Dataset& out) {
-  const Index offset = split == Split::Train ? 0 : train_;
+  const Index offset = split == Split::Train || whole_table() ? 0 : train_;
   if (n > available(split)) {
     throw Error("modular-sum: asked for " + std::to_string(n) + " samples, the split has " + std::to_string(available(split)));
   }

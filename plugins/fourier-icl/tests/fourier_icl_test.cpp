@@ -261,6 +261,8 @@ TEST_CASE("probes: the construction is single-frequency everywhere, covers every
   CHECK(metric(m, "active") == 40);
   CHECK(metric(m, "mnp_min") == Approx(1).margin(1e-5));
   CHECK(metric(m, "covered") == 5);
+  CHECK(metric(m, "covered_single") == 5);
+  CHECK(metric(m, "missing_single") == 0);
   CHECK(metric(m, "min_per_frequency") == 8);
   CHECK(metric(m, "entropy") == Approx(1).margin(1e-9));
   CHECK(metric(m, "phase_max") < 1e-4);
@@ -277,6 +279,9 @@ TEST_CASE("probes: the construction is single-frequency everywhere, covers every
   Measurements r;
   spectrum->measure(random_input, r);
   CHECK(metric(r, "mnp_mean") < 0.5);
+  CHECK(metric(r, "covered") == 5);         // random dominant frequencies cover every ζ ...
+  CHECK(metric(r, "covered_single") == 0);  // ... but no random neuron is single-frequency
+  CHECK(metric(r, "missing_single") == 5);
   Measurements rg;
   margin->measure(random_input, rg);
   CHECK(metric(rg, "ratio") < 1);

@@ -12,12 +12,14 @@ namespace featurelab::fourier_icl_pack {
 Schema FourierNeuronSpectrum::schema() {
   Schema s;
   s.real("active", 0.1, "a neuron is active when ‖θ_i‖ >= active·max_i ‖θ_i‖ (weight decay leaves the others near 0)").range(0, 1);
+  s.real("single", 0.9, "covered_single counts a frequency used by an active neuron whose max-normalised power is at "
+         "least this (a single-frequency neuron)").range(0, 1);
   s.integer("neurons", 16, "rows of the spectra table (the first active neurons)").min(0);
   return s;
 }
 
 FourierNeuronSpectrum::FourierNeuronSpectrum(const Params& params, Context&)
-    : active_(params.real("active")), neurons_(params.integer("neurons")) {}
+    : active_(params.real("active")), single_(params.real("single")), neurons_(params.integer("neurons")) {}
 
 void FourierNeuronSpectrum::measure(const ProbeInput& in, Measurements& out) {
   MatD U, W;
@@ -53,6 +55,7 @@ void FourierNeuronSpectrum::measure(const ProbeInput& in, Measurements& out) {
   }
   std::vector<double> active_mnp, residual;
   VecD histogram = VecD::Zero(half + 1);
+  VecD single_histogram = VecD::Zero(half + 1);  // the same over single-frequency neurons only
   MatD spectra(0, half + 1);
   std::vector<std::string> rows;
   for (Index i = 0; i < m; ++i) {
@@ -60,6 +63,7 @@ void FourierNeuronSpectrum::measure(const ProbeInput& in, Measurements& out) {
     active_mnp.push_back(mnp(i));
     const Index z = dominant[static_cast<std::size_t>(i)];
     histogram(z) += 1;
+    if (mnp(i) >= single_) single_histogram(z) += 1;
     if (z > 0) {
       double phase = -std::atan2(im[static_cast<std::size_t>(k)](i, z), re[static_cast<std::size_t>(k)](i, z));
       for (int j = 0; j < k; ++j) phase += std::atan2(im[static_cast<std::size_t>(j)](i, z), re[static_cast<std::size_t>(j)](i, z));
@@ -83,6 +87,11 @@ void FourierNeuronSpectrum::measure(const ProbeInput& in, Measurements& out) {
   const VecD freq = histogram.tail(half);  // ζ = 1 … (p−1)/2
   out.scalar("covered", static_cast<double>((freq.array() > 0).count()));
   out.scalar("min_per_frequency", freq.minCoeff());
+  // At small p (2 or 3 frequencies) random neurons' dominant frequencies cover every one too; counted over
+  // single-frequency neurons, coverage is Lemma C.20's claim and an untrained network fails it.
+  const auto covered_single = static_cast<double>((single_histogram.tail(half).array() > 0).count());
+  out.scalar("covered_single", covered_single);
+  out.scalar("missing_single", static_cast<double>(half) - covered_single);  // 0: every frequency, whatever p
   double entropy = 0;
   const double total = freq.sum();
   for (Index z = 0; z < half; ++z) {

@@ -526,6 +526,19 @@ TEST_CASE("needle-retrieval: haystack values, distinct needle keys, the query ke
   auto deep = pack().make<Distribution>("needle-retrieval", {{"length", std::int64_t(24)}, {"depth", 0.5}});
   deep->sample(5, Split::Test, rng, d);
   for (Index i = 0; i < d.size(); ++i) CHECK(d.meta.at("needle_key")(i) == 11);  // round(0.5·21): starts 0 … 21 of 23 haystack slots
+  for (Index i = 0; i < d.size(); ++i) CHECK(d.meta.at("needle_depth")(i) == Approx(11.0 / 21));
+  // A three-token question: the query key, then two answer markers (one more token id); the haystack is 21 tokens.
+  auto asked = pack().make<Distribution>("needle-retrieval", {{"length", std::int64_t(24)}, {"values", std::int64_t(10)},
+                                                              {"keys", std::int64_t(5)}, {"question", std::int64_t(3)}, {"depth", 1.0}});
+  CHECK(asked->features().at("vocab")(0, 0) == 16);
+  asked->sample(20, Split::Test, rng, d);
+  for (Index i = 0; i < d.size(); ++i) {
+    CHECK(d.X(i, 21) == d.X(i, static_cast<Index>(d.meta.at("needle_key")(i))));
+    CHECK(d.X(i, 22) == 15);
+    CHECK(d.X(i, 23) == 15);
+    CHECK(d.meta.at("needle_key")(i) == 19);  // the last start of 21 haystack slots
+    CHECK(d.meta.at("needle_depth")(i) == 1);
+  }
   CHECK_THROWS_WITH(pack().make<Distribution>("needle-retrieval", {{"keys", std::int64_t(2)}, {"pairs", std::int64_t(3)}}),
                     Catch::Contains("distinct keys"));
   CHECK_THROWS_WITH(pack().make<Distribution>("needle-retrieval", {{"length", std::int64_t(8)}, {"pairs", std::int64_t(2)}}),

@@ -266,7 +266,7 @@ void GemfilterSelection::measure(const ProbeInput& in, Measurements& out) {
     out.scalar("one_run_all_max_difference", static_cast<double>((one_run(*tf, tokens, all, T) - full).cwiseAbs().maxCoeff()));
   }
   // The depth grid at the filter layer (Fig. 9.4's y axis): per depth bin, each way of answering.
-  out.table("depth", depth_table(key_pos, T, depth_bins_, {"full", "gemfilter", "one_run", "rerun_original", "keep_query"},
+  out.table("depth", depth_table(needle_depths(data, n, T), depth_bins_, {"full", "gemfilter", "one_run", "rerun_original", "keep_query"},
                                  {hits_full, h[0], h[1], h[2], h[3]}));
 
   // Thm 9.3 beside this implementation's FLOPs (prompt phase: blocks 1 … r−1, block r's Q and K and the last row's

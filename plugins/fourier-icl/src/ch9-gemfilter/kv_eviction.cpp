@@ -94,7 +94,7 @@ void KvEviction::measure(const ProbeInput& in, Measurements& out) {
     tf->run_evicted(tokens, n, T, std::vector<unsigned char>(static_cast<std::size_t>(n * L * H * T), 1), logits);
     out.scalar("all_kept_max_difference", static_cast<double>((logits - full).cwiseAbs().maxCoeff()));
   }
-  out.table("depth", depth_table(key_pos, T, depth_bins_, {"full", "snapkv", "h2o"}, hits));
+  out.table("depth", depth_table(needle_depths(data, n, T), depth_bins_, {"full", "snapkv", "h2o"}, hits));
 }
 
 }  // namespace featurelab::fourier_icl_pack

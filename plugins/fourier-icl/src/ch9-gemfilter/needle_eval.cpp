@@ -32,17 +32,19 @@ double mean(const std::vector<char>& hits) {
   return sum / static_cast<double>(hits.size());
 }
 
-Table depth_table(const VecD& needle_key, Index T, Index bins, const std::vector<std::string>& methods,
-                  const std::vector<std::vector<char>>& hits) {
-  // needle-retrieval starts the queried needle at round(depth·(slots − 1)), slots = T − 2 (the haystack is T − 1).
+VecD needle_depths(const Dataset& data, Index n, Index T) {
+  if (data.meta.count("needle_depth")) return data.meta.at("needle_depth").head(n);
   const double last_start = static_cast<double>(std::max<Index>(1, T - 3));
+  return (data.meta.at("needle_key").head(n) / last_start).cwiseMax(0.0).cwiseMin(1.0);
+}
+
+Table depth_table(const VecD& depth, Index bins, const std::vector<std::string>& methods, const std::vector<std::vector<char>>& hits) {
   Table table;
   table.col_names = methods;
   table.values = MatD::Zero(bins, static_cast<Index>(methods.size()));
   VecD count = VecD::Zero(bins);
   for (Index i = 0; i < static_cast<Index>(hits.empty() ? 0 : hits.front().size()); ++i) {
-    const double depth = std::clamp(needle_key(i) / last_start, 0.0, 1.0);
-    const Index bin = std::min<Index>(bins - 1, static_cast<Index>(depth * static_cast<double>(bins)));
+    const Index bin = std::clamp<Index>(static_cast<Index>(depth(i) * static_cast<double>(bins)), 0, bins - 1);
     count(bin) += 1;
     for (std::size_t m = 0; m < methods.size(); ++m) table.values(bin, static_cast<Index>(m)) += hits[m][static_cast<std::size_t>(i)];
   }

@@ -16,10 +16,12 @@ std::vector<int> prompt_tokens(const featurelab::Dataset& data, featurelab::Inde
 std::vector<char> correct(const featurelab::Mat& logits, const featurelab::IVec& y, featurelab::Index n);
 double mean(const std::vector<char>& hits);
 
-// The depth grid: the queried needle's depth (its key's place in the haystack, 0 = first slot, 1 = last, as
-// needle-retrieval's `depth` places it) in `bins` equal bins; per bin and per method (cols) the share correct.
-// Empty bins read NaN.
-featurelab::Table depth_table(const featurelab::VecD& needle_key, featurelab::Index T, featurelab::Index bins,
-                              const std::vector<std::string>& methods, const std::vector<std::vector<char>>& hits);
+// Each of the first n prompts' needle depth in [0, 1]: needle-retrieval's needle_depth, or (data without it) the
+// needle key's start over the last start T − 3 of a one-token question.
+featurelab::VecD needle_depths(const featurelab::Dataset& data, featurelab::Index n, featurelab::Index T);
+// The depth grid: the depths in `bins` equal bins; per bin and per method (cols) the share correct. Empty bins read
+// NaN.
+featurelab::Table depth_table(const featurelab::VecD& depth, featurelab::Index bins, const std::vector<std::string>& methods,
+                              const std::vector<std::vector<char>>& hits);
 
 }  // namespace featurelab::fourier_icl_pack

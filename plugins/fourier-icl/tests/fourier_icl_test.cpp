@@ -9,6 +9,7 @@
 #include "ch4-modular-arithmetic/modular_table.hpp"
 #include "ch5-in-context-learning/icl_theory.hpp"
 #include "ch5-in-context-learning/multihead_relu_attention.hpp"
+#include "ch9-gemfilter/eviction_rules.hpp"
 #include "ch9-gemfilter/gemfilter.hpp"
 #include "common/transformer.hpp"
 
@@ -591,6 +592,19 @@ TEST_CASE("needle-retrieval: haystack values, distinct needle keys, the query ke
   auto deep = pack().make<Distribution>("needle-retrieval", {{"length", std::int64_t(24)}, {"depth", 0.5}});
   deep->sample(5, Split::Test, rng, d);
   for (Index i = 0; i < d.size(); ++i) CHECK(d.meta.at("needle_key")(i) == 11);  // round(0.5·21): starts 0 … 21 of 23 haystack slots
+  for (Index i = 0; i < d.size(); ++i) CHECK(d.meta.at("needle_depth")(i) == Approx(11.0 / 21));
+  // A three-token question: the query key, then two answer markers (one more token id); the haystack is 21 tokens.
+  auto asked = pack().make<Distribution>("needle-retrieval", {{"length", std::int64_t(24)}, {"values", std::int64_t(10)},
+                                                              {"keys", std::int64_t(5)}, {"question", std::int64_t(3)}, {"depth", 1.0}});
+  CHECK(asked->features().at("vocab")(0, 0) == 16);
+  asked->sample(20, Split::Test, rng, d);
+  for (Index i = 0; i < d.size(); ++i) {
+    CHECK(d.X(i, 21) == d.X(i, static_cast<Index>(d.meta.at("needle_key")(i))));
+    CHECK(d.X(i, 22) == 15);
+    CHECK(d.X(i, 23) == 15);
+    CHECK(d.meta.at("needle_key")(i) == 19);  // the last start of 21 haystack slots
+    CHECK(d.meta.at("needle_depth")(i) == 1);
+  }
   CHECK_THROWS_WITH(pack().make<Distribution>("needle-retrieval", {{"keys", std::int64_t(2)}, {"pairs", std::int64_t(3)}}),
                     Catch::Contains("distinct keys"));
   CHECK_THROWS_WITH(pack().make<Distribution>("needle-retrieval", {{"length", std::int64_t(8)}, {"pairs", std::int64_t(2)}}),
@@ -671,6 +685,10 @@ TEST_CASE("gemfilter-selection probe: valid selections, the k = n rerun equal to
   CHECK(metric(m, "selection_valid") == 1);
   CHECK(metric(m, "accuracy_keep_query") >= 0);
   CHECK(metric(m, "full_k_max_difference") == 0);
+  CHECK(metric(m, "one_run_all_max_difference") == 0);
+  CHECK(metric(m, "accuracy_one_run") >= 0);
+  CHECK(metric(m, "accuracy_middle_row") >= 0);
+  CHECK(metric(m, "accuracy_l2_row") >= 0);
   CHECK(metric(m, "kept") == Approx(6.0 / 16));
   CHECK(metric(m, "filter_layer") == 2);
   CHECK(metric(m, "prompt_time_ratio") == Approx(2.0 / 3));
@@ -682,8 +700,105 @@ TEST_CASE("gemfilter-selection probe: valid selections, the k = n rerun equal to
   REQUIRE(layers != nullptr);
   CHECK(layers->values.rows() == 3);
   CHECK(layers->values(1, 0) == Approx(metric(m, "coverage")));
+  CHECK(layers->values(1, 3) == Approx(metric(m, "accuracy_one_run")));
+  // The baselines on the same model: exactly k cached positions per block and head, nothing evicted = the full run.
+  auto eviction = pack().make<Probe>("kv-eviction", {{"k", std::int64_t(6)}}, spec);
+  Measurements e;
+  eviction->measure(ProbeInput{*model, *loss, train, test, f, attacks, 0}, e);
+  CHECK(metric(e, "budget_valid") == 1);
+  CHECK(metric(e, "all_kept_max_difference") == 0);
+  CHECK(metric(e, "accuracy_snapkv") >= 0);
+  CHECK(metric(e, "needle_kept_h2o") <= 1);
+  CHECK_THROWS_WITH(pack().make<Probe>("kv-eviction", {{"k", std::int64_t(2)}, {"window", std::int64_t(3)}}, spec),
+                    Catch::Contains("exceeds the budget"));
   auto bad = pack().make<Probe>("gemfilter-selection", {{"filter_layer", std::int64_t(5)}}, spec);
   CHECK_THROWS_WITH(bad->measure(ProbeInput{*model, *loss, train, test, f, attacks, 0}, m), Catch::Contains("has 3 blocks"));
   auto other = pack().make<Model>("poly-one-hidden-layer", {{"width", std::int64_t(4)}}, modular_spec(2, 5));
   CHECK_THROWS_WITH(probe->measure(ProbeInput{*other, *loss, train, test, f, attacks, 0}, m), Catch::Contains("transformer"));
+}
+
+TEST_CASE("KV eviction (One-Run, App. G.4.5): keeping every key is the full run exactly, the kept keys are the full run's cache") {
+  auto data = pack().make<Distribution>("needle-retrieval", {{"length", std::int64_t(12)}, {"values", std::int64_t(6)},
+                                                             {"keys", std::int64_t(3)}, {"pairs", std::int64_t(1)}});
+  const DataSpec spec = data->spec();
+  const FeatureSet f = data->features();
+  Rng rng(17);
+  Dataset d;
+  data->sample(5, Split::Test, rng, d);
+  const Index n = d.size(), T = 12;
+  std::vector<int> tokens, positions;
+  for (Index i = 0; i < n; ++i) {
+    for (Index t = 0; t < T; ++t) {
+      tokens.push_back(static_cast<int>(d.X(i, t)));
+      positions.push_back(static_cast<int>(t));
+    }
+  }
+  // J = {0, 3, 5, 9, 11} in every block and head.
+  const std::vector<int> J = {0, 3, 5, 9, 11};
+  for (Index layers : {1, 2}) {
+    auto model = pack().make<Model>("transformer", {{"layers", std::int64_t(layers)}, {"heads", std::int64_t(2)}, {"width", std::int64_t(8)},
+                                                    {"head_width", std::int64_t(4)}, {"mlp", std::int64_t(16)},
+                                                    {"positions", std::string("rope")}}, spec, 1, &f);
+    model->init(rng);
+    auto& tf = dynamic_cast<Transformer&>(*model);
+    Mat full(n, 6), evicted(n, 6), rerun(n, 6);
+    tf.run_tokens(tokens, positions, n, T, -1, full);
+    const auto LHT = static_cast<std::size_t>(n * layers * 2 * T);
+    tf.run_evicted(tokens, n, T, std::vector<unsigned char>(LHT, 1), evicted);
+    CHECK((evicted - full).cwiseAbs().maxCoeff() == 0);  // bit for bit
+    std::vector<unsigned char> keep(LHT, 0);
+    for (std::size_t c = 0; c < LHT / T; ++c) {
+      for (int j : J) keep[c * T + static_cast<std::size_t>(j)] = 1;
+    }
+    tf.run_evicted(tokens, n, T, keep, evicted);
+    // T_J recomputed at its original positions.
+    std::vector<int> sub, at;
+    for (Index i = 0; i < n; ++i) {
+      for (int j : J) {
+        sub.push_back(tokens[static_cast<std::size_t>(i * T + j)]);
+        at.push_back(j);
+      }
+    }
+    tf.run_tokens(sub, at, n, static_cast<Index>(J.size()), -1, rerun);
+    CHECK((evicted - full).cwiseAbs().maxCoeff() > 1e-3);  // eviction changes the answer
+    // One block: the kept keys and values depend on their own tokens only, so the evicted cache is the rerun's at the
+    // original positions; with two blocks they carry the evicted context (One-Run does not recompute them).
+    if (layers == 1) CHECK((evicted - rerun).cwiseAbs().maxCoeff() < 1e-4);
+    if (layers == 2) CHECK((evicted - rerun).cwiseAbs().maxCoeff() > 1e-3);
+  }
+}
+
+TEST_CASE("SnapKV and H2O (ch. 9's baselines): exactly the budget, the window kept, the voted or heavy keys chosen") {
+  const Index T = 8;
+  Mat P = Mat::Zero(T, T);
+  // Every query pays 0.5 to key 0 (a sink) and the rest to itself, queries 2 … 5 also 0.3 to key 1; the observation
+  // window's queries 6 and 7 pay key 2 0.4 and key 4 0.45.
+  for (Index i = 0; i < T; ++i) {
+    P(i, 0) += 0.5f;
+    P(i, i) += 0.5f;
+  }
+  for (Index i = 2; i <= 5; ++i) {
+    P(i, 1) = 0.3f;
+    P(i, i) = 0.2f;
+  }
+  P(6, 6) = 0.1f;
+  P(6, 2) = 0.4f;
+  P(7, 7) = 0.05f;
+  P(7, 4) = 0.45f;
+  // SnapKV's votes (rows 6, 7): key 0 1.0, key 4 0.45, key 2 0.4; two of the prefix 0 … 5 and the window 6, 7.
+  CHECK(snapkv_keep(P, 4, 2, Pool::None, 5) == std::vector<int>{0, 4, 6, 7});
+  CHECK(snapkv_keep(P, 5, 2, Pool::None, 5) == std::vector<int>{0, 2, 4, 6, 7});
+  // H2O's accumulated attention over all rows: key 0 4.5, key 1 1.7, key 4 0.65, key 2 0.6.
+  CHECK(h2o_keep(P, 4, 2) == std::vector<int>{0, 1, 6, 7});
+  CHECK(h2o_keep(P, 5, 2) == std::vector<int>{0, 1, 4, 6, 7});
+  for (Index k = 1; k <= T + 2; ++k) {
+    for (Index w = 1; w <= std::min<Index>(k, 3); ++w) {
+      const std::vector<int> s = snapkv_keep(P, k, w, Pool::Avg, 5), h = h2o_keep(P, k, w);
+      CHECK(static_cast<Index>(s.size()) == std::min(k, T));
+      CHECK(static_cast<Index>(h.size()) == std::min(k, T));
+      CHECK(std::adjacent_find(s.begin(), s.end(), [](int a, int b) { return a >= b; }) == s.end());
+      CHECK(s.back() == T - 1);
+      CHECK(h.back() == T - 1);
+    }
+  }
 }

@@ -12,7 +12,7 @@ Pool parse_pool(const std::string& name) {
   return Pool::None;
 }
 
-std::vector<int> gemfilter_select(const Scalar* scores, Index T, Index k, Pool pool, Index kernel, bool keep_last) {
+std::vector<double> pool_scores(const Scalar* scores, Index T, Pool pool, Index kernel) {
   const Index half = kernel / 2;
   std::vector<double> pooled(static_cast<std::size_t>(T));
   for (Index t = 0; t < T; ++t) {
@@ -29,18 +29,27 @@ std::vector<int> gemfilter_select(const Scalar* scores, Index T, Index k, Pool p
       pooled[static_cast<std::size_t>(t)] = top;
     }
   }
-  if (keep_last) pooled[static_cast<std::size_t>(T - 1)] = std::numeric_limits<double>::infinity();
-  std::vector<int> order(static_cast<std::size_t>(T));
-  std::iota(order.begin(), order.end(), 0);
-  const Index keep = std::min(k, T);
+  return pooled;
+}
+
+std::vector<int> top_k_ascending(const std::vector<double>& score, Index begin, Index end, Index k) {
+  std::vector<int> order(static_cast<std::size_t>(std::max<Index>(0, end - begin)));
+  std::iota(order.begin(), order.end(), static_cast<int>(begin));
+  const Index keep = std::min<Index>(k, static_cast<Index>(order.size()));
   std::partial_sort(order.begin(), order.begin() + keep, order.end(), [&](int a, int b) {
-    const double sa = pooled[static_cast<std::size_t>(a)], sb = pooled[static_cast<std::size_t>(b)];
+    const double sa = score[static_cast<std::size_t>(a)], sb = score[static_cast<std::size_t>(b)];
     return sa > sb || (sa == sb && a < b);
   });
   order.resize(static_cast<std::size_t>(keep));
   // The token indices in prompt order: the values (App. G.4.1's printed code returns the permutation).
   std::sort(order.begin(), order.end());
   return order;
+}
+
+std::vector<int> gemfilter_select(const Scalar* scores, Index T, Index k, Pool pool, Index kernel, bool keep_last) {
+  std::vector<double> pooled = pool_scores(scores, T, pool, kernel);
+  if (keep_last) pooled[static_cast<std::size_t>(T - 1)] = std::numeric_limits<double>::infinity();
+  return top_k_ascending(pooled, 0, T, k);
 }
 
 Complexity gemfilter_complexity(double n, double m, double h, double d, double k, double t, double r, double w) {

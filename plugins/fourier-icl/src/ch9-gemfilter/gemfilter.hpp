@@ -5,8 +5,9 @@
 //     kernel 5, padding 2, count_include_pad; "max" and "none" are App. G.4.1's text and the raw variants); keep the
 //     top-k indices, ties to the earlier token, and sort them ascending (App. G.4.1's printed code returns the sort's
 //     permutation instead).
-//   rerun: the full model on the k selected tokens at fresh positions 0 … k−1 (GemFilter), or at their original
-//     positions (the "One-Run" ablation, App. G.4.5).
+//   rerun: the full model on the k selected tokens at fresh positions 0 … k−1 (GemFilter, Alg. 2 line 8).
+//   One-Run (App. G.4.5): no second run; the full prompt's cache evicted to J in every block and head, the answer read
+//     from it (Transformer::run_evicted); our extra "rerun at original positions" recomputes T_J at its old positions.
 // Thm 9.3's complexity (n prompt tokens, m layers, h heads, d head width, k selected, t generated, w weights per layer):
 //   prompt time      standard m h n² d    SnapKV m h n² d            GemFilter r h n² d
 //   generation time  standard m h (n t + t²) d, SnapKV m h (k t + t²) d, GemFilter m h (k² + t²) d
@@ -23,6 +24,12 @@ namespace featurelab::fourier_icl_pack {
 
 enum class Pool { Avg, Max, None };
 Pool parse_pool(const std::string& name);
+
+// A score row (length T) pooled over a centred window of `kernel` (avg_pool1d with padding kernel/2, stride 1 and
+// count_include_pad, as App. G.4.1's code; max: max_pool1d; none: the raw row). SnapKV's votes are pooled alike.
+std::vector<double> pool_scores(const featurelab::Scalar* scores, featurelab::Index T, Pool pool, featurelab::Index kernel);
+// The k largest of score[begin … end) (ties to the earlier token), their indices in ascending order.
+std::vector<int> top_k_ascending(const std::vector<double>& score, featurelab::Index begin, featurelab::Index end, featurelab::Index k);
 
 // The selection of one prompt from its scores (length T): k ascending indices. keep_last forces the last (query)
 // token in; the paper does not (its last query row scores itself, and an LLM prompt ends in many question tokens),

@@ -5,9 +5,12 @@
 // drawn from `keys` key tokens, values uniform, at random non-overlapping places) and a final query key equal to one
 // needle's key; the label is that needle's value. Only the queried needle answers: the other pairs are there so the
 // query has to be read. depth ∈ [0, 1] places the queried needle at that fraction of the haystack (the NIAH depth
-// axis); depth < 0 places it uniformly. Token ids: values 0 … values−1, keys values … values+keys−1 (feature vocab).
-// Meta: needle_key and needle_value (the queried needle's two positions), for gemfilter-selection. Endless: fresh
-// prompts on every draw.
+// axis); depth < 0 places it uniformly. question > 1 ends the prompt in the query key and question − 1 answer markers
+// (… key_q ? ?), as an LLM prompt ends in a question and a template rather than one token; the haystack shrinks to
+// length − question. Token ids: values 0 … values−1, keys values … values+keys−1, the marker values+keys (feature
+// vocab). Meta: needle_key and needle_value (the queried needle's two positions) and needle_depth (its start as a
+// fraction of the haystack's last start), for gemfilter-selection and kv-eviction. Endless: fresh prompts on every
+// draw.
 #pragma once
 
 #include <featurelab/distribution.hpp>
@@ -30,6 +33,7 @@ class NeedleRetrieval : public featurelab::Distribution {
   featurelab::Index length_;
   int values_, keys_, pairs_;
   double depth_;
+  featurelab::Index question_;
 };
 
 }  // namespace featurelab::fourier_icl_pack

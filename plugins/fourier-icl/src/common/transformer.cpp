@@ -6,6 +6,7 @@
 #include <unsupported/Eigen/SpecialFunctions>
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 namespace featurelab::fourier_icl_pack {
@@ -189,6 +190,37 @@ void Transformer::run_tokens(const std::vector<int>& tokens, const std::vector<i
   run(n, T, score_layer, out);
 }
 
+void Transformer::run_score_rows(const std::vector<int>& tokens, const std::vector<int>& positions, Index n, Index T, Index score_layer,
+                                 Mat& out) {
+  if (score_layer < 0 || score_layer >= layers_) throw Error("transformer: run_score_rows needs a block 0 … layers − 1");
+  out.resize(n * T, T);
+  score_rows_ = true;
+  try {
+    run_tokens(tokens, positions, n, T, score_layer, out);
+  } catch (...) {
+    score_rows_ = false;
+    throw;
+  }
+  score_rows_ = false;
+}
+
+void Transformer::run_evicted(const std::vector<int>& tokens, Index n, Index T, const std::vector<unsigned char>& keep, MatRef out) {
+  if (static_cast<Index>(keep.size()) != n * layers_ * heads_ * T) {
+    throw Error("transformer: run_evicted needs one keep flag per (sample, block, head, position): n·L·H·T = " +
+                std::to_string(n * layers_ * heads_ * T) + ", got " + std::to_string(keep.size()));
+  }
+  std::vector<int> positions(tokens.size());
+  for (std::size_t r = 0; r < positions.size(); ++r) positions[r] = static_cast<int>(static_cast<Index>(r) % T);
+  keep_ = &keep;
+  try {
+    run_tokens(tokens, positions, n, T, -1, out);
+  } catch (...) {
+    keep_ = nullptr;
+    throw;
+  }
+  keep_ = nullptr;
+}
+
 // Rotates every head's (first half, second half) coordinate pairs of Q or K by the rows' positions; sign −1 applies
 // the inverse rotation (the backward pass).
 void Transformer::rotate(Mat& M, Scalar sign) {
@@ -237,7 +269,18 @@ void Transformer::run(Index n, Index T, Index score_layer, MatRef out) {
     }
     if (l == score_layer) {
       // GemFilter's selection scores: the last query row against every key, raw (no 1/√a, no softmax), summed over
-      // heads — Σ_h Q_h[T−1] K_hᵀ.
+      // heads — Σ_h Q_h[T−1] K_hᵀ; or every row's (run_score_rows).
+      if (score_rows_) {
+        for (Index s = 0; s < n; ++s) {
+          auto S = out.middleRows(s * T, T);
+          S.setZero();
+          for (Index h = 0; h < heads_; ++h) {
+            S.noalias() += c.Q.block(s * T, h * A, T, A) * c.K.block(s * T, h * A, T, A).transpose();
+          }
+          for (Index i = 0; i + 1 < T; ++i) S.row(i).tail(T - 1 - i).setConstant(-std::numeric_limits<Scalar>::infinity());
+        }
+        return;
+      }
       for (Index s = 0; s < n; ++s) {
         out.row(s).head(T).setZero();
         for (Index h = 0; h < heads_; ++h) {
@@ -255,6 +298,13 @@ void Transformer::run(Index n, Index T, Index score_layer, MatRef out) {
         auto P = c.P.middleRows((s * heads_ + h) * T, T);
         P.noalias() = c.Q.block(s * T, h * A, T, A) * c.K.block(s * T, h * A, T, A).transpose();
         P *= inv_sqrt_a;
+        if (keep_ != nullptr) {
+          // The evicted cache: the last query reads only the kept keys (and its own); exp(−∞) = 0 below.
+          const unsigned char* kept = keep_->data() + ((s * layers_ + l) * heads_ + h) * T;
+          for (Index t = 0; t + 1 < T; ++t) {
+            if (kept[t] == 0) P(T - 1, t) = -std::numeric_limits<Scalar>::infinity();
+          }
+        }
         for (Index i = 0; i < T; ++i) {
           const Index visible = causal_ ? i + 1 : T;
           const Scalar top = P.row(i).head(visible).maxCoeff();

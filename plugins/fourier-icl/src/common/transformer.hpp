@@ -45,6 +45,21 @@ class Transformer : public featurelab::Model {
   // otherwise out gets the logits (n × classes). The caches are reused: backward() is for forward()'s batch only.
   void run_tokens(const std::vector<int>& tokens, const std::vector<int>& positions, featurelab::Index n, featurelab::Index T,
                   featurelab::Index score_layer, featurelab::MatRef out);
+  // Block r's raw scores Σ_h Q_h K_hᵀ for every query row (out: n·T × T; row s·T + i is query i of sample s, the keys
+  // after i, which causal attention never reads, set to −∞): the rows App. G.4.4's ablation selects by.
+  void run_score_rows(const std::vector<int>& tokens, const std::vector<int>& positions, featurelab::Index n, featurelab::Index T,
+                      featurelab::Index score_layer, featurelab::Mat& out);
+  // KV-cache eviction (ch. 9: App. G.4.5's GemFilter-One-Run; the SnapKV and H2O baselines): ONE run over the whole
+  // prompt (positions 0 … T−1) in which the last position — the step that answers, as the decoding step after an
+  // evicted prompt cache would — sees in block l, head h only the keys t < T−1 with
+  // keep[((s·L + l)·H + h)·T + t] != 0, and always its own. Every other position attends as in the full run, so the
+  // keys and values it reads are the full run's cache at the original positions, never recomputed. With every entry
+  // kept this is the full run bit for bit. out: n × classes logits.
+  void run_evicted(const std::vector<int>& tokens, featurelab::Index n, featurelab::Index T, const std::vector<unsigned char>& keep,
+                   featurelab::MatRef out);
+  // Block l's attention probabilities of the last run (n·H·T × T; row (s·H + h)·T + i is query i of sample s in head
+  // h, zero after i): what SnapKV's observation window and H2O's accumulated attention read.
+  const featurelab::Mat& attention(featurelab::Index l) const { return cache_[static_cast<std::size_t>(l)].P; }
   featurelab::Index layers() const { return layers_; }
   featurelab::Index heads() const { return heads_; }
   featurelab::Index head_width() const { return head_width_; }
@@ -68,6 +83,8 @@ class Transformer : public featurelab::Model {
 
   featurelab::Index layers_, heads_, width_, head_width_, mlp_, vocab_, length_, classes_;
   featurelab::Index seq_ = 0;  // T of the last run
+  bool score_rows_ = false;     // run_score_rows: every query row's scores, not the last one's
+  const std::vector<unsigned char>* keep_ = nullptr;  // run_evicted's mask of the last row, else none
   bool causal_, rope_;
   std::vector<int> tokens_;     // n·T token ids of the last run
   std::vector<int> positions_;  // and their positions

@@ -12,11 +12,16 @@ Schema NeuronFeatureCosineProbe::schema() {
   s.string("block", "W", "the model's parameter block whose rows are the neurons");
   s.string("features", "means", "the distribution's feature matrix (rows are features)");
   s.boolean("signed", true, "signed cosines; false = |cos| (a neuron aligned with −v counts)");
+  s.boolean("antipodes", false, "also score each feature's negative as a feature of its own (rows f, then −f, signed "
+                                "cosines): a ReLU neuron along f does not cover −f");
   return s;
 }
 
 NeuronFeatureCosineProbe::NeuronFeatureCosineProbe(const Params& params, Context&)
-    : block_(params.str("block")), features_(params.str("features")), signed_(params.boolean("signed")) {}
+    : block_(params.str("block")), features_(params.str("features")), signed_(params.boolean("signed")),
+      antipodes_(params.boolean("antipodes")) {
+  if (antipodes_ && !signed_) throw Error("antipodes = true scores f and −f apart, which needs signed = true");
+}
 
 void NeuronFeatureCosineProbe::measure(const ProbeInput& in, Measurements& out) {
   if (!in.model.find_block(block_)) {
@@ -36,7 +41,12 @@ void NeuronFeatureCosineProbe::measure(const ProbeInput& in, Measurements& out) 
     N.array().colwise() /= norms.array();
     return N;
   };
-  Mat C = normalized(W) * normalized(F).transpose();  // m×F
+  Mat targets = normalized(F);
+  if (antipodes_) {
+    targets.conservativeResize(2 * F.rows(), Eigen::NoChange);
+    targets.bottomRows(F.rows()) = -targets.topRows(F.rows());
+  }
+  Mat C = normalized(W) * targets.transpose();  // m×F (m×2F with the antipodes)
   if (!signed_) C = C.cwiseAbs();
   const Vec best = C.colwise().maxCoeff().transpose();
   out.scalar("max", static_cast<double>(C.maxCoeff()));

@@ -9,7 +9,8 @@ class NeuronFeatureCosineProbe : public Probe {
  public:
   static constexpr Doc kDoc =
       "Cosine of every neuron (row of a weight block) with every ground-truth feature, in one GEMM: the "
-      "matrix as table \"cosine\", and max, mean_best, min_best and best.<f> (best neuron per feature).";
+      "matrix as table \"cosine\", and max, mean_best, min_best and best.<f> (best neuron per feature; with "
+      "antipodes, features F..2F−1 are the negatives).";
   static Schema schema();
   static std::vector<std::string> metrics() { return {"max", "mean_best", "min_best", "best.*"}; }
   NeuronFeatureCosineProbe(const Params& params, Context& context);
@@ -19,6 +20,7 @@ class NeuronFeatureCosineProbe : public Probe {
   std::string block_;
   std::string features_;
   bool signed_;
+  bool antipodes_;
 };
 
 }  // namespace featurelab::std_pack

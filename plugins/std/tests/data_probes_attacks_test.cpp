@@ -182,6 +182,15 @@ TEST_CASE("accuracy probe: overall, against metadata, per group") {
   CHECK(metric(m, "train") == Approx(0.75));
   CHECK(metric(m, "train.is_noisy=0") == Approx(0.5));
   CHECK(metric(m, "train.is_noisy=1") == Approx(1.0));
+  // Balanced: class 1 has 2 of 3 right, class 0 its one sample; a constant prediction would score ½.
+  Measurements b;
+  harness().make<Probe>("accuracy", {{"balanced", true}}, s)->measure(input(*model, *loss, d, d, f, none), b);
+  CHECK(metric(b, "test.balanced") == Approx((2.0 / 3 + 1.0) / 2));
+  model->block("W") << 0, 1;  // every x1 is 0: one class for all
+  Measurements constant;
+  harness().make<Probe>("accuracy", {{"balanced", true}}, s)->measure(input(*model, *loss, d, d, f, none), constant);
+  CHECK(metric(constant, "test.balanced") == Approx(0.5));
+  model->block("W") << 1, 0;
   Measurements c;
   harness().make<Probe>("accuracy", {{"against", std::string("y_clean")}}, s)->measure(input(*model, *loss, d, d, f, none), c);
   CHECK(metric(c, "test") == Approx(0.5));
@@ -214,6 +223,19 @@ TEST_CASE("neuron-feature-cosine equals a per-pair loop, weight norms") {
   CHECK_THROWS_WITH(harness().make<Probe>("neuron-feature-cosine", {{"features", std::string("atoms")}}, s)
                         ->measure(input(*model, *loss, empty, empty, features, none), m),
                     Catch::Contains("it has: means"));
+  // antipodes: f and −f scored apart. A network whose only neuron lies along f covers f, not −f.
+  auto single = harness().make<Model>("two-layer", {{"width", std::int64_t(1)}}, s);
+  Rng single_rng(1);
+  single->init(single_rng);
+  single->block("W") << 1, 0, 0;
+  Measurements both, unsigned_cos;
+  harness().make<Probe>("neuron-feature-cosine", {{"antipodes", true}}, s)->measure(input(*single, *loss, empty, empty, features, none), both);
+  CHECK(metric(both, "best.0") == Approx(1.0));
+  CHECK(metric(both, "best.2") == Approx(-1.0));  // −f_0
+  CHECK(metric(both, "min_best") == Approx(-1.0));
+  harness().make<Probe>("neuron-feature-cosine", {{"signed", false}}, s)->measure(input(*single, *loss, empty, empty, features, none), unsigned_cos);
+  CHECK(metric(unsigned_cos, "min_best") == Approx(1 / std::sqrt(3.0)).epsilon(1e-5));
+  CHECK_THROWS_WITH(harness().make<Probe>("neuron-feature-cosine", {{"antipodes", true}, {"signed", false}}, s), Catch::Contains("needs signed"));
   Measurements n;
   harness().make<Probe>("weight-norms", {}, s)->measure(input(*model, *loss, empty, empty, features, none), n);
   CHECK(metric(n, "W.fro") == Approx(double(W.norm())));

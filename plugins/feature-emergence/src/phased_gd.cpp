@@ -27,6 +27,9 @@ void PhasedGd::declare_phase_lists(Schema& s) {
   s.strings("phase_train", {}, "blocks trained in each phase, comma-separated (\"W,b,a\", \"a\"), or \"all\"; empty = all");
   s.strings("phase_reset", {}, "blocks reset in each phase, comma-separated: θ = −η∇L (λ = 1/(2η) in ch. 2's "
                               "convention, so the previous value is forgotten); \"\" or \"none\" = no reset");
+  s.reals("phase_reset_keep", {}, "per phase, the fraction ε of a reset block's previous value that survives the reset, "
+                                 "θ = εθ − η∇L: 0 = the exact reset of the theorems; > 0 models an inexact one; "
+                                 "empty = 0").range(0, 1);
   s.strings("phase_tune", {}, "settings changed at each phase's start, comma-separated component.setting=value "
                              "(model or loss, e.g. \"loss.class_balance=1\"; Tunable components); \"none\" = nothing");
   s.reals("phase_smoothing", {}, "the model's activation smoothing per phase (Tunable \"smoothing\"); empty = untouched");
@@ -39,6 +42,17 @@ void PhasedGd::declare_phase_lists(Schema& s) {
                            "phase_batch 0 then means data.train samples");
   s.choice("l2", "sum", {"sum", "half"}, "L2 convention: λ‖θ‖² (ch. 2) or (λ/2)‖θ‖² (ch. 3)");
   s.merge(eval_schedule_schema());
+}
+
+void PhasedGd::keep_first_phases(Index count) {
+  if (count < 0) return;
+  if (count > static_cast<Index>(phases_.size())) {
+    throw Error("phases = " + std::to_string(count) + " but phase_steps lists " + std::to_string(phases_.size()) +
+                " phases: run at most the listed ones (−1 = all)");
+  }
+  phases_.resize(static_cast<std::size_t>(count));
+  total_ = 0;
+  for (const auto& ph : phases_) total_ += ph.steps;
 }
 
 void PhasedGd::append_readout(Index steps, double smoothing) {
@@ -62,6 +76,7 @@ PhasedGd::PhasedGd(const Params& params, Context&) {
   const auto train = params.strings("phase_train");
   const auto smooth = params.reals("phase_smoothing");
   const auto reset = params.strings("phase_reset");
+  const auto reset_keep = params.reals("phase_reset_keep");
   const auto optimizer = params.strings("phase_optimizer");
   const auto tune = params.strings("phase_tune");
   const std::size_t p = steps.size();
@@ -79,6 +94,7 @@ PhasedGd::PhasedGd(const Params& params, Context&) {
   check(train.size(), "phase_train");
   check(smooth.size(), "phase_smoothing");
   check(reset.size(), "phase_reset");
+  check(reset_keep.size(), "phase_reset_keep");
   check(optimizer.size(), "phase_optimizer");
   check(tune.size(), "phase_tune");
   auto block_set = [](const std::string& text) {
@@ -103,6 +119,10 @@ PhasedGd::PhasedGd(const Params& params, Context&) {
     ph.smoothing = smooth.empty() ? -1 : smooth[i];
     if (!train.empty()) ph.train = block_set(train[i]);
     if (!reset.empty()) ph.reset = block_set(reset[i]);
+    ph.reset_keep = reset_keep.empty() ? 0 : reset_keep[i];
+    if (ph.reset_keep > 0 && ph.reset.empty()) {
+      throw Error("phase " + std::to_string(i) + " sets phase_reset_keep but resets no block: name them in phase_reset");
+    }
     ph.pipeline_optimizer = !optimizer.empty() && optimizer[i] == "pipeline";
     ph.readout = !optimizer.empty() && optimizer[i] == "readout";
     if (ph.readout && !ph.reset.empty()) throw Error("phase " + std::to_string(i) + " is a readout phase: it cannot reset blocks");
@@ -216,7 +236,9 @@ void PhasedGd::train(TrainerHost& host, Rng& rng) {
           const double keep = 1.0 - l2_factor_ * lambda * ph.lr;
           auto theta_block = theta.segment(blk.offset, blk.size());
           const auto g = grad_.segment(blk.offset, blk.size());
-          if (ph.reset.count(blk.name)) {
+          if (ph.reset.count(blk.name) && ph.reset_keep > 0) {
+            theta_block = static_cast<Scalar>(ph.reset_keep) * theta_block - static_cast<Scalar>(ph.lr) * g;
+          } else if (ph.reset.count(blk.name)) {
             theta_block = -static_cast<Scalar>(ph.lr) * g;
           } else if (keep == 1.0) {
             theta_block -= static_cast<Scalar>(ph.lr) * g;

@@ -38,6 +38,8 @@ class PhasedGd : public featurelab::Trainer {
  protected:
   // The phase lists and common keys (every key but phase_steps and phase_lr).
   static void declare_phase_lists(featurelab::Schema& s);
+  // Keeps the first `count` phases (count < 0: all); refuses a count beyond the listed phases.
+  void keep_first_phases(featurelab::Index count);
   // Appends a readout phase of `steps` epochs (smoothing < 0: untouched).
   void append_readout(featurelab::Index steps, double smoothing);
 
@@ -51,6 +53,7 @@ class PhasedGd : public featurelab::Trainer {
     double lr = 0, lambda_w = 0, lambda_a = 0, lambda_b = 0, smoothing = -1;
     std::set<std::string> train;  // empty: every trainable block
     std::set<std::string> reset;  // blocks set to −η∇L in this phase
+    double reset_keep = 0;        // ε: a reset block becomes εθ − η∇L (0: exact)
     bool pipeline_optimizer = false;  // step with the pipeline's [optimizer] instead of plain GD
     bool readout = false;             // solve block a exactly on the frozen hidden layer
     std::vector<Tuning> tunings;      // applied at the phase's start

@@ -528,3 +528,73 @@ TEST_CASE("neuron-map: x = cos with v, y along the top principal direction ortho
   CHECK_THROWS_WITH(probe->measure(ProbeInput{*model, *hinge, empty, empty, wrong, attacks, 0}, ignored),
                     Catch::Contains("\"ground_truth\""));
 }
+
+namespace {
+
+// Blocks W and a of a symmetric-ReLU network (the same init every call) after `trainer` runs on XOR-like data.
+std::pair<Mat, Mat> after_training(const std::string& trainer_name, const std::map<std::string, Value>& params, Mat* W0 = nullptr) {
+  const Index d = 8, n = 150;
+  Rng rng(4);
+  Mat X(n, d);
+  rng.fill_normal(X);
+  std::vector<int> labels;
+  for (Index i = 0; i < n; ++i) labels.push_back(X(i, 0) * X(i, 1) > 0 ? 1 : -1);
+  Dataset data = labelled(X, labels);
+  const DataSpec spec = testing::spec(d);
+  auto model = ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(16)}, {"init_w", 0.5},
+                                                                   {"init_a", 1.5}, {"bias", 0.2}}, spec);
+  Rng init(3);
+  model->init(init);
+  if (W0) *W0 = model->block("W");
+  auto hinge = ch3_std().make<Loss>("hinge", {}, spec);
+  auto gd = ch3_std().make<Optimizer>("gd", {}, spec);
+  auto trainer = ch3_pack().make<Trainer>(trainer_name, params, spec);
+  StubDistribution dist(spec);
+  testing::FakeTrainerHost host(*trainer, *model, *hinge, *gd, dist, data);
+  Rng train_rng(1);
+  host.run(train_rng);
+  return {model->block("W"), model->block("a")};
+}
+
+}  // namespace
+
+TEST_CASE("phased-gd: phase_reset_keep leaves the fraction ε of the reset block, W = εW0 − η∇L") {
+  const std::map<std::string, Value> exact = {{"phase_steps", std::vector<std::int64_t>{1}},
+                                              {"phase_lr", std::vector<double>{0.3}},
+                                              {"phase_reset", std::vector<std::string>{"W"}}};
+  auto kept = exact;
+  kept["phase_reset_keep"] = std::vector<double>{0.25};
+  Mat W0;
+  const Mat W_exact = after_training("phased-gd", exact, &W0).first;
+  const Mat W_kept = after_training("phased-gd", kept).first;
+  REQUIRE(W_exact.cwiseAbs().maxCoeff() > Scalar(1e-3));
+  CHECK((W_kept - W_exact - Scalar(0.25) * W0).cwiseAbs().maxCoeff() < Scalar(1e-6));
+  auto no_reset = kept;
+  no_reset["phase_reset"] = std::vector<std::string>{"none"};
+  CHECK_THROWS_WITH(after_training("phased-gd", no_reset), Catch::Contains("resets no block"));
+}
+
+TEST_CASE("readout: phases = N snapshots after the first N listed phases, bit for bit as lists of N phases") {
+  const std::map<std::string, Value> two = {{"phase_steps", std::vector<std::int64_t>{1, 1}},
+                                            {"phase_lr", std::vector<double>{0.3, 0.5}},
+                                            {"phase_reset", std::vector<std::string>{"W", "W,a"}},
+                                            {"readout_steps", std::int64_t(5)}};
+  auto first_of_two = two;
+  first_of_two["phases"] = std::int64_t(1);
+  const std::map<std::string, Value> one = {{"phase_steps", std::vector<std::int64_t>{1}},
+                                            {"phase_lr", std::vector<double>{0.3}},
+                                            {"phase_reset", std::vector<std::string>{"W"}},
+                                            {"readout_steps", std::int64_t(5)}};
+  const auto [W_a, a_a] = after_training("readout", first_of_two);
+  const auto [W_b, a_b] = after_training("readout", one);
+  CHECK(W_a == W_b);
+  CHECK(a_a == a_b);
+  auto none = two;
+  none["phases"] = std::int64_t(0);  // random features: the init's first layer
+  Mat W0;
+  const Mat W_rf = after_training("readout", none, &W0).first;
+  CHECK(W_rf == W0);
+  auto too_many = two;
+  too_many["phases"] = std::int64_t(3);
+  CHECK_THROWS_WITH(after_training("readout", too_many), Catch::Contains("at most the listed"));
+}

@@ -60,6 +60,16 @@ TEST_CASE("dictionary-patterns resamples to a class imbalance and labels interva
   std::shared_ptr<Distribution> dist;
   const Dataset d = patterns({{"dim", std::int64_t(40)}, {"patterns", std::int64_t(30)}, {"negative_ratio", 0.8}}, 1000, dist);
   CHECK(d.y.cast<double>().mean() == Approx(0.2).margin(1e-9));
+  {
+    // x stays centred on the resampled data (App. A.7.2): E φ̃_j on A is p_o/2 + 0.2·(1 − p_o) = 0.35, not ½;
+    // the normalisation's μ = Σ_A E φ̃_j says so, and the empirical mean of Mᵀx is ≈ 0 on every pattern.
+    const Dataset big = patterns({{"dim", std::int64_t(40)}, {"patterns", std::int64_t(30)}, {"negative_ratio", 0.8}}, 40000, dist);
+    const FeatureSet f = dist->features();
+    CHECK(f.at("normalisation")(0, 1) == Approx(5 * 0.35).epsilon(1e-6));
+    const Mat phi = big.X * f.at("dictionary").transpose();  // n×D, = (φ̃ − Eφ̃)/σ̃
+    CHECK(phi.colwise().mean().cwiseAbs().maxCoeff() < Scalar(0.01));
+    CHECK(big.X.rowwise().squaredNorm().mean() == Approx(1).margin(0.02));  // σ̃² from the resampled marginals
+  }
   const Dataset iv = patterns({{"dim", std::int64_t(120)}, {"patterns", std::int64_t(100)}, {"relevant", std::int64_t(30)},
                                {"model", std::string("independent")}, {"p_relevant", 2.0 / 3}, {"label", std::string("interval")}}, 5000, dist);
   for (Index i = 0; i < iv.size(); ++i) {

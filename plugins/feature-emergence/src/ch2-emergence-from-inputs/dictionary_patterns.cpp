@@ -56,12 +56,15 @@ DictionaryPatterns::DictionaryPatterns(const Params& params, Context& context)
     relevant_.push_back(static_cast<int>(order[static_cast<std::size_t>(i)]));
     in_a_[static_cast<std::size_t>(order[static_cast<std::size_t>(i)])] = true;
   }
-  // E φ̃_j and Var φ̃_j: the mixture's marginals are ½ on A and p_o elsewhere (App. A.7.1).
+  // E φ̃_j and Var φ̃_j: the mixture's marginals are ½ on A and p_o elsewhere (App. A.7.1); resampling the
+  // classes changes those on A, and x = M(φ̃ − Eφ̃)/σ̃ is centred on the data actually drawn (§2.3).
   mean_.resize(D_);
+  const double relevant_mean = negative_ratio_ > 0 ? resampled_relevant_mean() : -1;
   double variance = 0;
   for (Index j = 0; j < D_; ++j) {
     const bool a = in_a_[static_cast<std::size_t>(j)];
-    const double p = model_ == "uniform" ? 0.5 : model_ == "independent" ? (a ? p_a_ : p_o_) : (a ? 0.5 : p_o_);
+    double p = model_ == "uniform" ? 0.5 : model_ == "independent" ? (a ? p_a_ : p_o_) : (a ? 0.5 : p_o_);
+    if (a && relevant_mean >= 0) p = relevant_mean;
     mean_(j) = p;
     variance += p * (1 - p);
   }
@@ -115,9 +118,36 @@ void DictionaryPatterns::draw_patterns(Rng& rng, std::vector<int>& on) const {
 bool DictionaryPatterns::label_of(const std::vector<int>& on) const {
   int count = 0;
   for (int j : relevant_) count += on[static_cast<std::size_t>(j)];
+  return label_of_count(count);
+}
+
+bool DictionaryPatterns::label_of_count(int count) const {
   if (label_ == "parity") return count % 2 == 1;
   if (label_ == "threshold") return 2 * count > k_;
   return count >= t1_ && count <= t2_;
+}
+
+double DictionaryPatterns::resampled_relevant_mean() const {
+  // c = the number of relevant patterns present: Bin(k, p) under the independent and uniform models; under the
+  // mixture Bin(k, ½) with weight p_o, else 0 or k (½ each). Every model treats A's members alike, so
+  // P(φ̃_j = 1, c) = (c/k)·P(c) for j ∈ A.
+  const auto binomial = [this](int c, double p) {
+    return std::exp(std::lgamma(k_ + 1.0) - std::lgamma(c + 1.0) - std::lgamma(k_ - c + 1.0)) * std::pow(p, c) *
+           std::pow(1 - p, k_ - c);
+  };
+  double on_and[2] = {0, 0}, share[2] = {0, 0};  // indexed by y ∈ {0, 1}
+  for (int c = 0; c <= k_; ++c) {
+    double pc = model_ == "independent" ? binomial(c, p_a_) : model_ == "uniform" ? binomial(c, 0.5) : p_o_ * binomial(c, 0.5);
+    if (model_ == "parity-mixture" && (c == 0 || c == k_)) pc += (1 - p_o_) / 2;
+    const int y = label_of_count(c) ? 1 : 0;
+    share[y] += pc;
+    on_and[y] += pc * c / k_;
+  }
+  if (share[0] <= 0 || share[1] <= 0) {
+    throw Error("dictionary-patterns: negative_ratio = " + std::to_string(negative_ratio_) + " needs both classes, but this "
+                "model and labelling give y = " + (share[0] <= 0 ? "−1" : "+1") + " probability 0; set negative_ratio = 0");
+  }
+  return negative_ratio_ * on_and[0] / share[0] + (1 - negative_ratio_) * on_and[1] / share[1];
 }
 
 void DictionaryPatterns::sample(Index n, Split, Rng& rng, Dataset& out) {

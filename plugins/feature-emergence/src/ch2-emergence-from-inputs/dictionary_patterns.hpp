@@ -32,6 +32,10 @@ class DictionaryPatterns : public featurelab::Distribution {
 
  private:
   bool label_of(const std::vector<int>& on) const;
+  bool label_of_count(int count) const;
+  // E φ̃_j for j ∈ A once the classes are resampled to negative_ratio (App. A.7.2): the class-conditional
+  // presence mixed at the new class shares. Outside A presence does not depend on y, so it keeps its marginal.
+  double resampled_relevant_mean() const;
   void draw_patterns(featurelab::Rng& rng, std::vector<int>& on) const;
 
   featurelab::Index d_, D_;

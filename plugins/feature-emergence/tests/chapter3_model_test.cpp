@@ -42,6 +42,17 @@ Dataset labelled(const Mat& X, const std::vector<int>& y) {
   return d;
 }
 
+// x ~ N(0, I_d), y = sign(x_0 x_1): XOR-like data, E[y x] = 0 in the population (the empirical mean is small but not 0).
+Dataset xor_like(Index n, Index d, std::uint64_t seed, Mat* X_out = nullptr) {
+  Rng rng(seed);
+  Mat X(n, d);
+  rng.fill_normal(X);
+  std::vector<int> labels;
+  for (Index i = 0; i < n; ++i) labels.push_back(X(i, 0) * X(i, 1) > 0 ? 1 : -1);
+  if (X_out) *X_out = X;
+  return labelled(X, labels);
+}
+
 VecD signed_labels(const Dataset& d) {
   VecD y(d.size());
   for (Index i = 0; i < d.size(); ++i) y(i) = d.y(i) == 1 ? 1.0 : -1.0;
@@ -173,13 +184,8 @@ TEST_CASE("symmetric-relu-two-layer: Eq. 3.9's 4m init gives g = 0 exactly, b is
 TEST_CASE("step 1 with λ1 = 1/η1 through phased-gd: w_i = −η1 ℓ′(0) a_i Ĝ(w_i, b_i), w_i = −w_{i+2m}, and the probe's G") {
   const Index d = 10, n = 200, m = 5, N = 4 * m;
   const double eta = 0.3;
-  // XOR-like data: E[y x] = 0 in the population (the empirical mean is small but not 0).
-  Rng rng(21);
-  Mat X(n, d);
-  rng.fill_normal(X);
-  std::vector<int> labels;
-  for (Index i = 0; i < n; ++i) labels.push_back(X(i, 0) * X(i, 1) > 0 ? 1 : -1);
-  Dataset data = labelled(X, labels);
+  Mat X;
+  Dataset data = xor_like(n, d, 21, &X);
   const DataSpec spec = testing::spec(d);
   auto model = ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(N)}, {"init_w", 0.5},
                                                                    {"init_a", 1.5}, {"bias", 0.2}}, spec);
@@ -534,12 +540,7 @@ namespace {
 // Blocks W and a of a symmetric-ReLU network (the same init every call) after `trainer` runs on XOR-like data.
 std::pair<Mat, Mat> after_training(const std::string& trainer_name, const std::map<std::string, Value>& params, Mat* W0 = nullptr) {
   const Index d = 8, n = 150;
-  Rng rng(4);
-  Mat X(n, d);
-  rng.fill_normal(X);
-  std::vector<int> labels;
-  for (Index i = 0; i < n; ++i) labels.push_back(X(i, 0) * X(i, 1) > 0 ? 1 : -1);
-  Dataset data = labelled(X, labels);
+  Dataset data = xor_like(n, d, 4);
   const DataSpec spec = testing::spec(d);
   auto model = ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(16)}, {"init_w", 0.5},
                                                                    {"init_a", 1.5}, {"bias", 0.2}}, spec);

@@ -9,7 +9,9 @@
 #include "phased_gd.hpp"
 #include "readout_trainer.hpp"
 #include "ch2-emergence-from-inputs/dictionary_patterns.hpp"
+#include "ch2-emergence-from-inputs/gaussian_injection.hpp"
 #include "ch2-emergence-from-inputs/hypercube_gaussian_parity.hpp"
+#include "ch2-emergence-from-inputs/neuron_clusters.hpp"
 #include "ch2-emergence-from-inputs/neuron_map.hpp"
 #include "ch2-emergence-from-inputs/ntk_two_layer.hpp"
 #include "ch2-emergence-from-inputs/pattern_components.hpp"
@@ -31,6 +33,7 @@ FEATURELAB_PACK("feature-emergence", "0.1.0") {
   pack.add<HypercubeGaussianParity>("hypercube-gaussian-parity");
   pack.add<LinearSeparable>("linear-separable");
   pack.add<MultiIndexGaussian>("multi-index-gaussian");
+  pack.add<GaussianInjection>("gaussian-injection");
   pack.add<TruncatedTwoLayer>("truncated-two-layer");
   pack.add<NtkTwoLayer>("ntk-two-layer");
   pack.add<PhasedGd>("phased-gd");
@@ -41,4 +44,5 @@ FEATURELAB_PACK("feature-emergence", "0.1.0") {
   pack.add<GroundTruthNet>("ground-truth-net");
   pack.add<GradientFeatures>("gradient-features");
   pack.add<NeuronMap>("neuron-map");
+  pack.add<NeuronClusters>("neuron-clusters");
 }

@@ -535,6 +535,52 @@ TEST_CASE("neuron-map: x = cos with v, y along the top principal direction ortho
                     Catch::Contains("\"ground_truth\""));
 }
 
+TEST_CASE("neuron-clusters: two opposed tight clusters, and random directions that form none") {
+  Rng rng(17);
+  const Index d = 200, width = 24;
+  auto model = ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(width)}}, testing::spec(d));
+  const Mat M = orthonormal(d, rng);
+  const Mat v = M.row(0);
+  MatMap W = model->block("W");
+  // 16 neurons along +v, 8 along −v, each with a small orthogonal part of its own (cos with ±v: 0.96).
+  for (Index i = 0; i < width; ++i) {
+    const Scalar s = i < 16 ? Scalar(1) : Scalar(-1);
+    W.row(i) = (s * Scalar(0.96) * v + Scalar(0.28) * M.row(1 + i)) * static_cast<Scalar>(1 + i);
+  }
+  Dataset empty;
+  FeatureSet none;
+  std::vector<NamedAttack> attacks;
+  auto hinge = ch3_std().make<Loss>("hinge", {}, testing::spec(d));
+  auto probe = ch3_pack().make<Probe>("neuron-clusters", {}, testing::spec(d));
+  Measurements out;
+  probe->measure(ProbeInput{*model, *hinge, empty, empty, none, attacks, 0}, out);
+  CHECK(scalar(out, "within") == Approx(0.96 * 0.96).margin(1e-4));  // ⟨u_i, u_j⟩ = 0.96² in a cluster
+  // The centres: ±0.96 v plus the mean of their members' orthogonal parts (16 and 8 of them, orthonormal).
+  const double plus = 0.9216 + 0.0784 / 16, minus = 0.9216 + 0.0784 / 8;
+  CHECK(scalar(out, "between") == Approx(-0.9216 / std::sqrt(plus * minus)).margin(1e-4));
+  CHECK(scalar(out, "smallest") == Approx(8.0 / 24));
+  REQUIRE(out.tables().size() == 1);
+  const Table& map = out.tables()[0].second;
+  CHECK(map.col_names == std::vector<std::string>{"x", "y", "cluster", "norm"});
+  REQUIRE(map.values.rows() == width);
+  for (Index i = 1; i < width; ++i) CHECK((map.values(i, 2) == map.values(0, 2)) == (i < 16));
+  CHECK(map.values(3, 3) == Approx(4).epsilon(1e-5));
+  CHECK(std::abs(map.values(0, 0) - map.values(20, 0)) > 1.5);  // the first map axis separates ±v
+
+  // Gaussian neurons in d = 200: no clusters (|cos| ~ 1/√d).
+  for (Index i = 0; i < width; ++i) {
+    for (Index j = 0; j < d; ++j) W(i, j) = static_cast<Scalar>(rng.normal());
+  }
+  Measurements random;
+  probe->measure(ProbeInput{*model, *hinge, empty, empty, none, attacks, 0}, random);
+  CHECK(std::abs(scalar(random, "within")) < 0.1);
+  CHECK(scalar(random, "between") > -0.6);
+  auto five = ch3_pack().make<Probe>("neuron-clusters", {{"clusters", std::int64_t(25)}}, testing::spec(d));
+  Measurements ignored;
+  CHECK_THROWS_WITH(five->measure(ProbeInput{*model, *hinge, empty, empty, none, attacks, 0}, ignored),
+                    Catch::Contains("24 neurons cannot form 25 clusters"));
+}
+
 namespace {
 
 // Blocks W and a of a symmetric-ReLU network (the same init every call) after `trainer` runs on XOR-like data.

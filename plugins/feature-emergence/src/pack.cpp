@@ -3,7 +3,7 @@
 // dictionary data, the truncated-ReLU network with symmetric init, its NTK linearisation, the phased
 // training schedule, and the pattern probes (ch2-emergence-from-inputs/) — and chapter 3, "Provable
 // Guarantees for Neural Networks via Gradient Feature Learning" — its data, the 4m-symmetric ReLU
-// network and the gradient-feature probe (ch3-gradient-feature-learning/). What both chapters use (the
+// network, the gradient-feature and subspace probes (ch3-gradient-feature-learning/). What both chapters use (the
 // phased trainer, the readout, the fixed ground-truth networks) is in src/.
 #include "ground_truth_net.hpp"
 #include "phased_gd.hpp"
@@ -21,6 +21,7 @@
 #include "ch3-gradient-feature-learning/linear_separable.hpp"
 #include "ch3-gradient-feature-learning/multi_index_gaussian.hpp"
 #include "ch3-gradient-feature-learning/structured_parity.hpp"
+#include "ch3-gradient-feature-learning/subspace_fraction.hpp"
 #include "ch3-gradient-feature-learning/symmetric_relu_two_layer.hpp"
 
 #include <featurelab/pack.hpp>
@@ -43,6 +44,7 @@ FEATURELAB_PACK("feature-emergence", "0.1.0") {
   pack.add<SymmetricReluTwoLayer>("symmetric-relu-two-layer");
   pack.add<GroundTruthNet>("ground-truth-net");
   pack.add<GradientFeatures>("gradient-features");
+  pack.add<SubspaceFraction>("subspace-fraction");
   pack.add<NeuronMap>("neuron-map");
   pack.add<NeuronClusters>("neuron-clusters");
 }

@@ -30,6 +30,9 @@ void PhasedGd::declare_phase_lists(Schema& s) {
   s.reals("phase_reset_keep", {}, "per phase, the fraction ε of a reset block's previous value that survives the reset, "
                                  "θ = εθ − η∇L: 0 = the exact reset of the theorems; > 0 models an inexact one; "
                                  "empty = 0").range(0, 1);
+  s.reals("phase_redraw_b", {}, "per phase, σ > 0: block b (trainable or fixed) is drawn anew, b_i ~ N(0, σ²), at the "
+                               "phase's start (ch. 3's Algorithm 7 re-initialises b ~ N(0, 1) after its first step); "
+                               "0 or empty = kept").min(0);
   s.strings("phase_tune", {}, "settings changed at each phase's start, comma-separated component.setting=value "
                              "(model or loss, e.g. \"loss.class_balance=1\"; Tunable components); \"none\" = nothing");
   s.reals("phase_smoothing", {}, "the model's activation smoothing per phase (Tunable \"smoothing\"); empty = untouched");
@@ -79,6 +82,7 @@ PhasedGd::PhasedGd(const Params& params, Context&) {
   const auto reset_keep = params.reals("phase_reset_keep");
   const auto optimizer = params.strings("phase_optimizer");
   const auto tune = params.strings("phase_tune");
+  const auto redraw_b = params.reals("phase_redraw_b");
   const std::size_t p = steps.size();
   auto check = [p](std::size_t size, const char* name) {
     if (size != 0 && size != p) {
@@ -97,6 +101,7 @@ PhasedGd::PhasedGd(const Params& params, Context&) {
   check(reset_keep.size(), "phase_reset_keep");
   check(optimizer.size(), "phase_optimizer");
   check(tune.size(), "phase_tune");
+  check(redraw_b.size(), "phase_redraw_b");
   auto block_set = [](const std::string& text) {
     std::set<std::string> out;
     if (text == "all" || text == "none") return out;
@@ -120,6 +125,7 @@ PhasedGd::PhasedGd(const Params& params, Context&) {
     if (!train.empty()) ph.train = block_set(train[i]);
     if (!reset.empty()) ph.reset = block_set(reset[i]);
     ph.reset_keep = reset_keep.empty() ? 0 : reset_keep[i];
+    ph.redraw_b = redraw_b.empty() ? 0 : redraw_b[i];
     if (ph.reset_keep > 0 && ph.reset.empty()) {
       throw Error("phase " + std::to_string(i) + " sets phase_reset_keep but resets no block: name them in phase_reset");
     }
@@ -192,11 +198,16 @@ void PhasedGd::train(TrainerHost& host, Rng& rng) {
     if (ph.smoothing >= 0 && !dynamic_cast<Tunable*>(&model) && !ph.readout) {
       throw Error("phase_smoothing needs a model with a smoothing setting (truncated-two-layer)");
     }
+    if (ph.redraw_b > 0 && !model.find_block("b")) {
+      throw Error("phase_redraw_b redraws block b, which this model does not have");
+    }
     if (!fresh_ && ph.batch > n) throw Error("phase_batch " + std::to_string(ph.batch) + " exceeds the " + std::to_string(n) + " training samples");
   }
   Index step = 0;
+  Rng redraw_rng = rng.fork("phase_redraw_b");  // off the seed, not the batches' stream
   host.start();
   for (const auto& ph : phases_) {
+    if (ph.redraw_b > 0) redraw_rng.fill_normal(model.block("b"), ph.redraw_b);
     // (A readout phase's smoothing applies only to models that have one.)
     if (ph.smoothing >= 0 && dynamic_cast<Tunable*>(&model)) dynamic_cast<Tunable&>(model).tune("smoothing", ph.smoothing);
     if (ph.pipeline_optimizer) host.optimizer().reset(p);

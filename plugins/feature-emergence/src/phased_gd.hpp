@@ -10,6 +10,10 @@
 // phase takes its own learning rate (plain GD, as the chapters analyse) unless phase_optimizer says
 // "pipeline": then the pipeline's [optimizer] (e.g. Adam, restarted at the phase) steps, which solves
 // an ill-conditioned readout far better than plain GD.
+// phase_redraw_b = σ > 0 draws every entry of block b anew from N(0, σ²) at the phase's start: ch. 3's
+// Algorithm 7 (App. B.5.7, after Damian et al. 2022) re-initialises b_i ~ N(0, 1) after its one step on
+// W. The draws come from a stream forked off the training seed, not from the batches' stream, so arms
+// of a sweep that share a seed (the network and its random features) redraw the same biases.
 #pragma once
 
 #include <featurelab/batch_sampler.hpp>
@@ -24,7 +28,7 @@ class PhasedGd : public featurelab::Trainer {
  public:
   static constexpr featurelab::Doc kDoc =
       "GD in phases (parallel lists phase_steps, phase_lr, phase_batch, phase_lambda_w/a/b, phase_train, "
-      "phase_smoothing, phase_optimizer): Shi 2024's reset steps, One/Two Step readouts, random features; the "
+      "phase_smoothing, phase_optimizer, phase_redraw_b): Shi 2024's reset steps, One/Two Step readouts, random features; the "
       "pipeline's [optimizer] steps only phases with phase_optimizer = pipeline.";
   static featurelab::Schema schema();
   static std::map<std::string, featurelab::Value> test_params() {
@@ -54,6 +58,7 @@ class PhasedGd : public featurelab::Trainer {
     std::set<std::string> train;  // empty: every trainable block
     std::set<std::string> reset;  // blocks set to −η∇L in this phase
     double reset_keep = 0;        // ε: a reset block becomes εθ − η∇L (0: exact)
+    double redraw_b = 0;          // σ > 0: block b ~ N(0, σ²) at the phase's start
     bool pipeline_optimizer = false;  // step with the pipeline's [optimizer] instead of plain GD
     bool readout = false;             // solve block a exactly on the frozen hidden layer
     std::vector<Tuning> tunings;      // applied at the phase's start

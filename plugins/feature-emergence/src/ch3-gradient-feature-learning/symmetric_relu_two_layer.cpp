@@ -11,7 +11,7 @@ Schema SymmetricReluTwoLayer::schema() {
   s.integer("width", 400, "hidden units 4m (ch. 3's m is a quarter of it); a multiple of 4").min(4);
   s.real("init_w", 0.1, "σ_w: std of the first m neurons' weights (binary init: their magnitude)").min(0);
   s.real("init_a", 1.0, "σ_a: std of the first m readout weights").min(0);
-  s.real("bias", 0.1, "b̃ > 0: the fixed bias of the first m neurons (±b̃ for the others, Eq. 3.9)").above(0);
+  s.real("bias", 0.1, "b̃ >= 0: the fixed bias of the first m neurons (±b̃ for the others, Eq. 3.9; 0 = Eq. B.561)").min(0);
   s.choice("init", "gaussian", {"gaussian", "binary"},
            "first-layer draw of the first m neurons: gaussian N(0, σ_w² I) (Eq. 3.9) or binary σ_w·Unif{±1}^d (Eq. B.493)");
   return s;

@@ -14,7 +14,9 @@
 // simplified gradient G(w, b) = E[y x 1[wᵀx > b]] (Def. 3.5), and a step with λ1 = 1/η1 gives
 // w_i^(1) = −η1 ℓ′(0) a_i^(0) G(w_i^(0), b_i) (Lemma B.5). The first 2m neurons carry both bias signs
 // s = ±1 of the gradient features (Def. 3.7). init = "binary" draws w ~ σ_w·Unif{±1}^d (Eq. B.493,
-// the uniform-parity variant, has σ_w = 1) with the same 4m mirroring.
+// the uniform-parity variant, has σ_w = 1) with the same 4m mirroring. b̃ = 0 is the init of Eq. B.561
+// (App. B.5.7, Algorithm 7): every neuron is then homogeneous and g ≡ 0 still holds; Algorithm 7 redraws
+// b after its first step (phased-gd's phase_redraw_b).
 //
 // Exactness of g ≡ 0 (not ~1e-6) needs care in float: the products a_i h_i are rounded and stored, then
 // summed pairwise, out = Σ_{i ≤ 2m} (a_i h_i + a_{i+2m} h_{i+2m}), so the pairs cancel bitwise at init

@@ -17,10 +17,10 @@ using namespace featurelab;
 
 namespace {
 
-testing::Harness& ch3_pack() { return testing::pack(FEATURE_EMERGENCE_PLUGIN); }
-testing::Harness& ch3_std() { return testing::pack(FEATURELAB_STD_PLUGIN); }
+testing::Harness& index_pack() { return testing::pack(FEATURE_EMERGENCE_PLUGIN); }
+testing::Harness& index_std() { return testing::pack(FEATURELAB_STD_PLUGIN); }
 
-double scalar(const Measurements& m, const std::string& name) {
+double index_scalar(const Measurements& m, const std::string& name) {
   for (const auto& [key, value] : m.scalars()) {
     if (key == name) return value;
   }
@@ -28,9 +28,9 @@ double scalar(const Measurements& m, const std::string& name) {
   return 0;
 }
 
-Measurements subspace(Model& model, const Mat& directions, const Dataset& data) {
-  auto probe = ch3_pack().make<Probe>("subspace-fraction", {}, testing::spec(directions.cols()));
-  auto loss = ch3_std().make<Loss>("squared", {}, testing::spec(directions.cols()));
+Measurements subspace_of(Model& model, const Mat& directions, const Dataset& data) {
+  auto probe = index_pack().make<Probe>("subspace-fraction", {}, testing::spec(directions.cols()));
+  auto loss = index_std().make<Loss>("squared", {}, testing::spec(directions.cols()));
   FeatureSet features{{"directions", directions}};
   std::vector<NamedAttack> attacks;
   Measurements out;
@@ -39,7 +39,7 @@ Measurements subspace(Model& model, const Mat& directions, const Dataset& data) 
 }
 
 // r orthonormal rows in R^d.
-Mat orthonormal_rows(Index r, Index d, Rng& rng) {
+Mat index_orthonormal_rows(Index r, Index d, Rng& rng) {
   Eigen::MatrixXd g(d, r);
   for (Index i = 0; i < d; ++i) {
     for (Index j = 0; j < r; ++j) g(i, j) = rng.normal();
@@ -49,9 +49,9 @@ Mat orthonormal_rows(Index r, Index d, Rng& rng) {
 }
 
 // The trainer's distribution: never sampled (the training set is fixed, as Algorithm 7 reuses Z).
-class StubDistribution : public Distribution {
+class FixedSetDistribution : public Distribution {
  public:
-  explicit StubDistribution(DataSpec spec) : spec_(std::move(spec)) {}
+  explicit FixedSetDistribution(DataSpec spec) : spec_(std::move(spec)) {}
   DataSpec spec() const override { return spec_; }
   void sample(Index, Split, Rng&, Dataset&) override { throw Error("the test's stub distribution does not sample"); }
 
@@ -64,7 +64,7 @@ class StubDistribution : public Distribution {
 TEST_CASE("phased-gd: phase_redraw_b draws every b_i ~ N(0, σ²) at the phase's start, and b̃ = 0 (Eq. B.561) keeps g = 0") {
   const Index d = 20, width = 400;
   const DataSpec spec = testing::spec(d);
-  auto model = ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(width)}, {"init_w", 1 / std::sqrt(double(d))},
+  auto model = index_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(width)}, {"init_w", 1 / std::sqrt(double(d))},
                                                                    {"bias", 0.0}}, spec);
   Rng rng(4);
   model->init(rng);
@@ -79,13 +79,13 @@ TEST_CASE("phased-gd: phase_redraw_b draws every b_i ~ N(0, σ²) at the phase's
   CHECK(out.cwiseAbs().maxCoeff() == 0);  // homogeneous neurons, still exactly cancelling
 
   // Two phases at η = 0: nothing trains, the second one's start redraws b with σ = 2.
-  auto hinge = ch3_std().make<Loss>("hinge", {}, spec);
-  auto gd = ch3_std().make<Optimizer>("gd", {}, spec);
-  auto trainer = ch3_pack().make<Trainer>("phased-gd", {{"phase_steps", std::vector<std::int64_t>{1, 1}},
+  auto hinge = index_std().make<Loss>("hinge", {}, spec);
+  auto gd = index_std().make<Optimizer>("gd", {}, spec);
+  auto trainer = index_pack().make<Trainer>("phased-gd", {{"phase_steps", std::vector<std::int64_t>{1, 1}},
                                                         {"phase_lr", std::vector<double>{0, 0}},
                                                         {"phase_redraw_b", std::vector<double>{0, 2}}}, spec);
   const Mat W0 = model->block("W"), a0 = model->block("a");
-  StubDistribution stub(spec);
+  FixedSetDistribution stub(spec);
   auto run = [&](Model& m, std::uint64_t seed) {
     testing::FakeTrainerHost host(*trainer, m, *hinge, *gd, stub, data);
     Rng train_rng(seed);
@@ -103,8 +103,8 @@ TEST_CASE("phased-gd: phase_redraw_b draws every b_i ~ N(0, σ²) at the phase's
 
   // The draws are forked off the training seed, not taken from the batches' stream: a run whose first
   // phase has no steps (random features) redraws the same biases; another seed draws others.
-  auto rf = ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(width)}, {"bias", 0.0}}, spec);
-  auto rf_trainer = ch3_pack().make<Trainer>("phased-gd", {{"phase_steps", std::vector<std::int64_t>{0, 1}},
+  auto rf = index_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(width)}, {"bias", 0.0}}, spec);
+  auto rf_trainer = index_pack().make<Trainer>("phased-gd", {{"phase_steps", std::vector<std::int64_t>{0, 1}},
                                                            {"phase_lr", std::vector<double>{0, 0}},
                                                            {"phase_redraw_b", std::vector<double>{0, 2}}}, spec);
   rf->init(rng);
@@ -117,7 +117,7 @@ TEST_CASE("phased-gd: phase_redraw_b draws every b_i ~ N(0, σ²) at the phase's
   run(*rf, 10);
   CHECK((rf->block("b") - model->block("b")).cwiseAbs().maxCoeff() > 0);
 
-  CHECK_THROWS_WITH(ch3_pack().make<Trainer>("phased-gd", {{"phase_steps", std::vector<std::int64_t>{1, 1}},
+  CHECK_THROWS_WITH(index_pack().make<Trainer>("phased-gd", {{"phase_steps", std::vector<std::int64_t>{1, 1}},
                                                           {"phase_lr", std::vector<double>{0, 0}},
                                                           {"phase_redraw_b", std::vector<double>{1}}}, spec),
                     Catch::Contains("phase_redraw_b"));
@@ -126,28 +126,28 @@ TEST_CASE("phased-gd: phase_redraw_b draws every b_i ~ N(0, σ²) at the phase's
 TEST_CASE("subspace-fraction: ‖WP‖²/‖W‖² is 1 in the span, cos²θ at angle θ, about r/d for a random W") {
   Rng rng(8);
   const Index d = 40, r = 3, width = 400;
-  const Mat U = orthonormal_rows(r, d, rng);
+  const Mat U = index_orthonormal_rows(r, d, rng);
   // The feature's rows need not be orthonormal: the probe orthonormalises them (same span).
   Mat F = U;
   F.row(1) = 3 * U.row(0) + U.row(1);
   F.row(2) *= 0.5;
   const Dataset none;
-  auto model = ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(width)}, {"init_w", 1.0}}, testing::spec(d));
+  auto model = index_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(width)}, {"init_w", 1.0}}, testing::spec(d));
   model->init(rng);
-  const Measurements random = subspace(*model, F, none);
-  CHECK(scalar(random, "chance") == Approx(double(r) / d));
-  CHECK(scalar(random, "fraction") == Approx(double(r) / d).margin(0.02));
-  CHECK(scalar(random, "neuron_median") < 0.12);
-  CHECK(scalar(random, "angle_cos_min") < 0.9);
+  const Measurements random = subspace_of(*model, F, none);
+  CHECK(index_scalar(random, "chance") == Approx(double(r) / d));
+  CHECK(index_scalar(random, "fraction") == Approx(double(r) / d).margin(0.02));
+  CHECK(index_scalar(random, "neuron_median") < 0.12);
+  CHECK(index_scalar(random, "angle_cos_min") < 0.9);
 
   // Every neuron a combination of the u_i: all of W in S, and its top-r subspace is S.
   Mat C(width, r);
   rng.fill_normal(C);
   model->block("W") = C * U;
-  const Measurements inside = subspace(*model, F, none);
-  CHECK(scalar(inside, "fraction") == Approx(1.0).epsilon(1e-5));
-  CHECK(scalar(inside, "neuron_median") == Approx(1.0).epsilon(1e-5));
-  CHECK(scalar(inside, "angle_cos_min") == Approx(1.0).epsilon(1e-4));
+  const Measurements inside = subspace_of(*model, F, none);
+  CHECK(index_scalar(inside, "fraction") == Approx(1.0).epsilon(1e-5));
+  CHECK(index_scalar(inside, "neuron_median") == Approx(1.0).epsilon(1e-5));
+  CHECK(index_scalar(inside, "angle_cos_min") == Approx(1.0).epsilon(1e-4));
 
   // w_i = cos θ s_i + sin θ v_i with unit s_i ∈ S and unit v_i ⊥ S: exactly cos²θ of each neuron in S.
   const double theta = 0.6;
@@ -159,47 +159,47 @@ TEST_CASE("subspace-fraction: ‖WP‖²/‖W‖² is 1 in the span, cos²θ at 
     C.row(i).normalize();
   }
   model->block("W") = Scalar(std::cos(theta)) * (C * U) + Scalar(std::sin(theta)) * V;
-  const Measurements tilted = subspace(*model, F, none);
+  const Measurements tilted = subspace_of(*model, F, none);
   const double c2 = std::cos(theta) * std::cos(theta);
-  CHECK(scalar(tilted, "fraction") == Approx(c2).epsilon(1e-4));
-  CHECK(scalar(tilted, "neuron_median") == Approx(c2).epsilon(1e-4));
+  CHECK(index_scalar(tilted, "fraction") == Approx(c2).epsilon(1e-4));
+  CHECK(index_scalar(tilted, "neuron_median") == Approx(c2).epsilon(1e-4));
 
   Mat wrong(1, d + 1);
   wrong.setOnes();
-  CHECK_THROWS_WITH(subspace(*model, wrong, none), Catch::Contains("rows of length"));
+  CHECK_THROWS_WITH(subspace_of(*model, wrong, none), Catch::Contains("rows of length"));
 }
 
 TEST_CASE("Algorithm 7's step: W = −η1∇_W L on residualised multi-index labels lies in span(u_1..u_r)") {
   const Index d = 30, n = 20000, width = 64;
   const std::int64_t r = 2;
-  auto dist = ch3_pack().make<Distribution>("multi-index-gaussian", {{"dim", std::int64_t(d)}, {"r", r}}, {});
+  auto dist = index_pack().make<Distribution>("multi-index-gaussian", {{"dim", std::int64_t(d)}, {"r", r}}, {});
   const DataSpec spec = dist->spec();
   Dataset train;
   Rng data_rng(5);
   dist->sample(n, Split::Train, data_rng, train);
   const Mat U = dist->features().at("directions");
-  auto model = ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(width)}, {"init_w", 1 / std::sqrt(double(d))},
+  auto model = index_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(width)}, {"init_w", 1 / std::sqrt(double(d))},
                                                                    {"bias", 0.0}}, spec);
   Rng init(3);
   model->init(init);
-  const Measurements before = subspace(*model, U, train);
+  const Measurements before = subspace_of(*model, U, train);
   const Mat a0 = model->block("a");
-  auto squared = ch3_std().make<Loss>("squared", {}, spec);
-  auto gd = ch3_std().make<Optimizer>("gd", {}, spec);
+  auto squared = index_std().make<Loss>("squared", {}, spec);
+  auto gd = index_std().make<Optimizer>("gd", {}, spec);
   const double eta1 = 5.0;
-  auto trainer = ch3_pack().make<Trainer>("phased-gd", {{"phase_steps", std::vector<std::int64_t>{1}},
+  auto trainer = index_pack().make<Trainer>("phased-gd", {{"phase_steps", std::vector<std::int64_t>{1}},
                                                         {"phase_lr", std::vector<double>{eta1}},
                                                         {"phase_train", std::vector<std::string>{"W"}},
                                                         {"phase_reset", std::vector<std::string>{"W"}},
                                                         {"l2", std::string("half")}}, spec);
-  StubDistribution stub(spec);
+  FixedSetDistribution stub(spec);
   testing::FakeTrainerHost host(*trainer, *model, *squared, *gd, stub, train);
   Rng train_rng(1);
   host.run(train_rng);
-  const Measurements after = subspace(*model, U, train);
-  INFO("fraction " << scalar(before, "fraction") << " -> " << scalar(after, "fraction"));
-  CHECK(scalar(before, "fraction") < 0.2);  // r/d = 0.067 at init
-  CHECK(scalar(after, "fraction") > 0.85);  // the rest: finite-sample noise ~ d/n and the E[g* | ⟨w, x⟩ = 0] w term
-  CHECK(scalar(after, "angle_cos_min") > 0.95);
+  const Measurements after = subspace_of(*model, U, train);
+  INFO("fraction " << index_scalar(before, "fraction") << " -> " << index_scalar(after, "fraction"));
+  CHECK(index_scalar(before, "fraction") < 0.2);  // r/d = 0.067 at init
+  CHECK(index_scalar(after, "fraction") > 0.85);  // the rest: finite-sample noise ~ d/n and the E[g* | ⟨w, x⟩ = 0] w term
+  CHECK(index_scalar(after, "angle_cos_min") > 0.95);
   CHECK((model->block("a") - a0).cwiseAbs().maxCoeff() == 0);  // Algorithm 7's step touches W only
 }

@@ -12,9 +12,10 @@ namespace featurelab::feature_emergence_pack {
 
 Schema GaussianInjection::schema() {
   Schema s;
-  s.real("fraction", 0.5, "α, the injected inputs' share of the training mixture (Fig. 2.4: 0.5; 0 = the digits alone)")
+  s.real("fraction", 0.5, "α, the share of the training split replaced by injected inputs (Fig. 2.4: 0.5; 0 = the "
+         "digits alone)").range(0, 0.9);
+  s.real("test_fraction", 0.5, "the share of the test split replaced by injected inputs (so both parts are measured)")
       .range(0, 0.9);
-  s.real("test_fraction", 0.5, "the injected inputs' share of the test split (so both parts are measured)").range(0, 0.9);
   s.integer("teacher_width", 9, "m of the teacher FC(m) (Algorithm 3 picks FC(9) for MNIST)").min(1);
   s.integer("teacher_steps", 300, "full-batch Adam steps of the teacher").min(1);
   s.real("teacher_lr", 0.01, "the teacher's Adam step size").above(0);
@@ -45,33 +46,25 @@ DataSpec GaussianInjection::output_spec(const DataSpec& in) const {
   return out;
 }
 
-void GaussianInjection::inject(Dataset& data, Index count, const RowVec& mean, const RowVec& sd,
+void GaussianInjection::inject(Dataset& data, double fraction, const RowVec& mean, const RowVec& sd,
                                const QuadraticTeacher& teacher, Rng& rng) const {
   if (data.T.size() > 0) throw Error(name_ + " relabels class labels; this data carries targets T");
-  const Index digits = data.size(), n = digits + count, D = data.dim();
-  Mat X(n, D);
-  X.topRows(digits) = data.X;
-  Mat gauss(count, D);
+  // The split keeps its size: the digits at random rows make way for Gaussian inputs, so any minibatch of
+  // consecutive rows sees both parts.
+  const Index n = data.size();
+  const auto injected = static_cast<Index>(std::llround(static_cast<double>(n) * fraction));
+  const auto rows = rng.permutation(n);
+  Mat gauss(injected, data.dim());
   rng.fill_normal(gauss);
-  X.bottomRows(count) = (gauss.array().rowwise() * sd.array()).rowwise() + mean.array();
-  // Mixed in a random order, so that any minibatch sees both parts.
-  const auto order = rng.permutation(n);
-  Mat shuffled(n, D);
-  std::map<std::string, VecD> meta;
-  VecD part(n);
-  for (const auto& [column, values] : data.meta) meta[column] = VecD::Constant(n, -1);
-  for (Index r = 0; r < n; ++r) {
-    const Index src = order[static_cast<std::size_t>(r)];
-    shuffled.row(r) = X.row(src);
-    part(r) = src < digits ? 0 : 1;
-    for (const auto& [column, values] : data.meta) {
-      if (src < digits) meta[column](r) = values(src);
-    }
+  VecD part = VecD::Zero(n);
+  for (Index k = 0; k < injected; ++k) {
+    const Index r = rows[static_cast<std::size_t>(k)];
+    data.X.row(r) = (gauss.row(k).array() * sd.array() + mean.array()).matrix();
+    part(r) = 1;
+    for (auto& [column, values] : data.meta) values(r) = -1;
   }
-  meta["part"] = part;
-  data.y = teacher.labels(shuffled);
-  data.X = std::move(shuffled);
-  data.meta = std::move(meta);
+  data.meta["part"] = part;
+  data.y = teacher.labels(data.X);
 }
 
 void GaussianInjection::apply(Dataset& train, Dataset& test, Rng& rng) {
@@ -91,12 +84,9 @@ void GaussianInjection::apply(Dataset& train, Dataset& test, Rng& rng) {
                "gets {:.2f} × the uniform share",
                name_, teacher_.width, 100 * fit.train_accuracy, fit.injected_balance);
   }
-  const auto injected = [](Index digits, double fraction) {
-    return static_cast<Index>(std::llround(static_cast<double>(digits) * fraction / (1 - fraction)));
-  };
   Rng train_draw = rng.fork("train-injected"), test_draw = rng.fork("test-injected");
-  inject(train, injected(n, fraction_), mean, sd, teacher, train_draw);
-  inject(test, injected(test.size(), test_fraction_), mean, sd, teacher, test_draw);
+  inject(train, fraction_, mean, sd, teacher, train_draw);
+  inject(test, test_fraction_, mean, sd, teacher, test_draw);
 }
 
 }  // namespace featurelab::feature_emergence_pack

@@ -5,10 +5,10 @@
 //      strokes, their correlations, the low-dimensional shape of the digits). |U| = |L| for the teacher.
 //   2. The teacher (Algorithm 3): FC(m) with the quadratic activation trained on L with the class-balance
 //      regularizer R on U (quadratic_teacher.hpp).
-//   3. The student's data: the training split becomes L plus α/(1 − α)·|L| fresh Gaussian inputs (a
-//      fraction α of the mixture; α = 0: L alone, "training on the original data"); every label, of the
-//      digits too, is the teacher's (the dissertation relabels L as well: y'_i = f(x_i)). The test split:
-//      its digits plus as many fresh Gaussian inputs (test_fraction), labelled by the teacher.
+//   3. The student's data: in the training split a random fraction α of the digits is replaced by fresh
+//      Gaussian inputs (the split keeps its size, so the student's budget does not change with α; α = 0: the
+//      digits alone, "training on the original data"); every label, of the digits too, is the teacher's (the
+//      dissertation relabels L as well: y'_i = f(x_i)). The test split likewise (test_fraction).
 // Metadata: part (0 = a digit, 1 = an injected input: `accuracy` with group_by = "part" gives the per-part
 // curves of Fig. 2.4) and, for the digits, the distribution's own columns (a Gaussian row gets −1).
 // The teacher's training accuracy and its balance on U are logged.
@@ -32,8 +32,8 @@ class GaussianInjection : public featurelab::Transform {
   void apply(featurelab::Dataset& train, featurelab::Dataset& test, featurelab::Rng& rng) override;
 
  private:
-  // Appends `count` Gaussian rows (moments mean, sd) labelled by the teacher; the digits keep theirs, relabelled.
-  void inject(featurelab::Dataset& data, featurelab::Index count, const featurelab::RowVec& mean,
+  // Replaces a fraction of the rows by Gaussian ones (moments mean, sd); every row relabelled by the teacher.
+  void inject(featurelab::Dataset& data, double fraction, const featurelab::RowVec& mean,
               const featurelab::RowVec& sd, const QuadraticTeacher& teacher, featurelab::Rng& rng) const;
   double fraction_, test_fraction_;
   TeacherSettings teacher_;

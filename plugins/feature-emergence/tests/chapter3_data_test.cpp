@@ -59,6 +59,15 @@ TEST_CASE("structured-parity: sign rule, mixture proportions, symmetry, orthonor
   const Mat& D = f.at("directions");
   CHECK((D - blocks * M / std::sqrt(Scalar(k))).cwiseAbs().maxCoeff() < Scalar(1e-5));
   CHECK((D * D.transpose() - Mat::Identity(r, r)).cwiseAbs().maxCoeff() < Scalar(1e-5));
+  // patterns: the rk relevant M_l, block by block; they span the same space as the blocks' indicators pick.
+  const Mat& P = f.at("patterns");
+  REQUIRE(P.rows() == r * k);
+  CHECK((D - blocks * M / std::sqrt(Scalar(k))).cwiseAbs().maxCoeff() < Scalar(1e-5));
+  for (int j = 0; j < r; ++j) {
+    const Mat block_sum = P.middleRows(j * k, k).colwise().sum() / std::sqrt(Scalar(k));
+    CHECK((block_sum - D.row(j)).cwiseAbs().maxCoeff() < Scalar(1e-5));
+  }
+  CHECK(((P * M.transpose()).cwiseAbs().rowwise().sum().array() - 1).abs().maxCoeff() < Scalar(1e-4));  // each one M_l
 
   const Dataset data = draw(*dist, n);
   REQUIRE(dist->spec().classes == 2);

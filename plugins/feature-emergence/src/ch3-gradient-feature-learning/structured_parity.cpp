@@ -105,14 +105,17 @@ FeatureSet StructuredParity::features() const {
   Mat directions = Mat::Zero(r_, d_);
   Mat blocks = Mat::Zero(r_, d_);
   Mat relevant = Mat::Zero(1, d_);
+  Mat patterns(static_cast<Index>(a_.size()), d_);
   for (std::size_t i = 0; i < a_.size(); ++i) {
     const auto j = static_cast<Index>(i / static_cast<std::size_t>(k_));
+    patterns.row(static_cast<Index>(i)) = M_.row(a_[i]);
     directions.row(j) += M_.row(a_[i]);
     blocks(j, a_[i]) = 1;
     relevant(0, a_[i]) = 1;
   }
   directions /= static_cast<Scalar>(std::sqrt(static_cast<double>(k_)));  // ‖Σ_{l∈A_j} M_l‖ = √k
-  return {{"directions", directions}, {"dictionary", M_}, {"relevant", relevant}, {"blocks", blocks}};
+  return {{"directions", directions}, {"dictionary", M_}, {"relevant", relevant}, {"blocks", blocks},
+          {"patterns", patterns}};
 }
 
 void StructuredParity::sample(Index n, Split, Rng& rng, Dataset& out) {

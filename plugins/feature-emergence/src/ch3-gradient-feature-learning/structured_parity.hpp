@@ -29,7 +29,8 @@
 //                   admits an even k; the label is then y = Π_{l∈A} φ_l (which is what the sign rule
 //                   gives for r = 1 and any k), and E[yx] = 0 indeed.
 // Features: directions (r×d, D_j, unit), dictionary (d×d, rows M_lᵀ), relevant (1×d indicator of A),
-// blocks (r×d, row j the indicator of A_j). Meta: component (0 = X_U, +j = X_{j,+}, −j = X_{j,−}).
+// blocks (r×d, row j the indicator of A_j), patterns (rk×d, rows M_lᵀ for l ∈ A: the span the parity lives in).
+// Meta: component (0 = X_U, +j = X_{j,+}, −j = X_{j,−}).
 #pragma once
 
 #include <featurelab/distribution.hpp>

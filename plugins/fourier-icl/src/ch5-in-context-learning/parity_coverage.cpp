@@ -22,6 +22,7 @@ void ParityCoverage::measure(const ProbeInput& in, Measurements& out) {
   Rng rng(17);  // fixed: the same random completions at every evaluation
   prompts_.setZero(rows, data_.dim);
   double hinge[2] = {0, 0}, correct[2] = {0, 0}, count[2] = {0, 0}, uncovered[2] = {0, 0}, patterns[2] = {0, 0};
+  double weighted[2] = {0, 0}, tasks[2] = {0, 0};  // Σ over tasks of the pattern-weighted mean hinge; tasks per set
   VecD phi(d);
   for (Index i = 0; i < d; ++i) {
     for (Index j = 0; j < d; ++j) {
@@ -47,16 +48,22 @@ void ParityCoverage::measure(const ProbeInput& in, Measurements& out) {
       }
       scores_.resize(rows, 1);
       in.model.forward(prompts_, scores_);
+      tasks[set] += 1;
       for (Index pattern = 0; pattern < 4; ++pattern) {
         const double y = ((pattern & 1) ? -1.0 : 1.0) * ((pattern & 2) ? -1.0 : 1.0);
+        // P(φ_i, φ_j): (1, 1) 1/4 + γ (pattern 0), the mixed pairs 1/4, (−1, −1) 1/4 − γ (pattern 3).
+        const double weight = pattern == 0 ? 0.25 + s.gamma : pattern == 3 ? 0.25 - s.gamma : 0.25;
+        double pattern_hinge = 0;
         double worst = std::numeric_limits<double>::infinity();
         for (Index c = 0; c < completions; ++c) {
           const double margin = y * static_cast<double>(scores_(pattern * completions + c, 0));
           worst = std::min(worst, margin);
           hinge[set] += std::max(0.0, 1 - margin);
+          pattern_hinge += std::max(0.0, 1 - margin);
           correct[set] += margin > 0 ? 1 : 0;
           count[set] += 1;
         }
+        weighted[set] += weight * pattern_hinge / static_cast<double>(completions);
         patterns[set] += 1;
         uncovered[set] += worst < 1 - 1e-9 ? 1 : 0;
       }
@@ -69,6 +76,7 @@ void ParityCoverage::measure(const ProbeInput& in, Measurements& out) {
     out.scalar(std::string("uncovered_") + names[set], uncovered[set]);
     out.scalar(std::string("patterns_") + names[set], patterns[set]);
   }
+  out.scalar("pretrain_loss", (1 - s.p_task) * weighted[0] / tasks[0] + s.p_task * weighted[1] / tasks[1]);
 }
 
 }  // namespace featurelab::fourier_icl_pack

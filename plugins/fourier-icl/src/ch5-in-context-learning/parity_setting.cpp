@@ -11,6 +11,7 @@ ParitySetting parity_setting(const ProbeInput& in, const std::string& who) {
   s.d = static_cast<Index>(setting(0, 0));
   s.k = static_cast<Index>(setting(0, 1));
   s.gamma = setting(0, 2);
+  s.p_task = setting(0, 3);
   s.G = require_feature(in.features, who, "dictionary", kFix).cast<double>().transpose();
   return s;
 }

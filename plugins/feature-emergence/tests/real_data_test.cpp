@@ -30,6 +30,18 @@ void separated_classes(Index n, Index d, int K, Rng& rng, Mat& X, IVec& y) {
   }
 }
 
+// The first 300 rows as the training split, the last 100 as the test split, each with a "digit" column (the class).
+void digit_splits(const Mat& X, const IVec& y, Dataset& train, Dataset& test) {
+  train.X = X.topRows(300);
+  train.y = y.head(300);
+  test.X = X.bottomRows(100);
+  test.y = y.tail(100);
+  for (Dataset* d : {&train, &test}) {
+    d->classes = 3;
+    d->meta["digit"] = d->y.cast<double>();
+  }
+}
+
 }  // namespace
 
 TEST_CASE("quadratic teacher: the gradient of CE + μ(R1 + λR2) matches finite differences") {
@@ -113,14 +125,7 @@ TEST_CASE("gaussian-injection: the mixture's parts, sizes, moments and the teach
   Mat X;
   IVec y;
   separated_classes(400, 8, 3, rng, X, y);
-  train.X = X.topRows(300);
-  train.y = y.head(300);
-  test.X = X.bottomRows(100);
-  test.y = y.tail(100);
-  for (Dataset* d : {&train, &test}) {
-    d->classes = 3;
-    d->meta["digit"] = d->y.cast<double>();
-  }
+  digit_splits(X, y, train, test);
   const RowVec mean = train.X.colwise().mean();
   Rng apply_rng(13);
   transform->apply(train, test, apply_rng);
@@ -145,14 +150,7 @@ TEST_CASE("gaussian-injection: the mixture's parts, sizes, moments and the teach
   CHECK(test.meta.at("part").sum() == 20);
   // The same seed gives the same mixture.
   Dataset train2, test2;
-  train2.X = X.topRows(300);
-  train2.y = y.head(300);
-  test2.X = X.bottomRows(100);
-  test2.y = y.tail(100);
-  for (Dataset* d : {&train2, &test2}) {
-    d->classes = 3;
-    d->meta["digit"] = d->y.cast<double>();
-  }
+  digit_splits(X, y, train2, test2);
   Rng again(13);
   transform->apply(train2, test2, again);
   CHECK(train2.X == train.X);

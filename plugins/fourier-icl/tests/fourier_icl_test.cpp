@@ -23,6 +23,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 #include <vector>
@@ -455,6 +456,33 @@ TEST_CASE("multihead-relu-attention: the worked example of App. D.3.1, the gradi
   large->forward(d.X, f1);
   large->forward(negated.X, f2);
   CHECK((f1 - f2).cwiseAbs().maxCoeff() < 1e-5);
+}
+
+TEST_CASE("multihead-relu-attention: the graded construction has margin >= 1 on every task with 4 heads") {
+  // In the population context h = 2γ G(e_i + e_j), so head l's score is 2γ (V_ii φ_i + V_jj φ_j): check
+  // y g ≥ 1 for every ordered task (i, j), i ≠ j, and every (φ_i, φ_j), in d = 8 and 16.
+  for (const int d : {8, 16}) {
+    const double gamma = 0.2;
+    MatD diagonals;
+    VecD a;
+    graded_construction(d, gamma, diagonals, a);
+    REQUIRE(diagonals.cols() == 4);
+    double worst = std::numeric_limits<double>::infinity();
+    for (int i = 0; i < d; ++i) {
+      for (int j = 0; j < d; ++j) {
+        if (i == j) continue;
+        for (const double pi : {-1.0, 1.0}) {
+          for (const double pj : {-1.0, 1.0}) {
+            double g = 0;
+            for (Index l = 0; l < 4; ++l) g += a(l) * std::max(0.0, 2 * gamma * (diagonals(i, l) * pi + diagonals(j, l) * pj));
+            worst = std::min(worst, pi * pj * g);
+          }
+        }
+      }
+    }
+    CHECK(worst == Approx(1).epsilon(1e-12));  // adjacent entries, opposite signs: margin exactly 1
+    CHECK(a.cwiseAbs().maxCoeff() <= 1);       // inside the theory's box a ∈ [−1, 1]^m
+  }
 }
 
 TEST_CASE("transformer: token sequences of modular-sum, the gradients of every block, and refused token ids") {

@@ -22,11 +22,26 @@ void parity_construction(int d, int bits, double v, double gamma, MatD& diagonal
   a.tail(bits + 1) = a.head(bits + 1);
 }
 
+void graded_construction(int d, double gamma, MatD& diagonals, VecD& a) {
+  // One graded head V_tt = c_t/(2γ), c_t = t − (d − 1)/2 for t = 0 … d − 1 (distinct, spacing 1), a = −1, and the
+  // positive head of scale v = d − 1; with the mirrors g = −|c_i φ_i + c_j φ_j| + (d − 1)/2 · |φ_i + φ_j| on task
+  // (i, j), so y g = |c_i − c_j| ≥ 1 when φ_i = −φ_j and y g = d − 1 − |c_i + c_j| ≥ 1 otherwise: every task covered.
+  diagonals.setZero(d, 4);
+  a.resize(4);
+  for (int t = 0; t < d; ++t) diagonals(t, 0) = (t - (d - 1) / 2.0) / (2 * gamma);
+  a(0) = -1;
+  diagonals.col(1).setConstant(-(d - 1) / (4 * gamma));
+  a(1) = 1;
+  diagonals.rightCols(2) = -diagonals.leftCols(2);
+  a.tail(2) = a.head(2);
+}
+
 Schema MultiheadReluAttention::schema() {
   Schema s;
   s.integer("heads", 8, "m: heads (gaussian init; the constructions fix their own)").min(1);
-  s.choice("init", "gaussian", {"gaussian", "small", "large"},
-           "gaussian; small = g_1* (2(log2 k + 1) heads); large = g_2* (2(log2 d + 1) heads) of Thm. 5.5.1");
+  s.choice("init", "gaussian", {"gaussian", "small", "large", "graded"},
+           "gaussian; small = g_1* (2(log2 k + 1) heads); large = g_2* (2(log2 d + 1) heads) of Thm. 5.5.1; graded = "
+           "4 heads that cover every task");
   s.real("init_scale", 1.0, "std of W at a gaussian init").min(0);
   return s;
 }
@@ -45,7 +60,7 @@ MultiheadReluAttention::MultiheadReluAttention(const Params& params, Context& co
     v2_ = static_cast<int>(std::lround(std::log2(d)));
     v1_ = static_cast<int>(std::lround(std::log2(k)));
     G_ = require_feature(context.features, who, "dictionary", fix).cast<double>().transpose();  // columns: features
-    heads_ = 2 * ((init_ == "small" ? v1_ : v2_) + 1);
+    heads_ = init_ == "graded" ? 4 : 2 * ((init_ == "small" ? v1_ : v2_) + 1);
   }
   W_ = declare_block("W", heads_, shape_.dim * shape_.dim, true);  // row i: W^(i), d×d row-major
   a_ = declare_block("a", 1, heads_, true);
@@ -61,8 +76,12 @@ void MultiheadReluAttention::init(Rng& rng) {
   }
   MatD diagonals;
   VecD a;
-  const int bits = init_ == "small" ? v1_ : v2_;
-  parity_construction(static_cast<int>(d), bits, bits, gamma_, diagonals, a);
+  if (init_ == "graded") {
+    graded_construction(static_cast<int>(d), gamma_, diagonals, a);
+  } else {
+    const int bits = init_ == "small" ? v1_ : v2_;
+    parity_construction(static_cast<int>(d), bits, bits, gamma_, diagonals, a);
+  }
   for (Index i = 0; i < heads_; ++i) {
     const MatD W = G_ * diagonals.col(i).asDiagonal() * G_.transpose();  // W^(i) = G V^(i) Gᵀ
     for (Index r = 0; r < d; ++r) block(W_).row(i).segment(r * d, d) = W.row(r).cast<Scalar>();

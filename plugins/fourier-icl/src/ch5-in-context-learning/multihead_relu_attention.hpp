@@ -5,7 +5,10 @@
 // (App. D.3.1), with V^{(i)} = GᵀW^{(i)}G diagonal, v_2 = log2 d, v_1 = log2 k:
 //   large (g_2*, m = 2(v_2 + 1)): heads b = 1 … v_2 with a = −1 and V_tt = (2·bit_b(t − 1) − 1)/(4γ); one head with
 //     a = +1 and V = −(v_2/(4γ)) I; then the mirror heads V ↦ −V with the same a;
-//   small (g_1*, m = 2(v_1 + 1)): the same with the bits b = 1 … v_1 only and the positive head scaled by v_1.
+//   small (g_1*, m = 2(v_1 + 1)): the same with the bits b = 1 … v_1 only and the positive head scaled by v_1;
+//   graded (ours, m = 4): one head with distinct diagonal entries V_tt = (t − (d − 1)/2)/(2γ), a = −1, the positive
+//     head with v = d − 1, and their mirrors: margin ≥ 1 on every task of S_1 and S_2 with g_1*'s head count, so
+//     population hinge loss 0 where g_1* has p_T · (its S_2 loss) > 0 (see the README, Thm. 5.5.1 by training).
 // Reading G and γ from the distribution's features (icl-sparse-parity). a is not clipped to [−1, 1] during training
 // (the theory's box constraint); the constructions satisfy it.
 #pragma once
@@ -24,7 +27,8 @@ class MultiheadReluAttention : public featurelab::Model {
  public:
   static constexpr featurelab::Doc kDoc =
       "g = Σ_i a_i ReLU(hᵀ W^(i) x_q) over m reduced-LSA heads (Shi 2024 §5.5); init gaussian or Thm. 5.5.1's "
-      "constructions (construction = small: 2(log2 k + 1) heads, large: 2(log2 d + 1) heads).";
+      "constructions (construction = small: 2(log2 k + 1) heads, large: 2(log2 d + 1) heads), or graded: 4 heads "
+      "that cover every task.";
   static featurelab::Schema schema();
   static featurelab::ContractData contract_data() { return icl_parity_contract(); }
   MultiheadReluAttention(const featurelab::Params& params, featurelab::Context& context);
@@ -49,5 +53,8 @@ class MultiheadReluAttention : public featurelab::Model {
 
 // The diagonals of V^{(i)} = GᵀW^{(i)}G (d×m) and a (m) of a construction: `bits` digit heads, positive scale v.
 void parity_construction(int d, int bits, double v, double gamma, featurelab::MatD& diagonals, featurelab::VecD& a);
+
+// The same for `graded`: 4 heads, one with graded diagonal entries.
+void graded_construction(int d, double gamma, featurelab::MatD& diagonals, featurelab::VecD& a);
 
 }  // namespace featurelab::fourier_icl_pack

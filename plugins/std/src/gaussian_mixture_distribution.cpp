@@ -34,8 +34,9 @@ Schema GaussianMixtureDistribution::schema() {
   Schema s;
   s.integer("classes", 2, "number of classes k").min(2);
   s.integer("dim", 10, "input dimension D").min(1);
-  s.choice("means", "orthogonal", {"orthogonal", "random"},
-           "orthogonal: μ_c = mean_norm·e_c (needs dim >= classes); random: Gaussian directions");
+  s.choice("means", "orthogonal", {"orthogonal", "random", "antipodal"},
+           "orthogonal: μ_c = mean_norm·e_c (needs dim >= classes); random: Gaussian directions; antipodal (chapter 3): "
+           "clusters 2l and 2l + 1 at ±mean_norm·e_l, up to r = 2·dim, pair l of class l mod classes by default");
   s.real("mean_norm", 1.0, "‖μ_c‖").above(0);
   s.real("sigma", 0.1, "noise standard deviation per coordinate").min(0);
   s.boolean("balanced", false, "exactly equal class counts (in random order) instead of i.i.d. labels");
@@ -57,7 +58,7 @@ GaussianMixtureDistribution::GaussianMixtureDistribution(const Params& params, C
       dim_(params.integer("dim")),
       sigma_(params.real("sigma")),
       balanced_(params.boolean("balanced")) {
-  general_ = params.str("preset") != "none" || params.integer_or_auto("clusters") ||
+  general_ = params.str("preset") != "none" || params.str("means") == "antipodal" || params.integer_or_auto("clusters") ||
              !params.integers("cluster_labels").empty() || !params.reals("weights").empty() ||
              !params.reals("sigmas").empty();
   if (params.str("preset") == "xor4") {
@@ -127,12 +128,20 @@ void GaussianMixtureDistribution::build_xor4(const Params& params, Context& cont
 
 void GaussianMixtureDistribution::build_clusters(const Params& params, Context& context) {
   const auto requested = params.integer_or_auto("clusters");
-  const Index r = requested ? *requested : classes_;
+  const bool antipodal = params.str("means") == "antipodal";
+  const Index r = requested ? *requested : (antipodal ? 2 * classes_ : classes_);
   const auto count = static_cast<std::size_t>(r);
-  const std::string clusters = "r = " + std::to_string(r) + " clusters" + (requested ? "" : " (clusters = \"auto\": one per class)");
+  const std::string clusters = "r = " + std::to_string(r) + " clusters" +
+      (requested ? "" : antipodal ? " (clusters = \"auto\": one pair per class)" : " (clusters = \"auto\": one per class)");
   const auto& labels = params.integers("cluster_labels");
   if (labels.empty()) {
-    for (Index j = 0; j < r; ++j) cluster_class_.push_back(static_cast<std::int32_t>(j % classes_));
+    if (antipodal && r < 2 * classes_) {
+      throw Error("means = \"antipodal\" gives pair l (clusters 2l, 2l + 1) class l mod classes, so " + clusters +
+                  " leave a class without a cluster; use clusters >= 2·classes = " + std::to_string(2 * classes_) +
+                  ", or give cluster_labels");
+    }
+    // Antipodal pairs share a class (so E[yx] = 0 over each pair, as in xor4); otherwise cluster j is class j mod k.
+    for (Index j = 0; j < r; ++j) cluster_class_.push_back(static_cast<std::int32_t>((antipodal ? j / 2 : j) % classes_));
   } else {
     if (labels.size() != count) {
       throw Error("cluster_labels has " + std::to_string(labels.size()) + " entries for " + clusters +
@@ -177,6 +186,13 @@ void GaussianMixtureDistribution::build_clusters(const Params& params, Context& 
                   std::to_string(dim_) + "; raise dim or use means = \"random\"");
     }
     for (Index j = 0; j < r; ++j) means_(j, j) = static_cast<Scalar>(norm);
+  } else if (antipodal) {
+    // Assumption 3.15 allows r <= 2d well-separated clusters, ⟨D_i, D_j⟩ <= θ or −1: the pairs ±e_l reach r = 2d.
+    if (2 * dim_ < r) {
+      throw Error("means = \"antipodal\" places clusters 2l, 2l + 1 at ±mean_norm·e_l, so it needs 2·dim >= the number "
+                  "of clusters (" + clusters + "), got dim = " + std::to_string(dim_) + "; raise dim or lower clusters");
+    }
+    for (Index j = 0; j < r; ++j) means_(j, j / 2) = static_cast<Scalar>(j % 2 == 0 ? norm : -norm);
   } else {
     context.rng.fill_normal(means_);
     for (Index j = 0; j < r; ++j) means_.row(j) *= static_cast<Scalar>(norm) / means_.row(j).norm();

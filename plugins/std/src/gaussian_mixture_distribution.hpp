@@ -13,7 +13,7 @@ class GaussianMixtureDistribution : public Distribution {
   static constexpr Doc kDoc =
       "k Gaussian classes x = μ_y + σξ with orthogonal (scaled basis vectors) or random means of a chosen "
       "norm; or r clusters N(μ_j, σ_j² I) with weights p_j and a class per cluster (Shi 2024 §3.4.1, B.5.2), "
-      "preset xor4 (B.5.3); exposes \"means\" (= \"centres\"), \"directions\", \"cluster_labels\".";
+      "preset xor4 (B.5.3), antipodal pairs ±e_l up to r = 2d; exposes \"means\" (= \"centres\"), \"directions\", \"cluster_labels\".";
   static Schema schema();
   static double dimension(const Params& params);  // D, for the memory estimate at validation
   GaussianMixtureDistribution(const Params& params, Context& context);

@@ -300,6 +300,35 @@ TEST_CASE("robust-accuracy takes the worst case over attacks") {
                     Catch::Contains("[[attack]]"));
 }
 
+TEST_CASE("gaussian-mixture: antipodal clusters ±e_l up to r = 2·dim, a pair per class, no linear signal") {
+  auto dist = harness().make<Distribution>("gaussian-mixture", {{"means", std::string("antipodal")}, {"dim", std::int64_t(3)},
+                                                                {"clusters", std::int64_t(6)}, {"mean_norm", 2.0},
+                                                                {"sigma", 0.1}, {"balanced", true}}, {});
+  const FeatureSet f = dist->features();
+  const Mat& centres = f.at("centres");
+  REQUIRE(centres.rows() == 6);
+  for (Index j = 0; j < 6; ++j) {
+    CHECK(centres(j, j / 2) == (j % 2 == 0 ? 2 : -2));
+    CHECK(centres.row(j).cwiseAbs().sum() == 2);
+  }
+  CHECK(f.at("cluster_labels") == (Mat(1, 6) << -1, -1, 1, 1, -1, -1).finished());  // pair l: class l mod 2
+  Dataset d;
+  Rng rng(5);
+  dist->sample(6000, Split::Train, rng, d);
+  const VecD y = (d.y.cast<double>().array() * 2 - 1).matrix();
+  const VecD signal = d.X.cast<double>().transpose() * y / 6000.0;  // E[yx] = 0: each pair cancels
+  CHECK(signal.cwiseAbs().maxCoeff() < 0.05);
+  // clusters = "auto" is one pair per class; too few clusters for the classes, or a dimension too small, are refused
+  auto pairs = harness().make<Distribution>("gaussian-mixture", {{"means", std::string("antipodal")}, {"dim", std::int64_t(2)}}, {});
+  CHECK(pairs->features().at("centres").rows() == 4);
+  CHECK_THROWS_WITH(harness().make<Distribution>("gaussian-mixture", {{"means", std::string("antipodal")}, {"dim", std::int64_t(2)},
+                                                                     {"clusters", std::int64_t(5)}}, {}),
+                    Catch::Contains("2·dim >= the number of clusters"));
+  CHECK_THROWS_WITH(harness().make<Distribution>("gaussian-mixture", {{"means", std::string("antipodal")}, {"dim", std::int64_t(4)},
+                                                                     {"clusters", std::int64_t(3)}}, {}),
+                    Catch::Contains("leave a class without a cluster"));
+}
+
 TEST_CASE("gaussian-mixture: the plain mixture draws exactly as before the chapter-3 keys (labels, then noise)") {
   // An independent replay of the original sampler: y_i = integer(0, k − 1) (or a permutation when balanced),
   // then N(0, σ²) noise for the whole matrix, then the class mean; random means from the component's stream.

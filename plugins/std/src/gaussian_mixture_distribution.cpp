@@ -17,6 +17,8 @@
 // orthonormal pair with means = "random"), σ_j = σ_B = sigma, y_(1) = y_(2) = +1 (class 1) and
 // y_(3) = y_(4) = −1 (class 0), so E[yx] = 0: no linear signal. B.36 asks 1 <= σ_B <= √(d/(τ log log d));
 // the default sigma = 0.1 lies far below, so set sigma (e.g. 1).
+// means = "antipodal" places clusters 2l and 2l + 1 at ±mean_norm·e_l (r up to 2·dim; Assumption 3.15 allows
+// ⟨D_i, D_j⟩ = −1), pair l of class l mod k unless cluster_labels says otherwise: xor4 generalised to r = 2d.
 // Features: means (= centres, the name older pipelines read), centres (r×D), directions (r×D, μ_j/‖μ_j‖),
 // cluster_classes (1×r class indices) and, for binary data, cluster_labels (1×r, ±1 with class 1 = +1).
 // Meta: cluster (the index j) whenever a chapter-3 key is set.
@@ -101,6 +103,7 @@ void GaussianMixtureDistribution::build_xor4(const Params& params, Context& cont
   if (!params.reals("weights").empty()) fixed("weights", "p_j = 1/4");
   if (!params.reals("sigmas").empty()) fixed("sigmas", "every Σ_j = σ_B I; set sigma");
   if (params.real("mean_norm") != 1.0) fixed("mean_norm", "‖μ_j‖ = √dim");
+  if (params.str("means") == "antipodal") fixed("means = \"antipodal\"", "±μ_1, ±μ_3 from basis vectors (orthogonal) or random");
   if (dim_ < 2) throw Error("preset = \"xor4\" needs dim >= 2 (two orthogonal means μ_1, μ_3), got dim = " + std::to_string(dim_));
   // The orthonormal pair (a, b): basis vectors, or Gram–Schmidt of two Gaussian vectors in double.
   Eigen::RowVectorXd a = Eigen::RowVectorXd::Zero(dim_), b = Eigen::RowVectorXd::Zero(dim_);

@@ -327,6 +327,8 @@ TEST_CASE("gaussian-mixture: antipodal clusters ±e_l up to r = 2·dim, a pair p
   CHECK_THROWS_WITH(harness().make<Distribution>("gaussian-mixture", {{"means", std::string("antipodal")}, {"dim", std::int64_t(4)},
                                                                      {"clusters", std::int64_t(3)}}, {}),
                     Catch::Contains("leave a class without a cluster"));
+  CHECK_THROWS_WITH(harness().make<Distribution>("gaussian-mixture", {{"means", std::string("antipodal")}, {"preset", std::string("xor4")}}, {}),
+                    Catch::Contains("xor4\" fixes means"));
 }
 
 TEST_CASE("gaussian-mixture: the plain mixture draws exactly as before the chapter-3 keys (labels, then noise)") {

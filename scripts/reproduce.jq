@@ -132,7 +132,8 @@ def pipeline_pass:
         "`featurelab run \($file)` "
           + (if ($meta.args | length) > 0 then "with `\($meta.args | cell)` " else "" end)
           + "(`--jobs \($meta.jobs)`): **\($njobs) job\(if $njobs == 1 then "" else "s" end)** (\($ok) ok), wall time **\($meta.wall_s | duration)**"
-          + " on \($meta.cores) cores (load average \($meta.load) at the start), exit code \($meta.rc);"
+          + " on \($meta.cores) cores (load average \($meta.load) at the start), exit code \($meta.rc)"
+          + (if ($ARGS.named.recollected // "") != "" then " (the run's; its assertions were re-evaluated by `featurelab collect` on \($ARGS.named.recollected))" else "" end) + ";"
           + " finished \($meta.date) at commit `\($meta.commit)`\(if $meta.dirty then " (with uncommitted changes)" else "" end)"
           + (if $meta.build_revision != $meta.commit then ", featurelab built at `\($meta.build_revision)`" else "" end) + ".",
         "",

@@ -87,7 +87,7 @@ run_pipeline() {  # run_pipeline PACK FILE
 }
 
 write_results() {  # write_results PACK
-  local pack=$1 file name out tmp missing=()
+  local pack=$1 file name out tmp recollected missing=()
   tmp=$(mktemp -d)
   for file in plugins/"$pack"/pipelines/*.toml; do
     name=$(basename "$file" .toml)
@@ -98,7 +98,10 @@ write_results() {  # write_results PACK
     for s in "$out"/jobs/*/summary.json; do
       [[ -f $s ]] && jq -c --arg dir "$(basename "$(dirname "$s")")" '{dir: $dir, summary: .}' "$s"
     done | jq -s . >"$tmp/jobs.json"
-    jq -n --arg mode pipeline --arg name "$name" --arg file "$file" --slurpfile meta "$out/reproduce.json" \
+    # Assertions edited after the run and re-evaluated with `featurelab collect RUN`: the exit code is the run's.
+    recollected=
+    if [[ $out/asserts.json -nt $out/reproduce.json ]]; then recollected=$(date -u -r "$out/asserts.json" +'%Y-%m-%d %H:%M UTC'); fi
+    jq -n --arg mode pipeline --arg name "$name" --arg file "$file" --arg recollected "$recollected" --slurpfile meta "$out/reproduce.json" \
       --slurpfile run "$out/run.json" --slurpfile asserts "$tmp/asserts.json" --slurpfile jobs "$tmp/jobs.json" \
       -f "$root/scripts/reproduce.jq" >>"$tmp/pipelines.json"
   done

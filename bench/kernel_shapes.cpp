@@ -5,11 +5,12 @@
 // one thread, one call per product, in float whatever the build's scalar (sgemm is the yardstick). These rows are where -DFEATURELAB_BLAS=blis takes its thresholds
 // from (parallel_product.hpp's blas_block): rows kernel_shape/<layout>/<m>x<k>x<n>/<kernel>. In a float build, the
 // kernel `narrow` is std two-layer's unpacked products (two_layer_narrow_products.hpp) at the shapes with at most 16
-// units where its fused step uses them, and `patch` midpoint-mixup's patch-network products (patch_products.hpp) at
-// the patch network's shapes (inner dimension d = 20).
-#include "patch_products.hpp"
+// units where its fused step uses them, and `tiled` the SDK's register-tiled products (featurelab/tiled_products.hpp)
+// that midpoint-mixup's patch network (inner dimension d = 20) and fourier-icl's transformer (widths 64 and 128, 128
+// token rows a shard) multiply with.
 #include "two_layer_narrow_products.hpp"
 
+#include <featurelab/tiled_products.hpp>
 #include <featurelab/types.hpp>
 
 #include <Eigen/Core>
@@ -81,23 +82,23 @@ void narrow_product(benchmark::State& state, bool gradient_layout, int m, int k,
       benchmark::Counter(2.0 * m * double(k) * n * double(state.iterations()) / 1e9, benchmark::Counter::kIsRate);
 }
 
-// The same products by patch-two-layer's kernels: xwt as Z = X·Wᵀ with Wᵀ padded (d × ldw), gtx as
-// ∇Wᵀ += Xᵀ·G (accumulating), both as its fused step calls them on a block of patch rows.
-void patch_product(benchmark::State& state, bool gradient_layout, int m, int k, int n) {
-  namespace patch = featurelab::midpoint_mixup_pack::patch;
+// The same products by the register-tiled kernels: xwt as Z = X·Wᵀ with Wᵀ stored (d × ldw, padded to whole
+// strips), gtx as ∇Wᵀ += Xᵀ·G (accumulating), as the patch network's fused step and the transformer call them.
+void tiled_product(benchmark::State& state, bool gradient_layout, int m, int k, int n) {
+  namespace tiled = featurelab::tiled_products;
   using featurelab::Mat;
   // xwt: rows = m, d = k, km = n; gtx: km = m, rows = k, d = n.
   const int rows = gradient_layout ? k : m, dim = gradient_layout ? n : k, km = gradient_layout ? m : n;
-  const featurelab::Index ldw = patch::padded_width(km);
+  const featurelab::Index ldw = tiled::padded_width(km);
   const Mat X = Mat::Random(rows, dim);
   Mat Wt = Mat::Zero(dim, ldw), G = Mat::Zero(rows, ldw), C = Mat::Zero(gradient_layout ? dim : rows, ldw);
   Wt.leftCols(km) = Mat::Random(dim, km);
   G.leftCols(km) = Mat::Random(rows, km);
   for (auto _ : state) {
     if (gradient_layout) {
-      patch::add_transpose_times(X.data(), rows, dim, G.data(), ldw, C.data());
+      tiled::add_transpose_times(X.data(), dim, rows, dim, G.data(), ldw, C.data(), ldw, ldw);
     } else {
-      patch::times_transpose(X.data(), rows, dim, Wt.data(), ldw, C.data());
+      tiled::times<false>(X.data(), dim, rows, dim, Wt.data(), ldw, C.data(), ldw, ldw);
     }
     benchmark::DoNotOptimize(C.data());
   }
@@ -106,9 +107,11 @@ void patch_product(benchmark::State& state, bool gradient_layout, int m, int k, 
 }
 
 // m × k × n: Frei et al.'s Figure 1 (k = 2), the patch network (k = 20, and its gradient), the transformer
-// (64), two-layer widths around the thresholds, feature averaging's E1 (m = 10 outputs), Fashion-MNIST's
-// 1568 → 256 layer, feature emergence's parity (500 → 600).
+// (a shard's 128 token rows at widths 64 and 128, and its weights' gradients), two-layer widths around the
+// thresholds, feature averaging's E1 (m = 10 outputs), Fashion-MNIST's 1568 → 256 layer, feature emergence's
+// parity (500 → 600).
 constexpr int kShapes[][3] = {{5000, 2, 500}, {256, 20, 100}, {100, 256, 20}, {256, 64, 64}, {64, 64, 128},
+                              {128, 64, 64}, {128, 64, 128}, {128, 128, 64}, {64, 128, 64}, {64, 128, 128},
                               {128, 96, 128}, {128, 128, 128}, {32, 256, 32}, {32, 3072, 10}, {10, 32, 3072},
                               {750, 1568, 256}, {256, 750, 1568}, {1000, 500, 600}, {600, 1000, 500}};
 
@@ -122,11 +125,14 @@ const bool registered = [] {
         benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { product(st, gradient_layout, blis, m, k, n); })
             ->Unit(benchmark::kMicrosecond);
       }
-      if (std::is_same_v<featurelab::Scalar, float> && (gradient_layout ? s[2] : s[1]) == 20) {
+      // The tiled rows: the patch network's (inner d = 20) and the transformer's (128 token rows).
+      const int token_rows = gradient_layout ? s[1] : s[0];  // gtx sums over its k rows
+      const bool patch_shape = (gradient_layout ? s[2] : s[1]) == 20, transformer_shape = token_rows == 128 && s[1] <= 128;
+      if (std::is_same_v<featurelab::Scalar, float> && (patch_shape || transformer_shape)) {
         const std::string name = std::string("kernel_shape/") + (gradient_layout ? "gtx/" : "xwt/") + std::to_string(s[0]) + "x" +
-                                 std::to_string(s[1]) + "x" + std::to_string(s[2]) + "/patch";
+                                 std::to_string(s[1]) + "x" + std::to_string(s[2]) + "/tiled";
         const int m = s[0], k = s[1], n = s[2];
-        benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { patch_product(st, gradient_layout, m, k, n); })
+        benchmark::RegisterBenchmark(name.c_str(), [=](benchmark::State& st) { tiled_product(st, gradient_layout, m, k, n); })
             ->Unit(benchmark::kMicrosecond);
       }
       const bool narrow = std::is_same_v<featurelab::Scalar, float> && (gradient_layout ? s[0] : s[2]) <= 16;

@@ -2,9 +2,12 @@
 #include "transformer.hpp"
 
 #include <featurelab/error.hpp>
+#include <featurelab/threads.hpp>
+#include <featurelab/tiled_products.hpp>
 
 #include <unsupported/Eigen/SpecialFunctions>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -38,6 +41,35 @@ void layer_norm_backward(const Mat& dy, const Mat& xhat, const Vec& rstd, const 
   dx = ((dx.colwise() - mean_d).array() - xhat.array().colwise() * mean_dx.array()).colwise() * rstd.array();
 }
 
+
+// Z (+)= X·W for row-major operands (any row strides; Z already rows × W.cols()). Register-tiled where Z's rows are
+// whole vector strips, each output then one sum over k ascending; Eigen's product otherwise. Either way the bits
+// depend on the shapes alone.
+template <class X, class W, class Z>
+void multiply(const X& x, const W& w, Z&& z, bool accumulate) {
+  if (tiled_products::fits_strips(w.cols())) {
+    if (accumulate) {
+      tiled_products::times<true>(x.data(), x.outerStride(), x.rows(), x.cols(), w.data(), w.outerStride(), z.data(), z.outerStride(), w.cols());
+    } else {
+      tiled_products::times<false>(x.data(), x.outerStride(), x.rows(), x.cols(), w.data(), w.outerStride(), z.data(), z.outerStride(), w.cols());
+    }
+  } else if (accumulate) {
+    z.noalias() += x * w;
+  } else {
+    z.noalias() = x * w;
+  }
+}
+
+// ∇W += Xᵀ·G (X rows × dim, G rows × cols, ∇W dim × cols): a weight's gradient, summed over the token rows.
+template <class X, class G, class D>
+void add_transpose_multiply(const X& x, const G& g, D&& dw) {
+  if (tiled_products::fits_strips(g.cols())) {
+    tiled_products::add_transpose_times(x.data(), x.outerStride(), x.rows(), x.cols(), g.data(), g.outerStride(), dw.data(), dw.outerStride(),
+                                        g.cols());
+  } else {
+    dw.noalias() += x.transpose() * g;
+  }
+}
 
 }  // namespace
 
@@ -111,7 +143,10 @@ Transformer::Transformer(const Params& params, Context& context)
   bout_ = declare_block("bout", 1, classes_, true);
   declare_block("attention_shape", 1, 2, false);  // [heads, head width] for probes; never trained
   allocate_parameters();
-  cache_.resize(static_cast<std::size_t>(layers_));
+  passes_.resize(static_cast<std::size_t>(kShards));
+  for (Pass& pass : passes_) pass.cache.resize(static_cast<std::size_t>(layers_));
+  shard_grad_.resize(static_cast<std::size_t>(kShards - 1));
+  transposed_.resize(static_cast<std::size_t>(layers_));
   if (rope_) {
     // cos/sin of position·base^(−2i/a) for every position the model can see and every pair i.
     const Index half = head_width_ / 2;
@@ -152,26 +187,51 @@ void Transformer::init(Rng& rng) {
   }
 }
 
-void Transformer::read_tokens(ConstMatRef X) {
+// Samples first … first + pass.n − 1 of X into the pass.
+void Transformer::read_tokens(ConstMatRef X, Index first, Pass& pass) {
   if (X.cols() != length_) throw Error("transformer: the input has " + std::to_string(X.cols()) + " tokens, expected " + std::to_string(length_));
-  tokens_.resize(static_cast<std::size_t>(X.size()));
-  positions_.resize(tokens_.size());
-  for (Index i = 0; i < X.rows(); ++i) {
+  pass.T = length_;
+  pass.tokens.resize(static_cast<std::size_t>(pass.n * length_));
+  pass.positions.resize(pass.tokens.size());
+  for (Index i = 0; i < pass.n; ++i) {
     for (Index t = 0; t < length_; ++t) {
-      const long id = std::lround(static_cast<double>(X(i, t)));
+      const long id = std::lround(static_cast<double>(X(first + i, t)));
       if (id < 0 || id >= vocab_) {
         throw Error("transformer: token " + std::to_string(id) + " at position " + std::to_string(t) + " is outside the vocabulary [0, " +
                     std::to_string(vocab_) + ")");
       }
-      tokens_[static_cast<std::size_t>(i * length_ + t)] = static_cast<int>(id);
-      positions_[static_cast<std::size_t>(i * length_ + t)] = static_cast<int>(t);
+      pass.tokens[static_cast<std::size_t>(i * length_ + t)] = static_cast<int>(id);
+      pass.positions[static_cast<std::size_t>(i * length_ + t)] = static_cast<int>(t);
     }
   }
 }
 
+namespace {
+
+// f(shard) for every shard, on up to job_threads() threads (f must not throw: the passes' buffers are sized inside,
+// and Eigen's allocations are the only thing that could).
+template <class F>
+void over_shards(Index shards, F&& f) {
+  const int threads = static_cast<int>(std::min<Index>(job_threads(), shards));
+  if (threads <= 1) {
+    for (Index s = 0; s < shards; ++s) f(s);
+    return;
+  }
+#pragma omp parallel for num_threads(threads) schedule(static, 1)
+  for (Index s = 0; s < shards; ++s) f(s);
+}
+
+}  // namespace
+
 void Transformer::forward(ConstMatRef X, MatRef out) {
-  read_tokens(X);
-  run(X.rows(), length_, -1, out);
+  const Index n = X.rows();
+  shards_ = n >= kShards * kShardMin ? kShards : 1;
+  for (Index s = 0; s < shards_; ++s) {  // tokens first: a bad token id throws here, outside the threads
+    Pass& pass = passes_[static_cast<std::size_t>(s)];
+    pass.n = n * (s + 1) / shards_ - n * s / shards_;
+    read_tokens(X, n * s / shards_, pass);
+  }
+  over_shards(shards_, [&](Index s) { run(passes_[static_cast<std::size_t>(s)], -1, out.middleRows(n * s / shards_, passes_[static_cast<std::size_t>(s)].n)); });
 }
 
 void Transformer::run_tokens(const std::vector<int>& tokens, const std::vector<int>& positions, Index n, Index T, Index score_layer,
@@ -185,9 +245,13 @@ void Transformer::run_tokens(const std::vector<int>& tokens, const std::vector<i
                   ", outside the vocabulary or the trained length");
     }
   }
-  tokens_ = tokens;
-  positions_ = positions;
-  run(n, T, score_layer, out);
+  Pass& pass = passes_[0];
+  pass.n = n;
+  pass.T = T;
+  pass.tokens = tokens;
+  pass.positions = positions;
+  shards_ = 1;
+  run(pass, score_layer, out);
 }
 
 void Transformer::run_score_rows(const std::vector<int>& tokens, const std::vector<int>& positions, Index n, Index T, Index score_layer,
@@ -223,49 +287,52 @@ void Transformer::run_evicted(const std::vector<int>& tokens, Index n, Index T, 
 
 // Rotates every head's (first half, second half) coordinate pairs of Q or K by the rows' positions; sign −1 applies
 // the inverse rotation (the backward pass).
-void Transformer::rotate(Mat& M, Scalar sign) {
+void Transformer::rotate(Pass& pass, StridedMatRef M, Scalar sign) {
   const Index half = head_width_ / 2;
   for (Index h = 0; h < heads_; ++h) {
     auto first = M.middleCols(h * head_width_, half);
     auto second = M.middleCols(h * head_width_ + half, half);
-    rope_tmp_ = first;
-    first.array() = first.array() * rope_cos_.array() - sign * second.array() * rope_sin_.array();
-    second.array() = sign * rope_tmp_.array() * rope_sin_.array() + second.array() * rope_cos_.array();
+    pass.rope_tmp = first;
+    first.array() = first.array() * pass.rope_cos.array() - sign * second.array() * pass.rope_sin.array();
+    second.array() = sign * pass.rope_tmp.array() * pass.rope_sin.array() + second.array() * pass.rope_cos.array();
   }
 }
 
-void Transformer::run(Index n, Index T, Index score_layer, MatRef out) {
-  seq_ = T;
+void Transformer::run(Pass& pass, Index score_layer, MatRef out) {
+  const Index n = pass.n, T = pass.T;
   const Index N = n * T, A = head_width_;
   const Scalar scale = static_cast<Scalar>(std::sqrt(static_cast<double>(width_)));
   const Scalar inv_sqrt_a = static_cast<Scalar>(1 / std::sqrt(static_cast<double>(A)));
   const ConstMatMap E = cblock(embed_);
-  x_.resize(N, width_);
+  pass.x.resize(N, width_);
   if (rope_) {
-    rope_cos_.resize(N, A / 2);
-    rope_sin_.resize(N, A / 2);
+    pass.rope_cos.resize(N, A / 2);
+    pass.rope_sin.resize(N, A / 2);
     for (Index r = 0; r < N; ++r) {
-      const Index t = positions_[static_cast<std::size_t>(r)];
-      x_.row(r) = scale * E.row(tokens_[static_cast<std::size_t>(r)]);
-      rope_cos_.row(r) = rope_cos_table_.row(t);
-      rope_sin_.row(r) = rope_sin_table_.row(t);
+      const Index t = pass.positions[static_cast<std::size_t>(r)];
+      pass.x.row(r) = scale * E.row(pass.tokens[static_cast<std::size_t>(r)]);
+      pass.rope_cos.row(r) = rope_cos_table_.row(t);
+      pass.rope_sin.row(r) = rope_sin_table_.row(t);
     }
   } else {
     const ConstMatMap Pos = cblock(pos_);
-    for (Index r = 0; r < N; ++r) x_.row(r) = scale * E.row(tokens_[static_cast<std::size_t>(r)]) + Pos.row(positions_[static_cast<std::size_t>(r)]);
+    for (Index r = 0; r < N; ++r) pass.x.row(r) = scale * E.row(pass.tokens[static_cast<std::size_t>(r)]) + Pos.row(pass.positions[static_cast<std::size_t>(r)]);
   }
   for (Index l = 0; l < layers_; ++l) {
-    LayerCache& c = cache_[static_cast<std::size_t>(l)];
+    LayerCache& c = pass.cache[static_cast<std::size_t>(l)];
     const LayerBlocks& lb = layer_blocks_[static_cast<std::size_t>(l)];
-    c.x_in = x_;
-    layer_norm(x_, cblock(lb.ln1_g), cblock(lb.ln1_b), c.xhat1, c.rstd1, c.u1, row_mean_);
-    c.Q.noalias() = c.u1 * cblock(lb.wq);
+    c.x_in = pass.x;
+    layer_norm(pass.x, cblock(lb.ln1_g), cblock(lb.ln1_b), c.xhat1, c.rstd1, c.u1, pass.row_mean);
+    const Index HA = heads_ * A;
+    c.Q.resize(N, HA);
+    multiply(c.u1, cblock(lb.wq), c.Q, false);
     c.Q.rowwise() += cblock(lb.bq).row(0);
-    c.K.noalias() = c.u1 * cblock(lb.wk);
+    c.K.resize(N, HA);
+    multiply(c.u1, cblock(lb.wk), c.K, false);
     c.K.rowwise() += cblock(lb.bk).row(0);
     if (rope_) {
-      rotate(c.Q, 1);
-      rotate(c.K, 1);
+      rotate(pass, c.Q, 1);
+      rotate(pass, c.K, 1);
     }
     if (l == score_layer) {
       // GemFilter's selection scores: the last query row against every key, raw (no 1/√a, no softmax), summed over
@@ -289,7 +356,8 @@ void Transformer::run(Index n, Index T, Index score_layer, MatRef out) {
       }
       return;
     }
-    c.V.noalias() = c.u1 * cblock(lb.wv);
+    c.V.resize(N, HA);
+    multiply(c.u1, cblock(lb.wv), c.V, false);
     c.V.rowwise() += cblock(lb.bv).row(0);
     c.P.resize(n * heads_ * T, T);
     c.O.resize(N, heads_ * A);
@@ -315,94 +383,131 @@ void Transformer::run(Index n, Index T, Index score_layer, MatRef out) {
         c.O.block(s * T, h * A, T, A).noalias() = P * c.V.block(s * T, h * A, T, A);
       }
     }
-    x_.noalias() += c.O * cblock(lb.wo);
-    x_.rowwise() += cblock(lb.bo).row(0);
-    c.x_mid = x_;
-    layer_norm(x_, cblock(lb.ln2_g), cblock(lb.ln2_b), c.xhat2, c.rstd2, c.u2, row_mean_);
-    c.h1.noalias() = c.u2 * cblock(lb.w1);
+    multiply(c.O, cblock(lb.wo), pass.x, true);
+    pass.x.rowwise() += cblock(lb.bo).row(0);
+    c.x_mid = pass.x;
+    layer_norm(pass.x, cblock(lb.ln2_g), cblock(lb.ln2_b), c.xhat2, c.rstd2, c.u2, pass.row_mean);
+    c.h1.resize(N, mlp_);
+    multiply(c.u2, cblock(lb.w1), c.h1, false);
     c.h1.rowwise() += cblock(lb.b1).row(0);
     // GELU(h) = h·Φ(h); Φ is kept for the backward pass (Eigen's erf is vectorised for float).
     c.cdf = ((c.h1.array() * static_cast<Scalar>(M_SQRT1_2)).erf() + 1) * Scalar(0.5);
     c.g = c.h1.array() * c.cdf.array();
-    x_.noalias() += c.g * cblock(lb.w2);
-    x_.rowwise() += cblock(lb.b2).row(0);
+    multiply(c.g, cblock(lb.w2), pass.x, true);
+    pass.x.rowwise() += cblock(lb.b2).row(0);
   }
   // The readout reads the last position of every sample.
-  last_.resize(n, width_);
-  for (Index s = 0; s < n; ++s) last_.row(s) = x_.row(s * T + T - 1);
-  layer_norm(last_, cblock(lnf_g_), cblock(lnf_b_), xhatf_, rstdf_, uf_, last_mean_);
-  out.noalias() = uf_ * cblock(out_);
+  pass.last.resize(n, width_);
+  for (Index s = 0; s < n; ++s) pass.last.row(s) = pass.x.row(s * T + T - 1);
+  layer_norm(pass.last, cblock(lnf_g_), cblock(lnf_b_), pass.xhatf, pass.rstdf, pass.uf, pass.last_mean);
+  out.noalias() = pass.uf * cblock(out_);
   out.rowwise() += cblock(bout_).row(0);
 }
 
+void Transformer::transpose_weights() {
+  const Index HA = heads_ * head_width_;
+  for (Index l = 0; l < layers_; ++l) {
+    const LayerBlocks& lb = layer_blocks_[static_cast<std::size_t>(l)];
+    TransposedWeights& t = transposed_[static_cast<std::size_t>(l)];
+    t.w2 = cblock(lb.w2).transpose();
+    t.w1 = cblock(lb.w1).transpose();
+    t.wo = cblock(lb.wo).transpose();
+    t.wqkv.resize(3 * HA, width_);
+    t.wqkv.topRows(HA) = cblock(lb.wq).transpose();
+    t.wqkv.middleRows(HA, HA) = cblock(lb.wk).transpose();
+    t.wqkv.bottomRows(HA) = cblock(lb.wv).transpose();
+  }
+}
+
 void Transformer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
-  const Index n = X.rows(), T = seq_, N = n * T, A = head_width_;
+  const Index n = X.rows();
+  transpose_weights();  // once for all shards, which read them
+  if (shards_ == 1) {
+    backward_pass(passes_[0], dout, grad);
+    return;
+  }
+  for (Vec& g : shard_grad_) g.resize(grad.size());
+  over_shards(shards_, [&](Index s) {
+    const Pass& pass = passes_[static_cast<std::size_t>(s)];
+    backward_pass(passes_[static_cast<std::size_t>(s)], dout.middleRows(n * s / shards_, pass.n),
+                  s == 0 ? grad : VecRef(shard_grad_[static_cast<std::size_t>(s - 1)]));
+  });
+  for (const Vec& g : shard_grad_) grad += g;  // in shard order, whatever thread ran which
+}
+
+// One pass's gradient, written over `grad`.
+void Transformer::backward_pass(Pass& pass, ConstMatRef dout, VecRef grad) {
+  const Index n = pass.n, T = pass.T, N = n * T, A = head_width_;
+  const Index HA = heads_ * A;
   const Scalar inv_sqrt_a = static_cast<Scalar>(1 / std::sqrt(static_cast<double>(A)));
   grad.setZero();  // LayerNorm and embedding gradients accumulate
-  grad_block(grad, out_).noalias() = uf_.transpose() * dout;
+  grad_block(grad, out_).noalias() = pass.uf.transpose() * dout;
   grad_block(grad, bout_).row(0) = dout.colwise().sum();
-  dlast_.noalias() = dout * cblock(out_).transpose();  // n × D (dU_ is n·T × D: one buffer per size)
-  layer_norm_backward(dlast_, xhatf_, rstdf_, cblock(lnf_g_), grad_block(grad, lnf_g_), grad_block(grad, lnf_b_), last_, last_mean_,
-                      last_mean_dx_);
-  dX_.setZero(N, width_);
-  for (Index s = 0; s < n; ++s) dX_.row(s * T + T - 1) = last_.row(s);
+  pass.dlast.noalias() = dout * cblock(out_).transpose();  // n × D (pass.dU is n·T × D: one buffer per size)
+  layer_norm_backward(pass.dlast, pass.xhatf, pass.rstdf, cblock(lnf_g_), grad_block(grad, lnf_g_), grad_block(grad, lnf_b_), pass.last, pass.last_mean,
+                      pass.last_mean_dx);
+  pass.dX.setZero(N, width_);
+  for (Index s = 0; s < n; ++s) pass.dX.row(s * T + T - 1) = pass.last.row(s);
   for (Index l = layers_ - 1; l >= 0; --l) {
-    LayerCache& c = cache_[static_cast<std::size_t>(l)];
+    LayerCache& c = pass.cache[static_cast<std::size_t>(l)];
     const LayerBlocks& lb = layer_blocks_[static_cast<std::size_t>(l)];
     // MLP: x_out = x_mid + GELU(h1) W2 + b2.
-    grad_block(grad, lb.w2).noalias() = c.g.transpose() * dX_;
-    grad_block(grad, lb.b2).row(0) = dX_.colwise().sum();
-    dG_.noalias() = dX_ * cblock(lb.w2).transpose();
+    const TransposedWeights& t = transposed_[static_cast<std::size_t>(l)];
+    add_transpose_multiply(c.g, pass.dX, grad_block(grad, lb.w2));
+    grad_block(grad, lb.b2).row(0) = pass.dX.colwise().sum();
+    pass.dG.resize(N, mlp_);
+    multiply(pass.dX, t.w2, pass.dG, false);
     // GELU'(h) = Φ(h) + h·φ(h)
-    dG_.array() *= c.cdf.array() + c.h1.array() * (c.h1.array().square() * Scalar(-0.5)).exp() * static_cast<Scalar>(0.5 * M_2_SQRTPI * M_SQRT1_2);
-    grad_block(grad, lb.w1).noalias() = c.u2.transpose() * dG_;
-    grad_block(grad, lb.b1).row(0) = dG_.colwise().sum();
-    dU_.noalias() = dG_ * cblock(lb.w1).transpose();
-    layer_norm_backward(dU_, c.xhat2, c.rstd2, cblock(lb.ln2_g), grad_block(grad, lb.ln2_g),
-                        grad_block(grad, lb.ln2_b), dmid_, row_mean_, row_mean_dx_);
-    dmid_ += dX_;
+    pass.dG.array() *= c.cdf.array() + c.h1.array() * (c.h1.array().square() * Scalar(-0.5)).exp() * static_cast<Scalar>(0.5 * M_2_SQRTPI * M_SQRT1_2);
+    add_transpose_multiply(c.u2, pass.dG, grad_block(grad, lb.w1));
+    grad_block(grad, lb.b1).row(0) = pass.dG.colwise().sum();
+    pass.dU.resize(N, width_);
+    multiply(pass.dG, t.w1, pass.dU, false);
+    layer_norm_backward(pass.dU, c.xhat2, c.rstd2, cblock(lb.ln2_g), grad_block(grad, lb.ln2_g),
+                        grad_block(grad, lb.ln2_b), pass.dmid, pass.row_mean, pass.row_mean_dx);
+    pass.dmid += pass.dX;
     // Attention: x_mid = x_in + O Wo + bo.
-    grad_block(grad, lb.wo).noalias() = c.O.transpose() * dmid_;
-    grad_block(grad, lb.bo).row(0) = dmid_.colwise().sum();
-    dO_.noalias() = dmid_ * cblock(lb.wo).transpose();
-    dQ_.setZero(N, heads_ * A);
-    dK_.setZero(N, heads_ * A);
-    dV_.setZero(N, heads_ * A);
+    add_transpose_multiply(c.O, pass.dmid, grad_block(grad, lb.wo));
+    grad_block(grad, lb.bo).row(0) = pass.dmid.colwise().sum();
+    pass.dO.resize(N, HA);
+    multiply(pass.dmid, t.wo, pass.dO, false);
+    pass.dQKV.resize(N, 3 * HA);  // every (sample, head) block written below
+    auto dQ = pass.dQKV.leftCols(HA);
+    auto dK = pass.dQKV.middleCols(HA, HA);
+    auto dV = pass.dQKV.rightCols(HA);
     for (Index s = 0; s < n; ++s) {
       for (Index h = 0; h < heads_; ++h) {
         const auto P = c.P.middleRows((s * heads_ + h) * T, T);
-        const auto dO = dO_.block(s * T, h * A, T, A);
-        dV_.block(s * T, h * A, T, A).noalias() = P.transpose() * dO;
-        dS_.noalias() = dO * c.V.block(s * T, h * A, T, A).transpose();  // dP
-        softmax_inner_ = (dS_.array() * P.array()).rowwise().sum();  // Σ_j dP_ij P_ij
-        dS_ = (P.array() * (dS_.colwise() - softmax_inner_).array()).matrix() * inv_sqrt_a;  // masked entries have P = 0
-        dQ_.block(s * T, h * A, T, A).noalias() = dS_ * c.K.block(s * T, h * A, T, A);
-        dK_.block(s * T, h * A, T, A).noalias() = dS_.transpose() * c.Q.block(s * T, h * A, T, A);
+        const auto dO = pass.dO.block(s * T, h * A, T, A);
+        dV.block(s * T, h * A, T, A).noalias() = P.transpose() * dO;
+        pass.dS.noalias() = dO * c.V.block(s * T, h * A, T, A).transpose();  // dP
+        pass.softmax_inner = (pass.dS.array() * P.array()).rowwise().sum();  // Σ_j dP_ij P_ij
+        pass.dS = (P.array() * (pass.dS.colwise() - pass.softmax_inner).array()).matrix() * inv_sqrt_a;  // masked entries have P = 0
+        dQ.block(s * T, h * A, T, A).noalias() = pass.dS * c.K.block(s * T, h * A, T, A);
+        dK.block(s * T, h * A, T, A).noalias() = pass.dS.transpose() * c.Q.block(s * T, h * A, T, A);
       }
     }
     if (rope_) {  // back through the rotation: its inverse
-      rotate(dQ_, -1);
-      rotate(dK_, -1);
+      rotate(pass, dQ, -1);
+      rotate(pass, dK, -1);
     }
-    grad_block(grad, lb.wq).noalias() = c.u1.transpose() * dQ_;
-    grad_block(grad, lb.wk).noalias() = c.u1.transpose() * dK_;
-    grad_block(grad, lb.wv).noalias() = c.u1.transpose() * dV_;
-    grad_block(grad, lb.bq).row(0) = dQ_.colwise().sum();
-    grad_block(grad, lb.bk).row(0) = dK_.colwise().sum();
-    grad_block(grad, lb.bv).row(0) = dV_.colwise().sum();
-    dU_.noalias() = dQ_ * cblock(lb.wq).transpose();
-    dU_.noalias() += dK_ * cblock(lb.wk).transpose();
-    dU_.noalias() += dV_ * cblock(lb.wv).transpose();
-    layer_norm_backward(dU_, c.xhat1, c.rstd1, cblock(lb.ln1_g), grad_block(grad, lb.ln1_g),
-                        grad_block(grad, lb.ln1_b), dX_, row_mean_, row_mean_dx_);
-    dX_ += dmid_;
+    add_transpose_multiply(c.u1, dQ, grad_block(grad, lb.wq));
+    add_transpose_multiply(c.u1, dK, grad_block(grad, lb.wk));
+    add_transpose_multiply(c.u1, dV, grad_block(grad, lb.wv));
+    grad_block(grad, lb.bq).row(0) = dQ.colwise().sum();
+    grad_block(grad, lb.bk).row(0) = dK.colwise().sum();
+    grad_block(grad, lb.bv).row(0) = dV.colwise().sum();
+    multiply(pass.dQKV, t.wqkv, pass.dU, false);  // Σ over [Q K V]: dQ W_qᵀ + dK W_kᵀ + dV W_vᵀ
+    layer_norm_backward(pass.dU, c.xhat1, c.rstd1, cblock(lb.ln1_g), grad_block(grad, lb.ln1_g),
+                        grad_block(grad, lb.ln1_b), pass.dX, pass.row_mean, pass.row_mean_dx);
+    pass.dX += pass.dmid;
   }
   const Scalar scale = static_cast<Scalar>(std::sqrt(static_cast<double>(width_)));
   MatMap gE = grad_block(grad, embed_);
-  for (Index r = 0; r < N; ++r) gE.row(tokens_[static_cast<std::size_t>(r)]) += scale * dX_.row(r);
+  for (Index r = 0; r < N; ++r) gE.row(pass.tokens[static_cast<std::size_t>(r)]) += scale * pass.dX.row(r);
   if (!rope_) {
     MatMap gP = grad_block(grad, pos_);
-    for (Index r = 0; r < N; ++r) gP.row(positions_[static_cast<std::size_t>(r)]) += dX_.row(r);
+    for (Index r = 0; r < N; ++r) gP.row(pass.positions[static_cast<std::size_t>(r)]) += pass.dX.row(r);
   }
 }
 

@@ -11,8 +11,10 @@
 // GELU is the exact erf form; no dropout (the chapter does not say whether it kept the code base's 0.1). Init as
 // PyTorch's defaults: linear weights and biases U(±1/√fan_in), embeddings N(0, 1), LayerNorm γ = 1, β = 0.
 // Inputs are token ids (one per column, as floats; the vocabulary size from `vocab` or the distribution's feature
-// "vocab"). Forward and backward are whole-batch GEMMs over the n·T token rows, plus one T×T softmax block per
-// (sample, head); every buffer is the model's and reused.
+// "vocab"). Forward and backward are products over the n·T token rows of a shard of the batch (two shards from 16
+// samples, on the job's threads), plus one T×T softmax block per (sample, head); every buffer is the model's and
+// reused. The products whose output is whole vector strips wide (widths 64 and 128 here) run as the SDK's
+// register-tiled products (featurelab/tiled_products.hpp), the others as Eigen's.
 // Blocks: embed (V×D), pos (T×D; learned positions only), l<i>.{ln1_g, ln1_b, wq, bq, wk, bk, wv, bv, wo, bo, ln2_g, ln2_b, w1, b1, w2, b2},
 // lnf_g, lnf_b, out (D×C), bout, and the frozen attention_shape = [H, a] that probes read.
 #pragma once
@@ -59,7 +61,7 @@ class Transformer : public featurelab::Model {
                    featurelab::MatRef out);
   // Block l's attention probabilities of the last run (n·H·T × T; row (s·H + h)·T + i is query i of sample s in head
   // h, zero after i): what SnapKV's observation window and H2O's accumulated attention read.
-  const featurelab::Mat& attention(featurelab::Index l) const { return cache_[static_cast<std::size_t>(l)].P; }
+  const featurelab::Mat& attention(featurelab::Index l) const { return passes_[0].cache[static_cast<std::size_t>(l)].P; }
   featurelab::Index layers() const { return layers_; }
   featurelab::Index heads() const { return heads_; }
   featurelab::Index head_width() const { return head_width_; }
@@ -77,27 +79,48 @@ class Transformer : public featurelab::Model {
     featurelab::Mat x_in, xhat1, u1, Q, K, V, P, O, x_mid, xhat2, u2, h1, cdf, g;
     featurelab::Vec rstd1, rstd2;
   };
-  void read_tokens(featurelab::ConstMatRef X);
-  void run(featurelab::Index n, featurelab::Index T, featurelab::Index score_layer, featurelab::MatRef out);
-  void rotate(featurelab::Mat& M, featurelab::Scalar sign);
+  // Everything one pass over a shard of the batch writes: its tokens, the caches its backward pass reads, and its
+  // scratch. Every buffer keeps its storage from step to step, so a step allocates nothing.
+  struct Pass {
+    featurelab::Index n = 0, T = 0;  // samples, tokens per sample
+    std::vector<int> tokens;         // n·T token ids
+    std::vector<int> positions;      // and their positions
+    featurelab::Mat rope_cos, rope_sin, rope_tmp;  // gathered by the rows' positions
+    std::vector<LayerCache> cache;
+    featurelab::Mat x, last, xhatf, uf, dlast, dX, dmid, dU, dO, dG, dS;
+    featurelab::Mat dQKV;  // [dQ dK dV] side by side (n·T × 3Ha): dU = [dQ dK dV]·[W_q W_k W_v]ᵀ is one product
+    featurelab::Vec rstdf;
+    // One value per row, one buffer per size: LayerNorm's means over the n·T rows and over the n last rows, and the
+    // softmax backward's Σ_j dP_ij P_ij over a head's T rows.
+    featurelab::Vec row_mean, row_mean_dx, last_mean, last_mean_dx, softmax_inner;
+  };
+  void read_tokens(featurelab::ConstMatRef X, featurelab::Index first, Pass& pass);
+  void run(Pass& pass, featurelab::Index score_layer, featurelab::MatRef out);
+  void backward_pass(Pass& pass, featurelab::ConstMatRef dout, featurelab::VecRef grad);
+  using StridedMatRef = Eigen::Ref<featurelab::Mat, 0, Eigen::OuterStride<>>;
+  void rotate(Pass& pass, StridedMatRef M, featurelab::Scalar sign);
+  void transpose_weights();
 
   featurelab::Index layers_, heads_, width_, head_width_, mlp_, vocab_, length_, classes_;
-  featurelab::Index seq_ = 0;  // T of the last run
   bool score_rows_ = false;     // run_score_rows: every query row's scores, not the last one's
   const std::vector<unsigned char>* keep_ = nullptr;  // run_evicted's mask of the last row, else none
   bool causal_, rope_;
-  std::vector<int> tokens_;     // n·T token ids of the last run
-  std::vector<int> positions_;  // and their positions
   featurelab::Mat rope_cos_table_, rope_sin_table_;  // length × a/2
-  featurelab::Mat rope_cos_, rope_sin_, rope_tmp_;   // gathered by the rows' positions
   featurelab::BlockHandle embed_, pos_, lnf_g_, lnf_b_, out_, bout_;  // pos_ empty with rope
   std::vector<LayerBlocks> layer_blocks_;
-  std::vector<LayerCache> cache_;
-  featurelab::Mat x_, last_, xhatf_, uf_, dlast_, dX_, dmid_, dU_, dQ_, dK_, dV_, dO_, dG_, dS_;
-  featurelab::Vec rstdf_;
-  // Scratch of one value per row, one buffer per size so that no step reallocates: LayerNorm's means over the n·T
-  // rows and over the n last rows, and the softmax backward's Σ_j dP_ij P_ij over a head's T rows.
-  featurelab::Vec row_mean_, row_mean_dx_, last_mean_, last_mean_dx_, softmax_inner_;
+  // The weights the backward pass multiplies by transposed, copied transposed once per backward() for the
+  // register-tiled products (which read their right operand row by row): W_2ᵀ, W_1ᵀ, W_oᵀ, and [W_q W_k W_v]ᵀ.
+  struct TransposedWeights {
+    featurelab::Mat w2, w1, wo, wqkv;
+  };
+  std::vector<TransposedWeights> transposed_;
+  // forward() splits its batch into shards fixed by the batch size alone (kShards from 2·kShardMin samples), each a
+  // pass of its own on one of the job's threads, and backward() adds the shards' gradients in shard order: the same
+  // bits on any number of threads. The GemFilter runs use passes_[0] alone.
+  static constexpr featurelab::Index kShards = 2, kShardMin = 8;
+  std::vector<Pass> passes_;
+  featurelab::Index shards_ = 1;       // of the last forward()
+  std::vector<featurelab::Vec> shard_grad_;  // shards 1 … kShards − 1's gradients
 };
 
 }  // namespace featurelab::fourier_icl_pack

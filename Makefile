@@ -16,7 +16,7 @@ UNITY ?= ON
 # libopenblas0-serial, the serial BLAS builds `make bench` measures as the machine's limits.
 APT_PACKAGES := cmake g++ make git libboost-dev libboost-filesystem-dev libeigen3-dev libspdlog-dev \
   libfmt-dev libssl-dev catch2 libtomlplusplus-dev libcli11-dev nlohmann-json3-dev libbenchmark-dev gnuplot-nox zlib1g-dev dataset-fashion-mnist jq \
-  libblis4-serial libopenblas0-serial \
+  libblis4-serial libopenblas0-serial libsqlite3-dev sqlite3 \
   clang libclang-rt-14-dev
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)
 

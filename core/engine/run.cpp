@@ -334,14 +334,30 @@ int collect_runs(const std::vector<fs::path>& runs, const fs::path& out, Catalog
     all.emplace_back(run_dir.filename().string(), std::move(records));
   }
   if (!out.empty()) {
-    // The joined table: one row per run, sweep point and metric.
+    // The joined table: one row per run, sweep point and metric, a column per sweep key of any run (empty
+    // where a run has no such axis), as in each run's summary.csv.
+    std::vector<std::string> keys;
+    for (const auto& run_dir : runs) {
+      for (const auto& axis : read_run_record(run_dir).axes) {
+        if (std::find(keys.begin(), keys.end(), axis.key) == keys.end()) keys.push_back(axis.key);
+      }
+    }
     std::ostringstream joined;
-    joined << "run,point,metric,n,mean,std,min,max\n";
+    joined << "run,point";
+    for (const auto& key : keys) joined << "," << csv_field(key);
+    joined << ",metric,n,mean,std,min,max\n";
     for (const auto& [name, records] : all) {
       for (const auto& row : summarize(records)) {
-        joined << csv_field(name) << "," << csv_field(row.label) << "," << csv_field(row.metric) << "," << row.n << ","
-               << json_number(row.mean) << "," << json_number(row.std) << "," << json_number(row.min) << ","
-               << json_number(row.max) << "\n";
+        joined << csv_field(name) << "," << row.point;
+        for (const auto& key : keys) {
+          std::string value;
+          for (const auto& [k, v] : row.assignments) {
+            if (k == key) value = v;
+          }
+          joined << "," << csv_field(value);
+        }
+        joined << "," << csv_field(row.metric) << "," << row.n << "," << json_number(row.mean) << "," << json_number(row.std) << ","
+               << json_number(row.min) << "," << json_number(row.max) << "\n";
       }
     }
     write_file_atomically(out, joined.str());

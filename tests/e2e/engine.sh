@@ -142,6 +142,8 @@ expect 2 "out of range" -- $fl job "$work/prep" --index 4
 expect 0 "" -- $fl collect "$work/prep" "$work/j1" --out "$work/joined.csv"
 check "collect rebuilt summary.csv" test -s "$work/prep/summary.csv"
 check "the joined table names both runs" bash -c "grep -q '^prep,' '$work/joined.csv' && grep -q '^j1,' '$work/joined.csv'"
+check "the joined table has a column per sweep key" test "$(head -1 "$work/joined.csv")" = "run,point,model.width,metric,n,mean,std,min,max"
+check "and names a point by its values" grep -qE '^prep,1,40,accuracy.test,2,' "$work/joined.csv"
 for d in "$work"/j1/jobs/*/; do
   name=$(basename "$d")
   check "job $name via 'featurelab job' equals the worker run" cmp "$d/metrics.jsonl" "$work/prep/jobs/$name/metrics.jsonl"

@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# featurelab export: a 2-point × 2-seed sweep as one long table of every recorded metric and one of final
+# values, in CSV, JSON lines and SQLite, read back by other tools (awk, jq, sqlite3) and checked against the
+# run's own files: every metrics.jsonl line is a row, and the final values' mean per point is summary.csv's.
+source "$(dirname "$0")/lib.sh"
+fl=$FEATURELAB
+sweep=$SOURCE_DIR/tests/data/sweep.toml
+
+expect 0 "" -- $fl run "$sweep" --out "$work/run" -q
+lines=$(cat "$work"/run/jobs/*/metrics.jsonl | wc -l)
+
+expect 0 "metrics.csv" -- $fl export "$work/run" --out "$work/csv"
+check "the long table's header: the job's columns, the sweep axis, step, metric, value" \
+  test "$(head -1 "$work/csv/metrics.csv")" = "run,job,job_id,seed,point,status,model.width,step,metric,value"
+check "the final table's header" test "$(head -1 "$work/csv/final.csv")" = "run,job,job_id,seed,point,status,model.width,metric,value"
+check "one CSV row per metrics.jsonl line ($lines)" test "$(($(wc -l <"$work/csv/metrics.csv") - 1))" -eq "$lines"
+# The mean over seeds of the final accuracy.test at width 40, from the export and from summary.csv (%.12g).
+mean_csv=$(awk -F, '$7 == 40 && $8 == "accuracy.test" { s += $9; n++ } END { printf "%.12g", s / n }' "$work/csv/final.csv")
+mean_summary=$(awk -F, '$2 == 40 && $3 == "accuracy.test" { printf "%.12g", $5 }' "$work/run/summary.csv")
+check "final.csv's mean over seeds at width 40 is summary.csv's ($mean_csv, $mean_summary)" test "$mean_csv" = "$mean_summary"
+
+expect 0 "metrics.jsonl" -- $fl export "$work/run" --out "$work/jsonl" --format jsonl -q
+check "one JSON line per metrics.jsonl line" test "$(wc -l <"$work/jsonl/metrics.jsonl")" -eq "$lines"
+mean_jsonl=$(jq -s '[.[] | select(."model.width" == 40 and .metric == "accuracy.test") | .value] | add / length' "$work/jsonl/final.jsonl")
+check "the JSON lines' mean is the same ($mean_jsonl)" test "$(printf '%.12g' "$mean_jsonl")" = "$mean_summary"
+check "a sweep value is a JSON number, the seed too" bash -c "head -1 '$work/jsonl/metrics.jsonl' | jq -e '(.\"model.width\" | type) == \"number\" and (.seed | type) == \"number\"' >/dev/null"
+
+expect 0 "featurelab.sqlite" -- $fl export "$work/run" --out "$work/db" --format sqlite -q
+db=$work/db/featurelab.sqlite
+check "the SQLite metrics table has every line" test "$(sqlite3 "$db" 'select count(*) from metrics')" -eq "$lines"
+check "and 4 jobs" test "$(sqlite3 "$db" 'select count(*) from jobs')" -eq 4
+mean_sql=$(sqlite3 "$db" "select printf('%.12g', avg(value)) from final where \"model.width\" = 40 and metric = 'accuracy.test'")
+check "SQL's mean is the same ($mean_sql)" test "$mean_sql" = "$mean_summary"
+
+# --metric keeps the matching metrics; a pattern that matches none is refused with the recorded names.
+expect 0 "" -- $fl export "$work/run" --out "$work/some" --metric 'accuracy.*' -q
+check "--metric 'accuracy.*' keeps accuracy.train and accuracy.test only" \
+  test "$(cut -d, -f8 "$work/some/final.csv" | sort -u | tr '\n' ' ')" = "accuracy.test accuracy.train metric "
+expect 2 "--metric 'acc' matches no metric of 1 run\(s\); recorded: accuracy.test, accuracy.train" -- \
+  $fl export "$work/run" --out "$work/none" --metric acc
+expect 2 "not a featurelab run directory" -- $fl export "$work" --out "$work/none"
+expect 2 "expected csv, jsonl or sqlite|--format" -- $fl export "$work/run" --out "$work/none" --format parquet
+check "a refused export writes nothing" test ! -e "$work/none"
+
+# Several runs: one table, a run column; an interrupted job's recorded steps are exported with its status.
+cp -r "$work/run" "$work/part"
+rm "$work"/part/jobs/0003-*/summary.json "$work"/part/jobs/0003-*/done
+expect 0 "" -- $fl export "$work/run" "$work/part" --out "$work/both" -q
+check "both runs in the long table" test "$(cut -d, -f1 "$work/both/metrics.csv" | sort -u | wc -l)" -eq 3
+check "the unfinished job is there, with its status, and without final values" bash -c \
+  "grep -q '^$work/part,3,[0-9a-f]*,1,1,missing,40,60,accuracy.test,' '$work/both/metrics.csv' && ! grep -q '^$work/part,3,' '$work/both/final.csv'"
+
+echo "$checks checks, $failures failed"
+[[ $failures -eq 0 ]]

@@ -61,6 +61,7 @@ TidyTables read_tidy_tables(const std::vector<fs::path>& runs, const std::vector
       job.run = run_dir.string();
       job.index = spec.index;
       job.id = spec.id;
+      job.dir = spec.dir;
       job.seed = spec.seed;
       job.point = spec.point;
       JobRecord record = load_job(run_dir / "jobs" / spec.dir, spec);

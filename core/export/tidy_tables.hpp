@@ -28,6 +28,7 @@ struct TidyJob {
   std::string run;      // the run directory as given
   std::size_t index = 0;
   std::string id;       // 16 hex digits
+  std::string dir;      // its directory under RUN/jobs ("0003-<id's first 8>")
   std::int64_t seed = 0;
   std::size_t point = 0;
   std::string status;   // ok, failed, interrupted, missing

@@ -52,6 +52,23 @@ void restore_default_stop_handlers() {
   set_handler(SIGXFSZ, SIG_DFL, 0);
 }
 
+namespace {
+constexpr int kHostSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGPIPE, SIGXFSZ};
+}  // namespace
+
+ScopedStopHandlers::ScopedStopHandlers() {
+  static_assert(sizeof(kHostSignals) / sizeof(int) == kSaved);
+  for (int i = 0; i < kSaved; ++i) ::sigaction(kHostSignals[i], nullptr, &saved_[i]);
+  g_stop.store(false);
+  g_signal.store(0);
+  g_suspend.store(false);
+  install_stop_handlers();
+}
+
+ScopedStopHandlers::~ScopedStopHandlers() {
+  for (int i = 0; i < kSaved; ++i) ::sigaction(kHostSignals[i], &saved_[i], nullptr);
+}
+
 void install_worker_stop_handlers() {
   for (int sig : kStopSignals) set_handler(sig, note_stop, SA_RESTART);
   set_handler(SIGTSTP, SIG_DFL, 0);

@@ -34,6 +34,20 @@ void install_stop_handlers();
 // The default actions again, once the command is done.
 void restore_default_stop_handlers();
 
+// For the length of a run in a host that has handlers of its own (Python's, for KeyboardInterrupt):
+// clears an earlier stop request, installs the handlers above, and puts the host's back at the end.
+class ScopedStopHandlers {
+ public:
+  ScopedStopHandlers();
+  ~ScopedStopHandlers();
+  ScopedStopHandlers(const ScopedStopHandlers&) = delete;
+  ScopedStopHandlers& operator=(const ScopedStopHandlers&) = delete;
+
+ private:
+  static constexpr int kSaved = 6;  // SIGINT, SIGTERM, SIGHUP, SIGTSTP, SIGPIPE, SIGXFSZ
+  struct sigaction saved_[kSaved];
+};
+
 // In a freshly forked worker, with the stop signals still blocked: each stop signal sets the
 // flag, however often it comes; Ctrl-Z and the terminal's job control are the parent's business.
 void install_worker_stop_handlers();

@@ -3,8 +3,7 @@
 
 #include "config/validate.hpp"
 #include "engine/allowed_cpus.hpp"
-#include "engine/component_check.hpp"
-#include "engine/job_memory_limit.hpp"
+#include "engine/pipeline_session.hpp"
 #include "engine/run.hpp"
 #include "engine/run_builds.hpp"
 #include "engine/stop_signals.hpp"
@@ -21,9 +20,6 @@
 namespace featurelab::cli {
 
 namespace {
-
-// More worker processes than this is a typo, not a machine: refused before anything starts.
-constexpr int kMaxJobs = 4096;
 
 // A whole number of at least `least` for an option that counts something ("worker processes"):
 // CLI11's own range check prints its bound as a 309-digit number, and a size_t option takes -1
@@ -46,22 +42,8 @@ CLI::Validator counting(const std::string& what, long long least) {
       "INT");
 }
 
-// While a command runs jobs: SIGINT, SIGTERM and SIGHUP stop it gracefully (stop_signals.hpp).
-class StopHandlers {
- public:
-  StopHandlers() { install_stop_handlers(); }
-  ~StopHandlers() { restore_default_stop_handlers(); }
-  StopHandlers(const StopHandlers&) = delete;
-  StopHandlers& operator=(const StopHandlers&) = delete;
-};
-
 // The limits of each job, which `run` and `job` both take.
-struct JobLimitArgs {
-  double timeout = 0;
-  std::int64_t memory_mib = 0;
-};
-
-void add_job_limit_args(CLI::App* sub, JobLimitArgs& args) {
+void add_job_limit_args(CLI::App* sub, JobLimits& args) {
   sub->add_option("--job-timeout", args.timeout,
                   "Seconds after which a job is killed and failed (0 = none; default: experiment.timeout)")
       ->check(CLI::Validator(
@@ -79,35 +61,6 @@ void add_job_limit_args(CLI::App* sub, JobLimitArgs& args) {
       ->type_name("MIB");
 }
 
-void check_job_limits(const JobLimitArgs& args) {
-  if (!std::isfinite(args.timeout)) {
-    throw ConfigError({{"--job-timeout", fmt::format("{} is not a number of seconds; give 0 (no limit) or a positive number",
-                                                     args.timeout)}});
-  }
-  if (const std::string problem = job_memory_problem(args.memory_mib); !problem.empty()) {
-    throw ConfigError({{"--job-memory", problem}});
-  }
-}
-
-// The worker processes for --jobs (0: the default): at most the CPUs this process may use, since
-// more would only take turns on them (and hand their jobs threads the machine does not have).
-int worker_count(int requested, spdlog::logger& log) {
-  const int cpus = allowed_cpus();
-  if (requested == 0) return cpus;
-  if (requested > kMaxJobs) {
-    throw ConfigError({{"--jobs", fmt::format("{} is over the bound of {} worker processes; this process may use {} "
-                                              "CPU(s): give at most that many, or leave --jobs out",
-                                              requested, kMaxJobs, cpus)}});
-  }
-  if (requested > cpus) {
-    log.warn("--jobs {}: this process may use {} CPU(s) (its CPU affinity and cgroup quota); running {} worker(s), "
-             "since more would only take turns on them",
-             requested, cpus, cpus);
-    return cpus;
-  }
-  return requested;
-}
-
 struct PipelineArgs {
   std::string file;
   std::vector<std::string> overrides;
@@ -121,11 +74,8 @@ void add_pipeline_args(CLI::App* sub, PipelineArgs& args) {
 }
 
 RunPlan load_and_validate(const PipelineArgs& args, Catalog& catalog) {
-  RunPlan plan = plan_run(args.file, args.overrides, catalog);
+  RunPlan plan = featurelab::load_and_validate(args.file, args.overrides, catalog);
   for (const auto& warning : plan.warnings) std::cerr << "warning: " << warning << "\n";
-  check_assertions(plan);
-  pin_run_packs(plan, catalog);  // before anything is built from them, here or in a worker
-  check_components(plan, catalog);
   return plan;
 }
 
@@ -179,7 +129,7 @@ Action add_run_command(CLI::App& app, const GlobalOptions& global) {
                 "Continue a run directory: finished jobs are kept, the others rerun (also the default)");
   auto prepare = std::make_shared<bool>(false);
   sub->add_flag("--prepare", *prepare, "Write the run directory and run nothing (then: featurelab job RUN --index I)");
-  auto limits = std::make_shared<JobLimitArgs>();
+  auto limits = std::make_shared<JobLimits>();
   add_job_limit_args(sub, *limits);
   return [&global, args, out, jobs, resume, prepare, limits]() {
     check_job_limits(*limits);
@@ -187,21 +137,17 @@ Action add_run_command(CLI::App& app, const GlobalOptions& global) {
     auto log = make_logger(global);
     for (const auto& problem : catalog.problems()) log->warn("{}", problem);
     const RunPlan plan = load_and_validate(*args, catalog);
-    RunOptions options;
-    options.out = out->empty() ? std::filesystem::path("runs") / plan.points.front().name : std::filesystem::path(*out);
-    if (*resume && !std::filesystem::exists(options.out / "run.json")) {
-      throw ConfigError({{options.out.string(), "--resume: no run to resume here (no run.json)"}});
-    }
-    check_resumed_builds(options.out, plan);
-    options.jobs = worker_count(*jobs, *log);
-    options.cores = options.jobs;
-    options.prepare_only = *prepare;
-    options.job_timeout = limits->timeout;
-    options.job_memory_mb = static_cast<std::size_t>(limits->memory_mib);
+    RunRequest request;
+    request.out = *out;
+    request.jobs = *jobs;
+    request.resume = *resume;
+    request.prepare_only = *prepare;
+    request.limits = *limits;
+    RunOptions options = run_options(plan, request, *log);
     options.live_progress = ::isatty(STDERR_FILENO) != 0 && !global.quiet;
     options.log = log.get();
     options.stop = &stop_requested_flag();
-    const StopHandlers handlers;
+    const ScopedStopHandlers handlers;
     return execute_run(plan, catalog, options);
   };
 }
@@ -218,7 +164,7 @@ Action add_job_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--index", *index, "Job index (0-based; e.g. $SLURM_ARRAY_TASK_ID)")
       ->required()
       ->check(counting("a job index", 0));
-  auto limits = std::make_shared<JobLimitArgs>();
+  auto limits = std::make_shared<JobLimits>();
   add_job_limit_args(sub, *limits);
   return [&global, run, index, limits]() {
     check_job_limits(*limits);
@@ -234,7 +180,7 @@ Action add_job_command(CLI::App& app, const GlobalOptions& global) {
     options.live_progress = ::isatty(STDERR_FILENO) != 0 && !global.quiet;
     options.log = log.get();
     options.stop = &stop_requested_flag();
-    const StopHandlers handlers;
+    const ScopedStopHandlers handlers;
     return run_one_job(*index, catalog, options);
   };
 }

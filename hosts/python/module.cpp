@@ -1,9 +1,21 @@
-// featurelab._featurelab: the C++ core seen from Python (pybind11). It exposes the tidy tables of
-// `featurelab export` (core/export/tidy_tables.hpp) as columns, which featurelab.load turns into pandas
-// DataFrames; errors come as featurelab.FeaturelabError with the core's message.
+// featurelab._featurelab: the C++ core seen from Python (pybind11), for the package featurelab
+// (hosts/python/featurelab): validating and running a pipeline in this process, as `featurelab validate`
+// and `run` do (core/engine/pipeline_session.hpp), the components on the plugin search path, and the tidy
+// tables of `featurelab export` as columns, which featurelab.load turns into pandas DataFrames. The core's
+// errors come as Python exceptions with its messages: ConfigError (with every located problem), PluginError,
+// BusyError, all FeaturelabError.
+#include "engine/pipeline_session.hpp"
+#include "engine/stop_signals.hpp"
+#include "errors.hpp"
 #include "export/tidy_tables.hpp"
 
 #include <featurelab/error.hpp>
+
+#include <spdlog/sinks/base_sink.h>
+#include <spdlog/spdlog.h>
+
+#include <dlfcn.h>
+#include <mutex>
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -97,18 +109,152 @@ py::dict tidy(const std::vector<std::filesystem::path>& runs, const std::vector<
   return out;
 }
 
+// The plugin directories: those given, FEATURELAB_PLUGIN_PATH, then the packs beside this build's core
+// (lib/featurelab/plugins next to libfeaturelab-core, in the build tree as installed): the command finds
+// them beside its executable, which here is python3.
+featurelab::Catalog discover(const std::vector<std::string>& plugin_paths) {
+  std::vector<std::string> paths = plugin_paths;
+  Dl_info info{};
+  if (::dladdr(reinterpret_cast<void*>(&featurelab::read_tidy_tables), &info) != 0 && info.dli_fname != nullptr) {
+    const auto beside = std::filesystem::path(info.dli_fname).parent_path() / "featurelab" / "plugins";
+    if (std::getenv("FEATURELAB_PLUGIN_PATH") == nullptr) paths.push_back(beside.string());
+  }
+  featurelab::Catalog catalog;
+  catalog.discover(featurelab::Catalog::search_path(paths));
+  return catalog;
+}
+
+// Log lines to a Python callable (level name, message), called with the GIL held; only the thread that runs
+// the pipeline logs here (a worker process logs to its job's log.txt).
+class PythonSink : public spdlog::sinks::base_sink<std::mutex> {
+ public:
+  explicit PythonSink(py::object callback) : callback_(std::move(callback)) {}
+  ~PythonSink() override {
+    py::gil_scoped_acquire gil;
+    callback_ = py::object();
+  }
+
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    py::gil_scoped_acquire gil;
+    const auto level = spdlog::level::to_string_view(msg.level);
+    callback_(std::string(level.data(), level.size()), std::string(msg.payload.data(), msg.payload.size()));
+  }
+  void flush_() override {}
+
+ private:
+  py::object callback_;
+};
+
+py::dict validate(const std::filesystem::path& file, const std::vector<std::string>& overrides,
+                  const std::vector<std::string>& plugin_paths) {
+  featurelab::Catalog catalog = discover(plugin_paths);
+  const featurelab::RunPlan plan = featurelab::load_and_validate(file, overrides, catalog);
+  const featurelab::Pipeline& first = plan.points.front();
+  py::list operative;
+  for (const auto& point : plan.points) operative.append(point.operative_toml());
+  py::dict out;
+  out["name"] = first.name;
+  out["jobs"] = plan.jobs.size();
+  out["points"] = plan.points.size();
+  out["seeds"] = first.seeds.size();
+  out["probes"] = first.probes.size();
+  out["assertions"] = first.asserts.size();
+  out["warnings"] = plan.warnings;
+  out["operative"] = operative;
+  return out;
+}
+
+py::tuple run(const std::filesystem::path& file, const std::vector<std::string>& overrides, const std::filesystem::path& out, int jobs,
+              bool resume, bool prepare, double timeout, std::int64_t memory_mib, const std::vector<std::string>& plugin_paths,
+              py::object log_callback, const std::string& level) {
+  featurelab::Catalog catalog = discover(plugin_paths);
+  auto log = std::make_shared<spdlog::logger>("featurelab", std::make_shared<PythonSink>(std::move(log_callback)));
+  log->set_pattern("%v");
+  log->set_level(spdlog::level::from_str(level));
+  for (const auto& problem : catalog.problems()) log->warn("{}", problem);
+  const featurelab::RunPlan plan = featurelab::load_and_validate(file, overrides, catalog);
+  for (const auto& warning : plan.warnings) log->warn("{}", warning);
+  featurelab::RunRequest request;
+  request.out = out;
+  request.jobs = jobs;
+  request.resume = resume;
+  request.prepare_only = prepare;
+  request.limits = {timeout, memory_mib};
+  featurelab::RunOptions options = featurelab::run_options(plan, request, *log);
+  options.log = log.get();
+  options.stop = &featurelab::stop_requested_flag();
+  int code = 0;
+  {
+    // Ctrl-C in the notebook stops the run as in a terminal (the jobs finish their step and write their
+    // results); Python's own handlers come back afterwards.
+    const featurelab::ScopedStopHandlers handlers;
+    py::gil_scoped_release release;
+    code = featurelab::execute_run(plan, catalog, options);
+  }
+  return py::make_tuple(code, options.out);
+}
+
+py::list components(const std::vector<std::string>& plugin_paths) {
+  featurelab::Catalog catalog = discover(plugin_paths);
+  py::list rows;
+  for (const auto& pack : catalog.packs()) {
+    for (const auto& c : pack->manifest.components) {
+      py::dict row;
+      row["kind"] = featurelab::to_string(c.kind);
+      row["name"] = c.name;
+      row["pack"] = pack->manifest.name;
+      row["doc"] = c.doc;
+      py::list params;
+      for (const auto& spec : c.schema.specs()) {
+        py::dict param;
+        param["name"] = spec.name;
+        param["default"] = spec.default_text();
+        param["expects"] = spec.expectation();
+        param["doc"] = spec.doc;
+        params.append(param);
+      }
+      row["params"] = params;
+      row["metrics"] = c.metrics;
+      rows.append(row);
+    }
+  }
+  return rows;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_featurelab, m) {
   m.doc() = "featurelab's C++ core (use the featurelab package, not this module)";
   static py::exception<featurelab::Error> error(m, "FeaturelabError", PyExc_RuntimeError);
+  static py::exception<featurelab::ConfigError> config_error(m, "ConfigError", error.ptr());
+  static py::exception<featurelab::PluginError> plugin_error(m, "PluginError", error.ptr());
+  static py::exception<featurelab::BusyError> busy_error(m, "BusyError", error.ptr());
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
+    } catch (const featurelab::ConfigError& e) {
+      // Every located problem as (where, message): "pipe.toml:12:3", "--set model.width".
+      py::list problems;
+      for (const auto& d : e.diagnostics()) problems.append(py::make_tuple(d.where, d.message));
+      config_error(e.what());
+      PyObject *type = nullptr, *value = nullptr, *trace = nullptr;
+      PyErr_Fetch(&type, &value, &trace);
+      PyErr_NormalizeException(&type, &value, &trace);
+      if (value != nullptr) PyObject_SetAttrString(value, "diagnostics", problems.ptr());
+      PyErr_Restore(type, value, trace);
+    } catch (const featurelab::PluginError& e) {
+      plugin_error(e.what());
+    } catch (const featurelab::BusyError& e) {
+      busy_error(e.what());
     } catch (const featurelab::Error& e) {
       error(e.what());
     }
   });
+  m.def("validate", &validate, py::arg("file"), py::arg("overrides"), py::arg("plugin_paths"));
+  m.def("run", &run, py::arg("file"), py::arg("overrides"), py::arg("out"), py::arg("jobs"), py::arg("resume"), py::arg("prepare"),
+        py::arg("timeout"), py::arg("memory_mib"), py::arg("plugin_paths"), py::arg("log"), py::arg("level"));
+  m.def("components", &components, py::arg("plugin_paths"));
   m.def("tidy", &tidy, py::arg("runs"), py::arg("metrics") = std::vector<std::string>{},
         "The runs' metrics and final values as columns: {'axes': [...], 'metrics': {...}, 'final': {...}}");
 }

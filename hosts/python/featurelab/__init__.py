@@ -1,7 +1,11 @@
-"""featurelab from Python: a run directory's results as pandas DataFrames.
+"""featurelab from Python: pipelines validated and run in this process, results as pandas DataFrames.
 
     import featurelab
+    featurelab.validate("P.toml", set={"model.width": 100})   # a summary; ConfigError with every located problem
+    run = featurelab.run("P.toml", set={"model.width": 100}, out="runs/p", jobs=2)   # per-job lines as it goes
     run = featurelab.load("runs/fig1")                 # or a list of run directories
+    featurelab.list("model")                           # the components found (a DataFrame)
+    featurelab.describe("two-layer")                   # a component's parameters (a DataFrame; its doc in .attrs)
     run.jobs         # one row per job: run, job, job_id, seed, point, status, <sweep keys>, dir
     run.metrics      # one row per recorded value: run, job, job_id, seed, point, status, <sweep keys>, step, metric, value
     run.final        # one row per finished job and metric (its last value)
@@ -17,19 +21,122 @@ The tables are those of `featurelab export` (the same C++ reader), so a DataFram
 
 from __future__ import annotations
 
+import builtins
+import difflib
 import json
+import math
 import os
 import re
+import sys
 from dataclasses import dataclass, field
-from typing import Iterable, List, Sequence, Union
+from typing import Any, Callable, Iterable, List, Mapping, Optional, Sequence, Union
 
 import pandas as pd
 
-from ._featurelab import FeaturelabError, tidy as _tidy
+from . import _featurelab
+from ._featurelab import BusyError, ConfigError, FeaturelabError, PluginError
 
-__all__ = ["FeaturelabError", "Run", "load"]
+__all__ = ["BusyError", "ConfigError", "FeaturelabError", "PluginError", "Run", "describe", "list", "load", "run",
+           "validate"]
 
 PathLike = Union[str, os.PathLike]
+Overrides = Union[Mapping[str, Any], Sequence[str], None]
+
+
+def _toml(value: Any) -> str:
+    """A Python value as the TOML text --set takes."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)  # a TOML basic string: the same escapes
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{json.dumps(str(k))} = {_toml(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, (builtins.list, tuple)):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
+    raise TypeError(f"cannot write {type(value).__name__} {value!r} as a TOML value")
+
+
+def _overrides(set: Overrides) -> builtins.list:
+    """{"model.width": 100} or ["model.width=100"] as --set's KEY=VALUE texts."""
+    if set is None:
+        return []
+    if isinstance(set, Mapping):
+        return [f"{key}={_toml(value)}" for key, value in set.items()]
+    return [str(s) for s in set]
+
+
+def _print_log(level: str, message: str) -> None:
+    print(message if level == "info" else f"{level}: {message}", file=sys.stderr, flush=True)
+
+
+def validate(pipeline: PathLike, set: Overrides = None, plugin_path: Sequence[PathLike] = ()) -> dict:
+    """Checks a pipeline against the component schemas and runs nothing, as `featurelab validate`: returns its
+    name, the numbers of jobs, sweep points, seeds, probes and assertions, its warnings, and the operative
+    configuration of every sweep point (TOML). Raises ConfigError (.diagnostics: every (where, message)) or
+    PluginError."""
+    return _featurelab.validate(os.fspath(pipeline), _overrides(set), [os.fspath(p) for p in plugin_path])
+
+
+def run(pipeline: PathLike, set: Overrides = None, out: Optional[PathLike] = None, jobs: int = 0, resume: bool = False,
+        prepare: bool = False, job_timeout: float = 0, job_memory: int = 0, plugin_path: Sequence[PathLike] = (),
+        log: Optional[Callable[[str, str], None]] = None, quiet: bool = False) -> "Run":
+    """Runs a pipeline in this process as `featurelab run` does (each job in a worker process of its own; an
+    existing directory resumes) and returns its results (`load`). `jobs` = 0: the CPUs this process may use.
+    Progress, a line per finished job and the assertions' results, goes to `log(level, message)` (default: printed
+    to stderr, which a notebook shows). The run's exit code is `Run.exit_code` (1: a job failed or an assertion did
+    not hold). Bad input raises ConfigError or PluginError; Ctrl-C stops the jobs after their step, writes what they
+    did and raises KeyboardInterrupt."""
+    code, out_dir = _featurelab.run(os.fspath(pipeline), _overrides(set), os.fspath(out) if out is not None else "", int(jobs),
+                                    bool(resume), bool(prepare), float(job_timeout), int(job_memory),
+                                    [os.fspath(p) for p in plugin_path], log or _print_log, "warn" if quiet else "info")
+    if code == 130:
+        raise KeyboardInterrupt(f"stopped; the finished jobs are kept in {out_dir} (run again to resume)")
+    if code >= 128:
+        raise FeaturelabError(f"stopped by signal {code - 128}; the finished jobs are kept in {out_dir}")
+    result = load(str(out_dir)) if not prepare else None
+    if result is not None:
+        result.exit_code = code
+    return result
+
+
+def list(kind: Optional[str] = None, plugin_path: Sequence[PathLike] = ()) -> pd.DataFrame:
+    """The components on the plugin search path: kind, name, pack, summary (the doc's first sentence)."""
+    rows = _featurelab.components([os.fspath(p) for p in plugin_path])
+    frame = pd.DataFrame([{"kind": r["kind"], "name": r["name"], "pack": r["pack"],
+                           "summary": r["doc"].split("\n")[0]} for r in rows], columns=["kind", "name", "pack", "summary"])
+    if kind is not None:
+        kinds = sorted(set_ for set_ in frame.kind.unique())
+        if kind not in kinds:
+            raise FeaturelabError(f"unknown kind '{kind}'; kinds: {', '.join(kinds)}")
+        frame = frame[frame.kind == kind]
+    return frame.sort_values(["kind", "name"]).reset_index(drop=True)
+
+
+def describe(name: str, plugin_path: Sequence[PathLike] = ()) -> pd.DataFrame:
+    """A component's parameters (name, default, what it expects, doc); its doc, kind, pack and metrics in .attrs.
+    A name that several packs declare is given as pack:name."""
+    rows = _featurelab.components([os.fspath(p) for p in plugin_path])
+    pack, _, bare = name.rpartition(":")
+    found = [r for r in rows if r["name"] == bare and (not pack or r["pack"] == pack)]
+    if not found:
+        names = sorted({r["name"] for r in rows})
+        close = difflib.get_close_matches(bare, names, n=3)
+        raise FeaturelabError(f"no component '{name}'" + (f"; did you mean {', '.join(close)}?" if close else
+                                                          "; featurelab.list() shows them"))
+    if len(found) > 1:
+        raise FeaturelabError(f"'{name}' is declared by {', '.join(r['pack'] for r in found)}: give pack:{bare}")
+    r = found[0]
+    frame = pd.DataFrame(r["params"], columns=["name", "default", "expects", "doc"])
+    frame.attrs.update(kind=r["kind"], pack=r["pack"], doc=r["doc"], metrics=r["metrics"])
+    return frame
 
 
 @dataclass
@@ -43,6 +150,7 @@ class Run:
     final: pd.DataFrame = field(repr=False)
     summary: pd.DataFrame = field(repr=False)
     asserts: pd.DataFrame = field(repr=False)
+    exit_code: int = 0  # of featurelab.run: 1 when a job failed or an assertion did not hold
 
     def table(self, name: str, job: int = 0, step: Union[int, None] = None, run: Union[PathLike, None] = None) -> pd.DataFrame:
         """A probe's table (`<probe>.<table>`, e.g. "neuron-feature-cosine.cosine") of a job, at `step` (default:
@@ -83,8 +191,8 @@ def load(runs: Union[PathLike, Sequence[PathLike]], metrics: Union[str, Iterable
     """Reads run directories (one, or a list) into DataFrames. `metrics`: names or patterns (*, ?, [...]) to keep
     (default: all). Raises FeaturelabError for a directory that is not a run or a pattern that matches nothing."""
     dirs = [os.fspath(runs)] if isinstance(runs, (str, os.PathLike)) else [os.fspath(r) for r in runs]
-    patterns = [metrics] if isinstance(metrics, str) else list(metrics or [])
-    columns = _tidy(dirs, patterns)
+    patterns = [metrics] if isinstance(metrics, str) else builtins.list(metrics or [])
+    columns = _featurelab.tidy(dirs, patterns)
     long_table = pd.DataFrame(columns["metrics"])
     final = pd.DataFrame(columns["final"])
     summaries = []
@@ -96,5 +204,5 @@ def load(runs: Union[PathLike, Sequence[PathLike]], metrics: Union[str, Iterable
             summaries.append(s)
     summary = pd.concat(summaries, ignore_index=True) if summaries else pd.DataFrame()
     asserts = pd.concat([_asserts(d) for d in dirs], ignore_index=True)
-    return Run(dirs=dirs, axes=list(columns["axes"]), jobs=pd.DataFrame(columns["jobs"]), metrics=long_table,
+    return Run(dirs=dirs, axes=builtins.list(columns["axes"]), jobs=pd.DataFrame(columns["jobs"]), metrics=long_table,
                final=final, summary=summary, asserts=asserts)

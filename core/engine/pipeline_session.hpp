@@ -1,0 +1,49 @@
+// What a host does with a pipeline file before it runs anything, shared by the command line
+// (`featurelab validate`, `run`, `job`) and the Python package: plan and validate it, check the
+// limits asked for each job, and choose the worker processes.
+#pragma once
+
+#include "engine/plan.hpp"
+#include "engine/run.hpp"
+#include "registry/catalog.hpp"
+
+#include <spdlog/logger.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace featurelab {
+
+// Plans the sweep, validates every point, checks the assertions against the probes, pins the packs the
+// run will load and checks its components. Throws ConfigError (every problem, located) or PluginError;
+// plan.warnings hold what does not stop the run, for the host to show first.
+RunPlan load_and_validate(const std::filesystem::path& file, const std::vector<std::string>& overrides, Catalog& catalog);
+
+// --job-timeout (seconds, 0 = none) and --job-memory (MiB, 0 = none); throws ConfigError naming the option.
+struct JobLimits {
+  double timeout = 0;
+  std::int64_t memory_mib = 0;
+};
+void check_job_limits(const JobLimits& limits);
+
+// The worker processes for --jobs (0: the default): at most the CPUs this process may use, since more
+// would only take turns on them (and hand their jobs threads the machine does not have). Throws
+// ConfigError past a bound no machine has.
+int worker_count(int requested, spdlog::logger& log);
+
+// What `run` asks of a run of `plan`.
+struct RunRequest {
+  std::filesystem::path out;  // empty: runs/<pipeline name>
+  int jobs = 0;               // 0: the CPUs this process may use
+  bool resume = false;        // the directory must hold a run already
+  bool prepare_only = false;
+  JobLimits limits;
+};
+
+// The options execute_run takes (log, stop flag and live progress left to the host). Throws
+// ConfigError (--resume without a run, bad limits) or PluginError (a resumed run's packs changed).
+RunOptions run_options(const RunPlan& plan, const RunRequest& request, spdlog::logger& log);
+
+}  // namespace featurelab

@@ -1,0 +1,68 @@
+"""featurelab.run, validate, list and describe in this process: the same files as the command, the same errors as
+Python exceptions that carry the file and line, progress to a callback."""
+
+import glob
+import os
+import subprocess
+
+import pytest
+
+import featurelab
+
+FEATURELAB = os.environ["FEATURELAB"]
+SWEEP = os.path.join(os.environ["SOURCE_DIR"], "tests", "data", "sweep.toml")
+
+
+def test_validate_summarises_the_plan():
+    plan = featurelab.validate(SWEEP)
+    assert (plan["name"], plan["jobs"], plan["points"], plan["seeds"]) == ("sweep", 4, 2, 2)
+    assert "width = 40" in plan["operative"][1]
+    assert featurelab.validate(SWEEP, set={"experiment.seeds": [3]})["jobs"] == 2
+
+
+def test_errors_carry_where_and_the_fix():
+    with pytest.raises(featurelab.ConfigError) as caught:
+        featurelab.validate(SWEEP, set={"model.widht": 5})
+    where = [w for w, _ in caught.value.diagnostics]
+    assert any(w.startswith("--set model.widht") for w in where), caught.value.diagnostics
+    assert "width" in str(caught.value)  # the suggestion
+    with pytest.raises(featurelab.ConfigError) as caught:
+        featurelab.validate(SWEEP, set={"model.width": 5})  # a swept key
+    assert "sweep.toml:" in str(caught.value)
+    assert isinstance(caught.value, featurelab.FeaturelabError)
+    with pytest.raises(featurelab.ConfigError, match="/nonexistent.toml: no such pipeline file"):
+        featurelab.validate("/nonexistent.toml")
+
+
+def test_run_in_process_equals_the_command(tmp_path):
+    lines = []
+    run = featurelab.run(SWEEP, out=tmp_path / "py", jobs=2, log=lambda level, message: lines.append((level, message)))
+    assert run.exit_code == 0
+    assert len(run.final) > 0 and sorted(run.jobs.seed) == [0, 0, 1, 1]
+    assert sum("done in" in m for _, m in lines) == 4, lines  # a line per finished job
+    assert any("assert PASS" in m for _, m in lines)
+    subprocess.run([FEATURELAB, "-q", "run", SWEEP, "--out", str(tmp_path / "cli"), "--jobs", "1"], check=True)
+    for f in sorted(glob.glob(str(tmp_path / "cli" / "jobs" / "*" / "metrics.jsonl"))):
+        mine = tmp_path / "py" / "jobs" / os.path.basename(os.path.dirname(f)) / "metrics.jsonl"
+        assert open(f, "rb").read() == open(mine, "rb").read()
+    again = featurelab.run(SWEEP, out=tmp_path / "py", quiet=True, log=lambda level, message: lines.append(message))
+    assert again.exit_code == 0 and len(again.metrics) == len(run.metrics)  # resumed: every job already done
+
+
+def test_a_failing_assertion_is_an_exit_code_not_an_exception(tmp_path):
+    run = featurelab.run(SWEEP, set={"assert.0.expect": "accuracy.train >= 0.999", "experiment.seeds": [0]},
+                         out=tmp_path / "r", quiet=True, log=lambda *a: None)
+    assert run.exit_code == 1
+    assert not run.asserts[run.asserts["assert"] == 0].holds.all()
+
+
+def test_list_and_describe():
+    models = featurelab.list("model")
+    assert "two-layer" in set(models.name) and set(models.kind) == {"model"}
+    params = featurelab.describe("two-layer")
+    assert "width" in set(params.name)
+    assert params.attrs["kind"] == "model" and params.attrs["doc"]
+    with pytest.raises(featurelab.FeaturelabError, match="no component 'two-layr'; did you mean"):
+        featurelab.describe("two-layr")
+    with pytest.raises(featurelab.FeaturelabError, match="unknown kind 'modle'"):
+        featurelab.list("modle")

@@ -2,8 +2,9 @@
 // models use (Z = X·Wᵀ and ∇W = Gᵀ·X), for = and +=, at shapes on both sides of the build kernel's
 // thresholds (with -DFEATURELAB_BLAS=blis some blocks go to BLIS through CBLAS, whose transposition
 // and leading-dimension arguments this checks), and give the same bits on one, two and three threads.
+#include "random_matrices.hpp"
+
 #include <featurelab/parallel_product.hpp>
-#include <featurelab/rng.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -11,14 +12,9 @@
 
 using namespace featurelab;
 
-namespace {
+using featurelab::testing_inputs::random_matrix;
 
-Mat random_matrix(Index rows, Index cols, std::uint64_t seed) {
-  Mat m(rows, cols);
-  Rng rng(seed);
-  rng.fill_normal(m, 1.0);
-  return m;
-}
+namespace {
 
 // max |C − A·B| over max |A|·max |B|·inner, computed in double: rounding only, whichever kernel ran.
 template <class Lhs, class Rhs>

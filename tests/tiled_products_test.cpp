@@ -2,7 +2,8 @@
 // wider than the matrices (blocks of larger ones, as the transformer's [dQ dK dV] columns), at every
 // remainder of rows, strips and inputs; and each output is the same bits whatever block of rows it is
 // computed in (its sum does not depend on the tiling).
-#include <featurelab/rng.hpp>
+#include "random_matrices.hpp"
+
 #include <featurelab/tiled_products.hpp>
 
 #include <catch2/catch.hpp>
@@ -10,14 +11,9 @@
 using namespace featurelab;
 namespace tiled = featurelab::tiled_products;
 
-namespace {
+using featurelab::testing_inputs::random_matrix;
 
-Mat tiled_products_random(Index rows, Index cols, std::uint64_t seed) {
-  Mat m(rows, cols);
-  Rng rng(seed);
-  rng.fill_normal(m, 1.0);
-  return m;
-}
+namespace {
 
 // max |C − exact| over max |A|·max |B|·inner, the exact product in double.
 double tiled_products_error(const Mat& C, const MatD& exact, double scale) {
@@ -35,8 +31,8 @@ TEST_CASE("tiled products equal Eigen's for = and +=, at row strides wider than 
         const Index cols = strips * lanes;
         INFO("rows " << rows << ", inner " << dim << ", cols " << cols);
         // Each operand a block of a wider matrix: its row stride is not its width.
-        const Mat Xw = tiled_products_random(rows, dim + 3, 1), Ww = tiled_products_random(dim, cols + lanes, 2);
-        const Mat start = tiled_products_random(rows, cols, 3);
+        const Mat Xw = random_matrix(rows, dim + 3, 1), Ww = random_matrix(dim, cols + lanes, 2);
+        const Mat start = random_matrix(rows, cols, 3);
         const auto X = Xw.leftCols(dim);
         const auto W = Ww.rightCols(cols);
         const MatD exact = X.cast<double>() * W.cast<double>();
@@ -58,7 +54,7 @@ TEST_CASE("tiled products equal Eigen's for = and +=, at row strides wider than 
           CHECK(Zrow.row(0) == Z.row(rows - 1));
         }
         // ∇W += Xᵀ G: X rows × dim, G rows × cols, ∇W dim × cols, accumulating onto a known start.
-        const Mat Gw = tiled_products_random(rows, cols + lanes, 4), dstart = tiled_products_random(dim, cols, 5);
+        const Mat Gw = random_matrix(rows, cols + lanes, 4), dstart = random_matrix(dim, cols, 5);
         const auto G = Gw.leftCols(cols);
         Mat dWw = Mat::Constant(dim, cols + 1, Scalar(7));
         auto dW = dWw.leftCols(cols);

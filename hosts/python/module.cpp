@@ -14,8 +14,10 @@
 #include <spdlog/sinks/base_sink.h>
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <dlfcn.h>
 #include <mutex>
+#include <pthread.h>
 
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
@@ -109,6 +111,30 @@ py::dict tidy(const std::vector<std::filesystem::path>& runs, const std::vector<
   return out;
 }
 
+// A run forks a worker per job from this thread while the GIL is released and other Python threads (a notebook
+// kernel's) may hold the interpreter's locks: the worker would inherit them held, and a Python probe in it would
+// wait forever. So while a run forks, fork() goes through Python's own protocol, as os.fork() does: the GIL and
+// the interpreter's locks taken before, released in the parent after, and reinitialised in the child. Only
+// during a run: os.fork() takes those locks itself and must not meet these handlers.
+std::atomic<bool> g_forking_workers{false};
+PyGILState_STATE g_fork_gil;
+
+void before_fork() {
+  if (!g_forking_workers.load()) return;
+  g_fork_gil = PyGILState_Ensure();
+  PyOS_BeforeFork();
+}
+void after_fork_in_parent() {
+  if (!g_forking_workers.load()) return;
+  PyOS_AfterFork_Parent();
+  PyGILState_Release(g_fork_gil);
+}
+void after_fork_in_child() {
+  if (!g_forking_workers.load()) return;
+  PyOS_AfterFork_Child();
+  PyGILState_Release(g_fork_gil);  // a Python probe in the worker takes it again with PyGILState_Ensure
+}
+
 // The plugin directories: those given, FEATURELAB_PLUGIN_PATH, then the packs beside this build's core
 // (lib/featurelab/plugins next to libfeaturelab-core, in the build tree as installed): the command finds
 // them beside its executable, which here is python3.
@@ -190,7 +216,14 @@ py::tuple run(const std::filesystem::path& file, const std::vector<std::string>&
     // results); Python's own handlers come back afterwards.
     const featurelab::ScopedStopHandlers handlers;
     py::gil_scoped_release release;
-    code = featurelab::execute_run(plan, catalog, options);
+    g_forking_workers.store(true);
+    try {
+      code = featurelab::execute_run(plan, catalog, options);
+    } catch (...) {
+      g_forking_workers.store(false);
+      throw;
+    }
+    g_forking_workers.store(false);
   }
   return py::make_tuple(code, options.out);
 }
@@ -226,6 +259,8 @@ py::list components(const std::vector<std::string>& plugin_paths) {
 
 PYBIND11_MODULE(_featurelab, m) {
   m.doc() = "featurelab's C++ core (use the featurelab package, not this module)";
+  static const int fork_handlers = ::pthread_atfork(before_fork, after_fork_in_parent, after_fork_in_child);
+  (void)fork_handlers;
   static py::exception<featurelab::Error> error(m, "FeaturelabError", PyExc_RuntimeError);
   static py::exception<featurelab::ConfigError> config_error(m, "ConfigError", error.ptr());
   static py::exception<featurelab::PluginError> plugin_error(m, "PluginError", error.ptr());

@@ -7,7 +7,10 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include <dlfcn.h>
+
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <string>
 
@@ -59,6 +62,13 @@ extern "C" __attribute__((visibility("default"))) int featurelab_python_call(con
     const std::string key = std::string(call->module) + ":" + call->function;
     auto found = functions.find(key);
     if (found == functions.end()) {
+      static const bool own_directory = [] {  // featurelab_probes.py sits beside this library
+        Dl_info self{};
+        ::dladdr(reinterpret_cast<void*>(&featurelab_python_call), &self);
+        py::module_::import("sys").attr("path").attr("append")(std::filesystem::path(self.dli_fname).parent_path().string());
+        return true;
+      }();
+      (void)own_directory;
       if (call->path[0] != '\0') py::module_::import("sys").attr("path").attr("insert")(0, call->path);
       found = functions.emplace(key, py::module_::import(call->module).attr(call->function)).first;
     }

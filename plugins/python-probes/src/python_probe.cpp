@@ -43,15 +43,16 @@ FeaturelabBridgeArray array(const char* group, const std::string& name, const vo
 
 Schema PythonProbe::schema() {
   Schema s;
-  s.string("module", "", "the Python module that holds the function (imported once per job)");
-  s.string("function", "", "the function: function(step, params, train, test) -> number, dict or arrays");
+  s.string("module", "featurelab_probes", "the Python module that holds the function (imported once per job; the "
+                                           "default is the pack's own, lib/featurelab/python/featurelab_probes.py)");
+  s.string("function", "parameter_norms", "the function: function(step, params, train, test) -> number, dict or arrays");
   s.string("path", "", "a directory put first on sys.path before the import (\"\": none)");
   return s;
 }
 
 PythonProbe::PythonProbe(const Params& params, Context&)
     : module_(params.str("module")), function_(params.str("function")), path_(params.str("path")) {
-  if (module_.empty() || function_.empty()) throw Error("probe python: set module and function (module = \"my_probes\", function = \"norms\")");
+  if (module_.empty() || function_.empty()) throw Error("probe python: module and function must not be empty (module = \"my_probes\", function = \"norms\")");
 }
 
 void PythonProbe::measure(const ProbeInput& in, Measurements& out) {

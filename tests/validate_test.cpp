@@ -4,6 +4,7 @@
 #include "engine/run.hpp"
 
 #include "temp_dir.hpp"
+#include "test_paths.hpp"
 
 #include <set>
 
@@ -383,4 +384,37 @@ TEST_CASE("a job's id leaves out [experiment] and the assertions, and follows ev
   CHECK(job_id(p, 0) != id);
   CHECK_THAT(p.computed_toml(), !Catch::Contains("[experiment]") && !Catch::Contains("seeds") &&
                                     Catch::Contains("[model]") && Catch::Contains("[[probe]]"));
+}
+
+TEST_CASE("other keys pass through typed as TOML writes them, and a pipeline-relative path is made absolute") {
+  // The fixture pack's keyword-probe (read from its manifest); its `logistic` makes std's ambiguous, hence std:.
+  Catalog catalog;
+  catalog.discover({test::kPlugins.string(), (test::kFixtures / "fixture").string()});
+  test::TempDir dir;
+  std::filesystem::create_directories(dir.path() / "sub");
+  const std::string text = replace(replace(kGood, "use = \"logistic\"", "use = \"std:logistic\""), "[[assert]]",
+                                   "[[probe]]\nuse = \"fixture:keyword-probe\"\nk = 3\nratio = 0.5\nlabel = \"x\"\n"
+                                   "on = true\nsizes = [1, 2]\nscales = [1, 2.5]\nnames = [\"a\"]\n\n[[assert]]");
+  const auto file = dir.write("sub/p.toml", text);
+  const Pipeline p = plan_run(file, {}, catalog).points.front();
+  const Params& params = p.probes.at(1).params;
+  CHECK(params.integer("k") == 3);
+  CHECK(params.real("ratio") == 0.5);
+  CHECK(params.str("label") == "x");
+  CHECK(params.boolean("on"));
+  CHECK(params.integers("sizes") == std::vector<std::int64_t>{1, 2});
+  CHECK(params.reals("scales") == std::vector<double>{1, 2.5});
+  CHECK(params.strings("names") == std::vector<std::string>{"a"});
+  // "": the pipeline's directory; relative: against it; absolute: as written. Recorded so in the operative config.
+  CHECK(params.str("dir") == (dir.path() / "sub").string());
+  CHECK(p.operative_toml().find("dir = '" + (dir.path() / "sub").string() + "'") != std::string::npos);
+  const auto relative = plan_run(file, {"probe.1.dir=\"data/../more\""}, catalog).points.front();
+  CHECK(relative.probes.at(1).params.str("dir") == (dir.path() / "sub" / "more").string());
+  CHECK(plan_run(file, {"probe.1.dir=\"/opt/x\""}, catalog).points.front().probes.at(1).params.str("dir") == "/opt/x");
+  // A value TOML cannot hand over as a parameter: located, with what it takes.
+  CHECK_THROWS_WITH(plan_run(file, {"probe.1.k={ a = 1 }"}, catalog),
+                    Catch::Contains("probe.1.k: expected an integer, a number, a string, a boolean or a list of one of "
+                                    "these, got a table (table)"));
+  // A schema without other keys still refuses them.
+  CHECK_THROWS_WITH(plan_run(file, {"probe.0.k=3"}, catalog), Catch::Contains("unknown parameter of probe 'accuracy'"));
 }

@@ -4,6 +4,7 @@
 #include "text/suggest.hpp"
 
 #include <algorithm>
+#include <filesystem>
 #include <map>
 #include <set>
 
@@ -163,6 +164,37 @@ class Validator {
     return out.str();
   }
 
+  // "" → the pipeline file's directory; a relative path → resolved against it; an absolute one as it is.
+  std::string relative_to_pipeline(const std::string& value) const {
+    const std::filesystem::path given(value);
+    if (given.is_absolute()) return given.lexically_normal().string();
+    std::error_code ignored;
+    const std::filesystem::path base = source_.file.empty() ? std::filesystem::current_path(ignored)
+                                                            : std::filesystem::absolute(source_.file, ignored).parent_path();
+    return (value.empty() ? base : (base / given).lexically_normal()).string();
+  }
+
+  // A key of a schema with other keys: typed by how TOML writes it (a list of integers and numbers is numbers).
+  std::optional<Value> convert_untyped(const toml::node& node, std::string& why) {
+    if (auto* b = node.as_boolean()) return Value(b->get());
+    if (auto* i = node.as_integer()) return Value(static_cast<std::int64_t>(i->get()));
+    if (auto* f = node.as_floating_point()) return Value(f->get());
+    if (auto* s = node.as_string()) return Value(s->get());
+    if (const auto* arr = node.as_array()) {
+      bool strings = !arr->empty(), ints = true;
+      for (const auto& item : *arr) {
+        strings = strings && item.is_string();
+        ints = ints && item.is_integer();
+      }
+      ParamSpec list;
+      list.name = "";
+      list.type = strings ? ParamType::StringList : ints ? ParamType::IntList : ParamType::RealList;
+      return convert(node, list, why);
+    }
+    why = "got " + render(node) + " (" + toml_type(node) + ")";
+    return std::nullopt;
+  }
+
   // Converts a TOML value to the declared type, or explains why it cannot be.
   std::optional<Value> convert(const toml::node& node, const ParamSpec& spec, std::string& why) {
     auto bad = [&] {
@@ -276,6 +308,15 @@ class Validator {
       if (k == "use" || std::find(reserved.begin(), reserved.end(), k) != reserved.end()) continue;
       const ParamSpec* spec = schema.find(k);
       const std::string dotted = path + "." + k;
+      if (!spec && schema.other_keys_doc()) {
+        std::string why;
+        if (auto value = convert_untyped(node, why)) {
+          values[k] = *value;
+        } else {
+          error(node, dotted, "expected an integer, a number, a string, a boolean or a list of one of these, " + why);
+        }
+        continue;
+      }
       if (!spec) {
         std::string msg = "unknown parameter of " + std::string(to_string(kind)) + " '" + c.use + "'" +
                           suggestion(k, known);
@@ -316,6 +357,12 @@ class Validator {
       } else {
         error_at(c.where, path + "." + spec.name, "required parameter missing: " + spec.doc + " (" +
                                                       spec.expectation() + ")");
+      }
+    }
+    for (const auto& spec : schema.specs()) {
+      auto found = values.find(spec.name);
+      if (spec.pipeline_relative && found != values.end() && std::holds_alternative<std::string>(found->second)) {
+        found->second = relative_to_pipeline(std::get<std::string>(found->second));
       }
     }
     c.params = Params(std::move(values));

@@ -19,7 +19,8 @@ using nlohmann::json;
 
 // 2: every component records its interface id.
 // 3: a parameter may be automatic ("automatic": what it means; its default may then be "auto").
-constexpr int kManifestFormat = 3;
+// 4: a parameter may be relative to the pipeline; a component may accept other keys ("other_keys": what they are).
+constexpr int kManifestFormat = 4;
 
 json value_to_json(const Value& value) {
   return std::visit([](const auto& v) { return json(v); }, value);
@@ -66,6 +67,7 @@ json spec_to_json(const ParamSpec& spec) {
   }
   if (!spec.choices.empty()) j["choices"] = spec.choices;
   if (spec.min_length) j["min_length"] = *spec.min_length;
+  if (spec.pipeline_relative) j["relative_to_pipeline"] = true;
   return j;
 }
 
@@ -92,6 +94,7 @@ ParamSpec spec_from_json(const json& j) {
   }
   if (j.contains("choices")) spec.choices = j.at("choices").get<std::vector<std::string>>();
   if (j.contains("min_length")) spec.min_length = j.at("min_length").get<std::size_t>();
+  spec.pipeline_relative = j.value("relative_to_pipeline", false);
   return spec;
 }
 
@@ -131,6 +134,7 @@ PackManifest read_manifest(const std::filesystem::path& manifest_file) {
       component.source = c.value("source", "");
       component.metrics = c.value("metrics", std::vector<std::string>{});
       for (const auto& p : c.at("params")) component.schema.add(spec_from_json(p));
+      if (c.contains("other_keys")) component.schema.other_keys(c.at("other_keys").get<std::string>());
       m.components.push_back(std::move(component));
     }
   } catch (const Error& e) {
@@ -158,6 +162,7 @@ void write_manifest(const PackManifest& m, const std::filesystem::path& manifest
     j["components"].push_back({{"kind", to_string(c.kind)}, {"name", c.name}, {"interface", c.interface_id},
                                {"doc", c.doc}, {"source", c.source}, {"params", params}});
     if (!c.metrics.empty()) j["components"].back()["metrics"] = c.metrics;
+    if (c.schema.other_keys_doc()) j["components"].back()["other_keys"] = *c.schema.other_keys_doc();
   }
   write_file_atomically(manifest_file, j.dump(2) + "\n");
 }

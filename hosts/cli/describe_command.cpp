@@ -49,8 +49,10 @@ Action add_describe_command(CLI::App& app, const GlobalOptions& global) {
           if (spec.automatic && !(spec.default_value && is_auto(*spec.default_value))) {
             std::cout << fmt::format("  {:<18} \"auto\": {}\n", "", *spec.automatic);
           }
+          if (spec.pipeline_relative) std::cout << fmt::format("  {:<18} relative to the pipeline's directory (\"\": that directory)\n", "");
         }
       }
+      if (c.schema.other_keys_doc()) std::cout << "Other keys: " << *c.schema.other_keys_doc() << "\n";
       std::cout << "\n";
     }
     return int(kExitOk);

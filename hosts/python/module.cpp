@@ -135,6 +135,24 @@ void after_fork_in_child() {
   PyGILState_Release(g_fork_gil);  // a Python probe in the worker takes it again with PyGILState_Ensure
 }
 
+// While the core forks (checking every sweep point's components, then a worker per job): Python's fork protocol
+// on and the GIL released, so a Python probe in the child finds the interpreter in a usable state.
+class ForkingWorkers {
+ public:
+  ForkingWorkers() { g_forking_workers.store(true); }
+  ~ForkingWorkers() { g_forking_workers.store(false); }
+  ForkingWorkers(const ForkingWorkers&) = delete;
+  ForkingWorkers& operator=(const ForkingWorkers&) = delete;
+
+ private:
+  py::gil_scoped_release release_;  // taken back after the flag is cleared
+};
+
+featurelab::RunPlan checked_plan(const std::filesystem::path& file, const std::vector<std::string>& overrides, featurelab::Catalog& catalog) {
+  const ForkingWorkers forking;
+  return featurelab::load_and_validate(file, overrides, catalog);
+}
+
 // The plugin directories: those given, FEATURELAB_PLUGIN_PATH, then the packs beside this build's core
 // (lib/featurelab/plugins next to libfeaturelab-core, in the build tree as installed): the command finds
 // them beside its executable, which here is python3.
@@ -175,7 +193,7 @@ class PythonSink : public spdlog::sinks::base_sink<std::mutex> {
 py::dict validate(const std::filesystem::path& file, const std::vector<std::string>& overrides,
                   const std::vector<std::string>& plugin_paths) {
   featurelab::Catalog catalog = discover(plugin_paths);
-  const featurelab::RunPlan plan = featurelab::load_and_validate(file, overrides, catalog);
+  const featurelab::RunPlan plan = checked_plan(file, overrides, catalog);
   const featurelab::Pipeline& first = plan.points.front();
   py::list operative;
   for (const auto& point : plan.points) operative.append(point.operative_toml());
@@ -199,7 +217,7 @@ py::tuple run(const std::filesystem::path& file, const std::vector<std::string>&
   log->set_pattern("%v");
   log->set_level(spdlog::level::from_str(level));
   for (const auto& problem : catalog.problems()) log->warn("{}", problem);
-  const featurelab::RunPlan plan = featurelab::load_and_validate(file, overrides, catalog);
+  const featurelab::RunPlan plan = checked_plan(file, overrides, catalog);
   for (const auto& warning : plan.warnings) log->warn("{}", warning);
   featurelab::RunRequest request;
   request.out = out;
@@ -215,15 +233,8 @@ py::tuple run(const std::filesystem::path& file, const std::vector<std::string>&
     // Ctrl-C in the notebook stops the run as in a terminal (the jobs finish their step and write their
     // results); Python's own handlers come back afterwards.
     const featurelab::ScopedStopHandlers handlers;
-    py::gil_scoped_release release;
-    g_forking_workers.store(true);
-    try {
-      code = featurelab::execute_run(plan, catalog, options);
-    } catch (...) {
-      g_forking_workers.store(false);
-      throw;
-    }
-    g_forking_workers.store(false);
+    const ForkingWorkers forking;
+    code = featurelab::execute_run(plan, catalog, options);
   }
   return py::make_tuple(code, options.out);
 }
@@ -249,6 +260,7 @@ py::list components(const std::vector<std::string>& plugin_paths) {
       }
       row["params"] = params;
       row["metrics"] = c.metrics;
+      row["other_keys"] = c.schema.other_keys_doc() ? py::object(py::str(*c.schema.other_keys_doc())) : py::object(py::none());
       rows.append(row);
     }
   }

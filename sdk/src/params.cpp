@@ -257,6 +257,12 @@ ParamSpec& Schema::strings(const std::string& name, std::vector<std::string> fal
 
 Schema& Schema::merge(const Schema& other) {
   for (const auto& spec : other.specs_) add(spec);
+  if (other.other_keys_) other_keys_ = other.other_keys_;
+  return *this;
+}
+
+Schema& Schema::other_keys(const std::string& doc) {
+  other_keys_ = doc;
   return *this;
 }
 

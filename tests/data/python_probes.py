@@ -16,3 +16,40 @@ def raises_late(step, params, train, test):
     if step >= 40 and params["W"].shape[0] == 40:
         raise ValueError(f"a measurement that fails at step {step}")
     return 0.0
+
+
+def cluster_response(step, hooks, features, *, hook: str = "hidden.post", scale: float = 1.0, top: int = 3):
+    """The model's activations at `hook` on the four XOR cluster centres (times `scale`): their mean, the `top`
+    largest as a table."""
+    centres = features["centres"] * scale
+    activations = hooks(hook, centres)
+    if activations.shape[0] != 4:
+        raise AssertionError(f"one row per centre expected, got {activations.shape}")
+    return {"mean": float(activations.mean()), "top": np.sort(activations.ravel())[::-1][:top]}
+
+
+cluster_response.featurelab_params = {
+    "hook": {"choices": ["hidden.pre", "hidden.post"], "doc": "the hook point"},
+    "scale": {"above": 0, "doc": "the centres' scale"},
+    "top": {"min": 1, "max": 80},
+}
+
+
+def pre_activation_error(params, hooks, train):
+    """max |hidden.pre − (X Wᵀ + b)| on the training set: 0 up to rounding (std's two-layer)."""
+    pre = train["X"] @ params["W"].T + (params["b"].ravel() if "b" in params else 0)
+    return float(np.abs(hooks("hidden.pre", train["X"]) - pre).max())
+
+
+def needs_threshold(step, *, threshold: float):
+    """A parameter without a default: the pipeline must set it."""
+    return threshold
+
+
+def keeps_hooks(step, hooks):
+    """Keeps the hooks object past its call: using it later must fail, not crash."""
+    global _kept
+    if step == 0:
+        _kept = hooks
+        return 0.0
+    return float(_kept("hidden.pre", np.zeros((1, 2))).sum())

@@ -2,6 +2,7 @@
 // (a loss named like std's) makes unqualified "logistic" ambiguous.
 #include "crash_model.hpp"
 #include "forgetful_augment.hpp"
+#include "keyword_probe.hpp"
 
 #include <featurelab/pack.hpp>
 
@@ -54,4 +55,5 @@ FEATURELAB_PACK("fixture", "1.0") {
   pack.add<ShadowLogistic>("logistic");
   pack.add<fixture::CrashModel>("crash-model");
   pack.add<fixture::ForgetfulAugment>("forgetful-augment");
+  pack.add<fixture::KeywordProbe>("keyword-probe");
 }

@@ -121,8 +121,9 @@ def list(kind: Optional[str] = None, plugin_path: Sequence[PathLike] = ()) -> pd
 
 
 def describe(name: str, plugin_path: Sequence[PathLike] = ()) -> pd.DataFrame:
-    """A component's parameters (name, default, what it expects, doc); its doc, kind, pack and metrics in .attrs.
-    A name that several packs declare is given as pack:name."""
+    """A component's parameters (name, default, what it expects, doc); its doc, kind, pack, metrics and
+    other_keys (what keys beyond these it takes, or None) in .attrs. A name that several packs declare is given as
+    pack:name."""
     rows = _featurelab.components([os.fspath(p) for p in plugin_path])
     pack, _, bare = name.rpartition(":")
     found = [r for r in rows if r["name"] == bare and (not pack or r["pack"] == pack)]
@@ -135,7 +136,7 @@ def describe(name: str, plugin_path: Sequence[PathLike] = ()) -> pd.DataFrame:
         raise FeaturelabError(f"'{name}' is declared by {', '.join(r['pack'] for r in found)}: give pack:{bare}")
     r = found[0]
     frame = pd.DataFrame(r["params"], columns=["name", "default", "expects", "doc"])
-    frame.attrs.update(kind=r["kind"], pack=r["pack"], doc=r["doc"], metrics=r["metrics"])
+    frame.attrs.update(kind=r["kind"], pack=r["pack"], doc=r["doc"], metrics=r["metrics"], other_keys=r["other_keys"])
     return frame
 
 

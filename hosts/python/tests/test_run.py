@@ -61,7 +61,8 @@ def test_list_and_describe():
     assert "two-layer" in set(models.name) and set(models.kind) == {"model"}
     params = featurelab.describe("two-layer")
     assert "width" in set(params.name)
-    assert params.attrs["kind"] == "model" and params.attrs["doc"]
+    assert params.attrs["kind"] == "model" and params.attrs["doc"] and params.attrs["other_keys"] is None
+    assert "signature" in featurelab.describe("python").attrs["other_keys"]  # its function's own parameters
     with pytest.raises(featurelab.FeaturelabError, match="no component 'two-layr'; did you mean"):
         featurelab.describe("two-layr")
     with pytest.raises(featurelab.FeaturelabError, match="unknown kind 'modle'"):

@@ -55,6 +55,10 @@ struct ParamSpec {
   // Int/Real: the key also takes "auto", which means this ("1/√D"); the default is "auto" when
   // declared with Automatic, else a number.
   std::optional<std::string> automatic;
+  // String: a file or directory named relative to the pipeline. The core resolves "" to the pipeline
+  // file's directory and a relative path against it, so the component gets (and the run's config.toml
+  // records) an absolute path, whatever directory the command runs in or later resumes from.
+  bool pipeline_relative = false;
 
   ParamSpec& min(double value) { lower = value; lower_open = false; return *this; }
   ParamSpec& above(double value) { lower = value; lower_open = true; return *this; }
@@ -65,6 +69,7 @@ struct ParamSpec {
   ParamSpec& required() { default_value.reset(); return *this; }
   // Also accept "auto" on a key whose default is a number.
   ParamSpec& or_auto(const std::string& means) { automatic = means; return *this; }
+  ParamSpec& relative_to_pipeline() { pipeline_relative = true; return *this; }
 
   // "a number > 0", "an integer in [1, 100]", "one of relu, leaky-relu"; `or "auto"` when automatic.
   std::string expectation() const;
@@ -92,12 +97,20 @@ class Schema {
   ParamSpec& add(ParamSpec spec);
   // Appends another schema's entries (e.g. the learning-rate schedule shared by optimizers).
   Schema& merge(const Schema& other);
+  // Keys beyond the declared ones are accepted, typed by how TOML writes them (integer, number, string,
+  // boolean, or a list of one of these), and handed to the component in Params, which checks them itself:
+  // for a component whose parameters are declared elsewhere (a Python probe's function). `doc` says what
+  // they are, for describe.
+  Schema& other_keys(const std::string& doc);
 
   const ParamSpec* find(const std::string& name) const;
   const std::vector<ParamSpec>& specs() const { return specs_; }
+  // Set when other keys are accepted: what they are.
+  const std::optional<std::string>& other_keys_doc() const { return other_keys_; }
 
  private:
   std::vector<ParamSpec> specs_;
+  std::optional<std::string> other_keys_;
 };
 
 // Validated values: one per schema entry, defaults filled in.

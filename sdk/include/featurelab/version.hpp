@@ -8,6 +8,7 @@
 // ABI 8: ComponentInfo gains test_params, metrics and contract (what the contract test builds a component
 // with); Context gains make_activation.
 // ABI 9: Model gains fused_step; OutputLoss gains separable and row_block (one pass over X per step).
+// ABI 10: ParamSpec gains pipeline_relative; Schema gains other_keys (a Python probe's own parameters).
 //
 // The fingerprint records what must agree for C++ objects (std::string, Eigen matrices) to
 // cross the plugin boundary safely: compiler, standard-library ABI, Eigen version and alignment,
@@ -23,7 +24,7 @@
 
 #include <string>
 
-#define FEATURELAB_ABI_VERSION 9u
+#define FEATURELAB_ABI_VERSION 10u
 #define FEATURELAB_SDK_VERSION "0.1.0"
 
 namespace featurelab {

@@ -8,6 +8,7 @@
 #include "engine/metrics_writer.hpp"
 #include "engine/out_of_memory.hpp"
 #include "engine/progress.hpp"
+#include "engine/provenance.hpp"
 #include "io/atomic_file.hpp"
 #include "io/reserved_file.hpp"
 
@@ -234,6 +235,7 @@ JobResult run_job(const Pipeline& pipeline, Catalog& catalog, const JobOptions& 
     throw Error(fmt::format("{}: the job's directory is gone (was the run directory removed or moved?)",
                             options.dir.string()));
   }
+  const std::string started = utc_now();
   std::error_code ec;
   fs::remove(options.dir / "done", ec);
   // Space for summary.json, taken before the job writes anything: a disk that the job's metrics
@@ -257,6 +259,8 @@ JobResult run_job(const Pipeline& pipeline, Catalog& catalog, const JobOptions& 
     final_metrics[metric] = std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
   }
   summary["final"] = final_metrics;
+  summary["provenance"] = provenance(started, utc_now());
+  summary["data_files"] = data_file_hashes();  // {path: sha256} of what the distribution read
   summary_file.write(summary.dump(2) + "\n");
   if (result.ok && !result.interrupted) write_file_atomically(options.dir / "done", "");
   return result;

@@ -5,6 +5,8 @@
 #include "engine/run_assertions.hpp"
 #include "engine/job.hpp"
 #include "engine/metrics_writer.hpp"
+#include "engine/provenance.hpp"
+#include "engine/build_revision.hpp"
 #include "engine/results.hpp"
 #include "engine/run_builds.hpp"
 #include "engine/run_lock.hpp"
@@ -27,10 +29,6 @@
 #include <sstream>
 #include <unistd.h>
 
-#ifndef FEATURELAB_GIT_REVISION
-#define FEATURELAB_GIT_REVISION ""
-#endif
-
 namespace featurelab {
 
 namespace fs = std::filesystem;
@@ -38,18 +36,13 @@ using nlohmann::json;
 
 namespace {
 
-std::string hostname() {
-  char name[256] = {};
-  if (::gethostname(name, sizeof(name) - 1) != 0) return "unknown";
-  return name;
-}
-
 json manifest(const RunPlan& plan) {
   json m;
   m["featurelab_version"] = FEATURELAB_SDK_VERSION;
   m["abi"] = FEATURELAB_ABI_VERSION;
-  m["git_revision"] = FEATURELAB_GIT_REVISION;
-  m["host"] = hostname();
+  m["git_revision"] = build_git_revision();  // at build time; "" outside a git work tree
+  m["git_dirty"] = build_git_dirty();
+  m["host"] = host_name();
   m["fingerprint"] = build_fingerprint();
   m["pipeline"] = fs::absolute(plan.file).string();
   json packs = json::array();
@@ -66,7 +59,7 @@ json manifest(const RunPlan& plan) {
   return m;
 }
 
-json run_record(const RunPlan& plan) {
+json run_record(const RunPlan& plan, const json& provenance_record) {
   json r;
   r["format"] = kRunFormat;
   r["featurelab_version"] = FEATURELAB_SDK_VERSION;
@@ -82,6 +75,7 @@ json run_record(const RunPlan& plan) {
                     {"assignments", j.assignments}});
   }
   r["jobs"] = jobs;
+  r["provenance"] = provenance_record;  // the command that wrote the run directory
   return r;
 }
 
@@ -210,7 +204,8 @@ int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options
     }
     labels.push_back(fmt::format("#{} seed {} {}", job.index, job.seed, job.point_label()));
   }
-  write_file_atomically(out / "run.json", run_record(plan).dump(2) + "\n");
+  const std::string started = utc_now();
+  write_file_atomically(out / "run.json", run_record(plan, provenance(started)).dump(2) + "\n");
   if (options.log) {
     const std::size_t skipped = plan.jobs.size() - todo.size();
     options.log->info("{}: {} job(s) ({} sweep point(s) × {} seed(s)){}, {} worker(s), into {}", plan.points.front().name,
@@ -259,67 +254,13 @@ int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options
                        report.not_started, report.not_started_reason);
   }
   const bool interrupted = options.stop && options.stop->load();
+  try {
+    write_file_atomically(out / "run.json", run_record(plan, provenance(started, utc_now())).dump(2) + "\n");
+  } catch (const std::exception& e) {
+    if (options.log) options.log->warn("cannot record the run's end in run.json: {}", e.what());
+  }
   return finish(out, plan.axes, plan.jobs, plan.points.front().asserts, options.log,
                 interrupted ? stopped_exit_code() : 0);
-}
-
-int run_one_job(std::size_t index, Catalog& catalog, const RunOptions& options) {
-  const fs::path& run_dir = options.out;
-  const StoredRun run = read_run_record(run_dir);
-  if (index >= run.jobs.size()) {
-    throw ConfigError({{run_dir.string(), "--index " + std::to_string(index) + " is out of range: this run has " +
-                                              std::to_string(run.jobs.size()) + " jobs (0 to " +
-                                              std::to_string(run.jobs.size() - 1) + ")"}});
-  }
-  const JobSpec& spec = run.jobs[index];
-  const fs::path dir = run_dir / "jobs" / spec.dir;
-  fs::create_directories(dir);
-  // Jobs of one run may run side by side; not beside a `run` into the directory, nor twice.
-  const DirectoryLock run_lock(run_dir, DirectoryLock::Mode::shared, "the run directory");
-  const DirectoryLock job_lock(dir, DirectoryLock::Mode::exclusive, "job " + std::to_string(index));
-  const Pipeline pipeline = validate_pipeline(load_pipeline(dir / "config.toml", {}), catalog);
-  if (job_id(pipeline, spec.seed) != spec.id) {
-    throw ConfigError({{(dir / "config.toml").string(), "does not match the job's id in run.json (edited by hand?)"}});
-  }
-  // Checked under the job's lock: a job another process finished meanwhile is not run again.
-  if (fs::exists(dir / "done")) {
-    if (options.log) options.log->info("job {} is already done", index);
-    return kExitOk;
-  }
-  std::vector<std::string> labels;
-  for (const auto& job : run.jobs) labels.push_back(fmt::format("job {}", job.index));
-  const std::string label = fmt::format("#{} seed {} {}", spec.index, spec.seed, spec.point_label());
-  WorkerPoolOptions pool;
-  pool.workers = 1;
-  pool.cores = options.cores;
-  pool.stop = options.stop;
-  pool.live = options.live_progress;
-  pool.log = options.log;
-  pool.job_timeout = options.job_timeout > 0 ? options.job_timeout : pipeline.timeout;
-  pool.job_memory_mb = options.job_memory_mb;
-  pool.lost = [&] { return job_lock.lost(dir); };
-  RecordedExit recorded{"failed", "its worker never ended"};
-  const WorkerPoolReport report = run_in_workers(
-      {index}, labels,
-      [&](std::size_t, ProgressSlot* slot) {
-        return run_job_in_worker(pipeline, spec, dir, label, catalog, options.stop, slot);
-      },
-      [&](std::size_t, const WorkerExit& exit) {
-        recorded = record_worker_exit(pipeline, spec, dir, exit);
-        log_job_end(options.log, labels[index], recorded, exit.seconds);
-      },
-      pool);
-  if (!report.lost_reason.empty()) {
-    if (options.log) options.log->error("job {} stopped: {}", index, report.lost_reason);
-    return kExitRunFailed;
-  }
-  if (report.not_started > 0) {
-    if (options.log) options.log->error("job {} not started: {}", index, report.not_started_reason);
-    return kExitRunFailed;
-  }
-  if (recorded.status == "ok") return kExitOk;
-  if (recorded.status == "interrupted") return stopped_exit_code();
-  return kExitRunFailed;
 }
 
 int collect_runs(const std::vector<fs::path>& runs, const fs::path& out, Catalog& catalog, spdlog::logger* log) {

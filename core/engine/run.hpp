@@ -41,11 +41,6 @@ struct RunOptions {
 // BusyError when another process holds the directory.
 int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options);
 
-// `featurelab job RUN --index I`: runs one job of a prepared run directory (options.out) in a
-// worker process, as `run` would: a crash, a time-out or a memory kill is recorded in its
-// summary.json. Throws BusyError when the job or a `run` into the directory is in progress.
-int run_one_job(std::size_t index, Catalog& catalog, const RunOptions& options);
-
 // `featurelab collect RUN...`: rebuilds summary.csv and asserts.json from the jobs on disk; with
 // several runs, joins them into the first's directory... (see collect_runs).
 int collect_runs(const std::vector<std::filesystem::path>& runs, const std::filesystem::path& out,

@@ -9,7 +9,9 @@
 // exit 75), naming the directory and the holder.
 #pragma once
 
+#include <atomic>
 #include <filesystem>
+#include <functional>
 #include <string>
 
 namespace featurelab {
@@ -21,6 +23,18 @@ class DirectoryLock {
   // Locks DIR/.lock (creating the file; DIR must exist). `what` names the directory in the
   // message when it is busy: "the run directory", "job 3".
   DirectoryLock(const std::filesystem::path& dir, Mode mode, const std::string& what);
+
+  // How to wait for a lock held elsewhere instead of refusing it: `waiting(holders)` is told once
+  // ("another featurelab process (pid 812)"), and the wait ends with BusyError when `stop` is set.
+  struct Wait {
+    const std::atomic<bool>* stop = nullptr;
+    std::function<void(const std::string& holders)> waiting;
+  };
+  DirectoryLock(const std::filesystem::path& dir, Mode mode, const std::string& what, const Wait& wait);
+
+  // Whether another process holds DIR/.lock, in any mode (shared) or exclusively (read from /proc/locks:
+  // asking takes no lock, so it never gets in a holder's way). False where there is no lock file.
+  static bool held_elsewhere(const std::filesystem::path& dir, Mode mode = Mode::shared);
   ~DirectoryLock();
   DirectoryLock(const DirectoryLock&) = delete;
   DirectoryLock& operator=(const DirectoryLock&) = delete;

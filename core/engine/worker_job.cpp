@@ -1,6 +1,7 @@
 #include "engine/worker_job.hpp"
 
 #include "engine/job.hpp"
+#include "engine/provenance.hpp"
 #include "engine/results.hpp"
 #include "io/atomic_file.hpp"
 
@@ -86,8 +87,10 @@ RecordedExit record_worker_exit(const Pipeline& pipeline, const JobSpec& spec, c
   }
   RecordedExit recorded{"failed", exit.reason + crash_site_text(pipeline, exit.site)};
   try {
+    // Written by the parent: its provenance (the same host and task), with the end the parent saw.
     json summary{{"pipeline", pipeline.name}, {"seed", spec.seed}, {"status", "failed"},
-                 {"error", recorded.error}, {"seconds", exit.seconds}, {"final", json::object()}};
+                 {"error", recorded.error}, {"seconds", exit.seconds}, {"final", json::object()},
+                 {"provenance", provenance("", utc_now())}};
     write_file_atomically(dir / "summary.json", summary.dump(2) + "\n");
   } catch (const std::exception& e) {
     // The job stays failed (no done marker, so --resume reruns it); the run goes on.

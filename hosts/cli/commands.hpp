@@ -24,6 +24,8 @@ Action add_run_command(CLI::App& app, const GlobalOptions& global);
 Action add_plugins_command(CLI::App& app, const GlobalOptions& global);
 Action add_job_command(CLI::App& app, const GlobalOptions& global);
 Action add_collect_command(CLI::App& app, const GlobalOptions& global);
+Action add_status_command(CLI::App& app, const GlobalOptions& global);
+Action add_submit_command(CLI::App& app, const GlobalOptions& global);
 Action add_export_command(CLI::App& app, const GlobalOptions& global);
 Action add_plot_command(CLI::App& app, const GlobalOptions& global);
 Action add_report_command(CLI::App& app, const GlobalOptions& global);

@@ -9,6 +9,7 @@
 // kind terminates at once; the workers end with their parent.
 #include "commands.hpp"
 
+#include "engine/provenance.hpp"
 #include "errors.hpp"
 #include "huge_pages.hpp"
 
@@ -20,6 +21,7 @@
 int main(int argc, char** argv) {
   using namespace featurelab;
   cli::restart_with_huge_pages(argv);  // first: glibc reads its tunables only when a process starts
+  set_command_line(std::vector<std::string>(argv, argv + argc));  // for run.json and summary.json
   CLI::App app{"featurelab: feature-learning experiments from plugin components and TOML pipelines.\n"
                "Exit codes: 0 ok, 1 job or assertion failed, 2 bad input, 3 plugin refused, 75 run directory or\n"
                "job busy (in use by another featurelab), 128+N stopped by signal N: 130 Ctrl-C, 143 SIGTERM,\n"
@@ -42,6 +44,8 @@ int main(int argc, char** argv) {
   actions.push_back(cli::add_validate_command(app, global));
   actions.push_back(cli::add_run_command(app, global));
   actions.push_back(cli::add_job_command(app, global));
+  actions.push_back(cli::add_status_command(app, global));
+  actions.push_back(cli::add_submit_command(app, global));
   actions.push_back(cli::add_collect_command(app, global));
   actions.push_back(cli::add_export_command(app, global));
   actions.push_back(cli::add_plot_command(app, global));

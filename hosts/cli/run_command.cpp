@@ -1,4 +1,5 @@
 // featurelab validate P.toml / featurelab run P.toml: check a pipeline, or run it.
+#include "job_options.hpp"
 #include "session.hpp"
 
 #include "config/validate.hpp"
@@ -20,46 +21,6 @@
 namespace featurelab::cli {
 
 namespace {
-
-// A whole number of at least `least` for an option that counts something ("worker processes"):
-// CLI11's own range check prints its bound as a 309-digit number, and a size_t option takes -1
-// as 18446744073709551615.
-CLI::Validator counting(const std::string& what, long long least) {
-  return CLI::Validator(
-      [what, least](const std::string& text) -> std::string {
-        long long value = 0;
-        std::size_t used = 0;
-        try {
-          value = std::stoll(text, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used == 0 || used != text.size() || value < least) {
-          return fmt::format("{} is not {}; give a whole number of at least {}", text, what, least);
-        }
-        return {};
-      },
-      "INT");
-}
-
-// The limits of each job, which `run` and `job` both take.
-void add_job_limit_args(CLI::App* sub, JobLimits& args) {
-  sub->add_option("--job-timeout", args.timeout,
-                  "Seconds after which a job is killed and failed (0 = none; default: experiment.timeout)")
-      ->check(CLI::Validator(
-          [](const std::string& text) -> std::string {
-            double value = 0;
-            try {
-              value = std::stod(text);
-            } catch (const std::exception&) {
-              return {};  // not a number: the conversion says so
-            }
-            return value < 0 ? text + " is not a number of seconds; give 0 (no limit) or a positive number" : "";
-          },
-          "SECONDS"));
-  sub->add_option("--job-memory", args.memory_mib, "Memory limit of each job in MiB (0 = none); a job over it fails")
-      ->type_name("MIB");
-}
 
 struct PipelineArgs {
   std::string file;
@@ -155,35 +116,6 @@ Action add_run_command(CLI::App& app, const GlobalOptions& global) {
 }  // namespace featurelab::cli
 
 namespace featurelab::cli {
-
-Action add_job_command(CLI::App& app, const GlobalOptions& global) {
-  auto* sub = app.add_subcommand("job", "Run one job of a prepared run directory (for Slurm arrays, MPI, ...)");
-  auto run = std::make_shared<std::string>();
-  auto index = std::make_shared<std::size_t>(0);
-  sub->add_option("run", *run, "Run directory written by featurelab run --prepare")->required();
-  sub->add_option("--index", *index, "Job index (0-based; e.g. $SLURM_ARRAY_TASK_ID)")
-      ->required()
-      ->check(counting("a job index", 0));
-  auto limits = std::make_shared<JobLimits>();
-  add_job_limit_args(sub, *limits);
-  return [&global, run, index, limits]() {
-    check_job_limits(*limits);
-    Catalog catalog = discover(global);
-    auto log = make_logger(global);
-    pin_recorded_builds(*run, catalog);
-    RunOptions options;
-    options.out = *run;
-    options.jobs = 1;
-    options.cores = allowed_cpus();  // the job has the CPUs it was given to itself
-    options.job_timeout = limits->timeout;
-    options.job_memory_mb = static_cast<std::size_t>(limits->memory_mib);
-    options.live_progress = ::isatty(STDERR_FILENO) != 0 && !global.quiet;
-    options.log = log.get();
-    options.stop = &stop_requested_flag();
-    const ScopedStopHandlers handlers;
-    return run_one_job(*index, catalog, options);
-  };
-}
 
 Action add_collect_command(CLI::App& app, const GlobalOptions& global) {
   auto* sub = app.add_subcommand("collect", "Rebuild summary.csv and asserts.json of runs; join several");

@@ -5,6 +5,7 @@
 // errors come as Python exceptions with its messages: ConfigError (with every located problem), PluginError,
 // BusyError, all FeaturelabError.
 #include "engine/pipeline_session.hpp"
+#include "engine/provenance.hpp"
 #include "engine/stop_signals.hpp"
 #include "errors.hpp"
 #include "export/tidy_tables.hpp"
@@ -213,6 +214,11 @@ py::tuple run(const std::filesystem::path& file, const std::vector<std::string>&
               bool resume, bool prepare, double timeout, std::int64_t memory_mib, const std::vector<std::string>& plugin_paths,
               py::object log_callback, const std::string& level) {
   featurelab::Catalog catalog = discover(plugin_paths);
+  // For run.json and summary.json: the interpreter's argv, then the call.
+  std::vector<std::string> command = py::module_::import("sys").attr("argv").cast<std::vector<std::string>>();
+  command.insert(command.begin(), "python3");
+  command.push_back("featurelab.run(" + file.string() + ")");
+  featurelab::set_command_line(command);
   auto log = std::make_shared<spdlog::logger>("featurelab", std::make_shared<PythonSink>(std::move(log_callback)));
   log->set_pattern("%v");
   log->set_level(spdlog::level::from_str(level));

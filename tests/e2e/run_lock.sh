@@ -70,17 +70,24 @@ check "it says the directory was removed" grep -q "removed was removed during th
 check "it wrote no summary.csv there" test ! -e "$work/removed/summary.csv"
 check "no process of the removed run is left" none_left "$work/removed"
 
-# `featurelab job`: one job runs once at a time; other jobs of the run go side by side; a `run`
-# into the directory waits for none of them but is refused while they run.
+# `featurelab job`: one job runs once at a time (a second process for it waits for the first, then finds
+# it done: a duplicate array task); other jobs of the run go side by side; a `run` into the directory
+# waits for none of them but is refused while they run.
 slow=(--set data.train=100000 --set data.test=1000 --set model.width=500 --set train.steps=40
       --set 'experiment.seeds=[0, 1]')
 expect 0 "prepared" -- $fl run "$xor" --out "$work/prep" "${slow[@]}" --prepare
 $fl job "$work/prep" --index 0 -q >"$work/job0.log" 2>&1 &
 job0=$!
 check "job 0 began" began "$work/prep" 1
-expect 75 "jobs/0000-[0-9a-f]*: job 0 is in use by another featurelab process \(pid $job0\)" -- $fl job "$work/prep" --index 0
+$fl job "$work/prep" --index 0 >"$work/job0-again.log" 2>&1 &
+again=$!
 expect 75 "prep: the run directory is in use" -- $fl run "$xor" --out "$work/prep" "${slow[@]}"
 expect 0 "job 1 done" -- $fl job "$work/prep" --index 1
+wait $again
+status=$?
+check "a second process for job 0 waited for the first (exit $status), naming it" \
+  bash -c "[[ $status -eq 0 ]] && grep -q 'job 0 is being run by another featurelab process (pid $job0); waiting for it' '$work/job0-again.log'"
+check "then found it done and ran nothing" grep -q "job 0 is already done" "$work/job0-again.log"
 wait $job0
 status=$?
 check "job 0 finished (exit $status)" test $status -eq 0

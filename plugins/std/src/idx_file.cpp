@@ -1,6 +1,7 @@
 // IDX reading through zlib's gz* interface, which also reads uncompressed files transparently.
 #include "idx_file.hpp"
 
+#include <featurelab/data_files.hpp>
 #include <featurelab/error.hpp>
 
 #include <zlib.h>
@@ -14,6 +15,7 @@ IdxArray read_idx(const std::filesystem::path& file) {
   if (!std::filesystem::exists(file)) throw Error(file.string() + ": no such file");
   std::unique_ptr<gzFile_s, int (*)(gzFile)> in(gzopen(file.c_str(), "rb"), gzclose);
   if (!in) throw Error(file.string() + ": cannot open");
+  note_data_file(file);  // its sha256 goes into the job's summary.json
   // Reads size bytes; `before` and `expected` place them in the whole section for the message.
   auto read_exact = [&](void* buffer, std::size_t size, const char* what, std::uint64_t before = 0, std::uint64_t expected = 0) {
     std::size_t done = 0;

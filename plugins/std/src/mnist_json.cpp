@@ -1,6 +1,7 @@
 // Parsing the package's JSON (nlohmann), checking every value before it becomes a pixel.
 #include "mnist_json.hpp"
 
+#include <featurelab/data_files.hpp>
 #include <featurelab/error.hpp>
 
 #include <nlohmann/json.hpp>
@@ -42,6 +43,7 @@ std::vector<float> read_mnist_digit_file(const fs::path& file) {
     if (!(p >= 0 && p <= 1)) throw Error(file.string() + ": pixel value " + std::to_string(p) + " outside [0, 1]");
     values.push_back(static_cast<float>(p));
   }
+  note_data_file(file);  // its sha256 goes into the job's summary.json
   if (values.empty() || values.size() % 784 != 0) {
     throw Error(file.string() + ": " + std::to_string(values.size()) + " values are not whole 28×28 images");
   }

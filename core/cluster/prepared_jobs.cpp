@@ -1,0 +1,113 @@
+#include "cluster/prepared_jobs.hpp"
+
+#include "config/validate.hpp"
+#include "engine/results.hpp"
+#include "engine/run_lock.hpp"
+#include "engine/stop_signals.hpp"
+#include "engine/worker_job.hpp"
+#include "engine/workers.hpp"
+#include "errors.hpp"
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <memory>
+
+namespace featurelab {
+
+namespace fs = std::filesystem;
+
+int run_prepared_jobs(const std::vector<std::size_t>& indices, Catalog& catalog, const RunOptions& options) {
+  const fs::path& run_dir = options.out;
+  const StoredRun run = read_run_record(run_dir);
+  for (const std::size_t index : indices) {
+    if (index >= run.jobs.size()) {
+      throw ConfigError({{run_dir.string(), "job " + std::to_string(index) + " is out of range: this run has " +
+                                                std::to_string(run.jobs.size()) + " jobs (0 to " +
+                                                std::to_string(run.jobs.size() - 1) + ")"}});
+    }
+  }
+  // Jobs of one run may run side by side; not beside a `run` into the directory.
+  const DirectoryLock run_lock(run_dir, DirectoryLock::Mode::shared, "the run directory");
+  std::vector<std::unique_ptr<DirectoryLock>> job_locks(run.jobs.size());
+  std::vector<Pipeline> pipelines(run.jobs.size());
+  std::vector<std::string> labels(run.jobs.size());    // on the command's lines: "job 3"
+  std::vector<std::string> job_labels(run.jobs.size());  // in the job's log.txt: "#3 seed 1 model.width=8"
+  std::vector<std::size_t> todo;
+  for (const std::size_t index : indices) {
+    const JobSpec& spec = run.jobs[index];
+    const fs::path dir = run_dir / "jobs" / spec.dir;
+    fs::create_directories(dir);
+    DirectoryLock::Wait wait;
+    wait.stop = options.stop;
+    wait.waiting = [&](const std::string& holders) {
+      if (options.log) options.log->warn("job {} is being run by {}; waiting for it", index, holders);
+    };
+    try {
+      job_locks[index] = std::make_unique<DirectoryLock>(dir, DirectoryLock::Mode::exclusive, "job " + std::to_string(index), wait);
+    } catch (const BusyError&) {
+      if (options.stop && options.stop->load()) break;  // stopped while waiting: run nothing more
+      throw;
+    }
+    // Checked under the job's lock: a job another process finished meanwhile is not run again.
+    if (fs::exists(dir / "done")) {
+      if (options.log) options.log->info("job {} is already done", index);
+      continue;
+    }
+    pipelines[index] = validate_pipeline(load_pipeline(dir / "config.toml", {}), catalog);
+    if (job_id(pipelines[index], spec.seed) != spec.id) {
+      throw ConfigError({{(dir / "config.toml").string(), "does not match the job's id in run.json (edited by hand?)"}});
+    }
+    labels[index] = fmt::format("job {}", spec.index);
+    job_labels[index] = fmt::format("#{} seed {} {}", spec.index, spec.seed, spec.point_label());
+    todo.push_back(index);
+  }
+  if (options.stop && options.stop->load()) return stopped_exit_code();
+  if (options.log && !todo.empty()) {
+    options.log->info("{} job(s) on {} CPU(s), {} at once", todo.size(), options.cores,
+                      std::min<std::size_t>(todo.size(), static_cast<std::size_t>(std::max(1, options.jobs))));
+  }
+  WorkerPoolOptions pool;
+  pool.workers = options.jobs;
+  pool.cores = options.cores;
+  pool.stop = options.stop;
+  pool.live = options.live_progress;
+  pool.log = options.log;
+  pool.job_timeout = options.job_timeout > 0 ? options.job_timeout : (todo.empty() ? 0 : pipelines[todo.front()].timeout);
+  pool.job_memory_mb = options.job_memory_mb;
+  pool.lost = [&]() -> std::string {
+    for (const std::size_t index : todo) {
+      if (auto why = job_locks[index]->lost(run_dir / "jobs" / run.jobs[index].dir); !why.empty()) return why;
+    }
+    return {};
+  };
+  std::size_t failed = 0, interrupted = 0;
+  const WorkerPoolReport report = run_in_workers(
+      todo, labels,
+      [&](std::size_t index, ProgressSlot* slot) {
+        const JobSpec& spec = run.jobs[index];
+        return run_job_in_worker(pipelines[index], spec, run_dir / "jobs" / spec.dir, job_labels[index], catalog, options.stop, slot);
+      },
+      [&](std::size_t index, const WorkerExit& exit) {
+        const JobSpec& spec = run.jobs[index];
+        const RecordedExit recorded = record_worker_exit(pipelines[index], spec, run_dir / "jobs" / spec.dir, exit);
+        log_job_end(options.log, labels[index], recorded, exit.seconds);
+        if (recorded.status == "failed") ++failed;
+        if (recorded.status == "interrupted") ++interrupted;
+      },
+      pool);
+  if (!report.lost_reason.empty()) {
+    if (options.log) options.log->error("stopped: {}", report.lost_reason);
+    return kExitRunFailed;
+  }
+  if (report.not_started > 0) {
+    if (options.log) options.log->error("{} job(s) not started: {}", report.not_started, report.not_started_reason);
+    return kExitRunFailed;
+  }
+  if (failed > 0) return kExitRunFailed;
+  if (interrupted > 0 || (options.stop && options.stop->load())) return stopped_exit_code();
+  return kExitOk;
+}
+
+}  // namespace featurelab

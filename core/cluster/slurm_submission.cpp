@@ -1,0 +1,136 @@
+#include "cluster/slurm_submission.hpp"
+
+#include "cluster/index_list.hpp"
+#include "cluster/program_output.hpp"
+#include "engine/provenance.hpp"
+#include "io/atomic_file.hpp"
+
+#include <featurelab/error.hpp>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+
+namespace featurelab {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// One word for bash, whatever it holds.
+std::string shell_quoted(const std::string& word) {
+  std::string quoted = "'";
+  for (char c : word) {
+    if (c == '\'') {
+      quoted += "'\\''";
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + "'";
+}
+
+std::string trimmed(const std::string& text) {
+  const auto first = text.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return "";
+  return text.substr(first, text.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+}  // namespace
+
+std::size_t cluster_max_array_size() {
+  const ProgramOutput config = run_program({"scontrol", "show", "config"});
+  if (config.exit_status != 0) {
+    throw Error("cannot read the cluster's MaxArraySize: scontrol show config " +
+                (config.exit_status < 0 ? "could not run (" + trimmed(config.err) + ")" : "failed: " + trimmed(config.err)) +
+                "; on a machine without Slurm, featurelab submit --dry-run writes the scripts for MaxArraySize 1001");
+  }
+  std::istringstream lines(config.out);
+  for (std::string line; std::getline(lines, line);) {
+    const auto equals = line.find('=');
+    if (equals == std::string::npos || trimmed(line.substr(0, equals)) != "MaxArraySize") continue;
+    const std::string value = trimmed(line.substr(equals + 1));
+    if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos) return std::stoull(value);
+  }
+  throw Error("scontrol show config gives no MaxArraySize; give the arrays' size yourself with --max-array-size");
+}
+
+std::vector<SbatchScript> write_sbatch_scripts(const SlurmSubmission& s, std::size_t max_array_size) {
+  if (s.indices.empty()) return {};
+  if (max_array_size == 0) throw Error("MaxArraySize 0: this cluster takes no job arrays");
+  const fs::path dir = fs::absolute(s.run_dir) / "slurm";
+  fs::create_directories(dir);
+  // Tasks of jobs_per_task consecutive entries of `indices`, then arrays of at most max_array_size tasks.
+  std::vector<std::vector<std::size_t>> tasks;
+  for (std::size_t i = 0; i < s.indices.size(); i += s.jobs_per_task) {
+    tasks.emplace_back(s.indices.begin() + static_cast<std::ptrdiff_t>(i),
+                       s.indices.begin() + static_cast<std::ptrdiff_t>(std::min(i + s.jobs_per_task, s.indices.size())));
+  }
+  const std::size_t arrays = (tasks.size() + max_array_size - 1) / max_array_size;
+  // submit-<n>-<array>.sbatch, n one more than the last submission's: earlier scripts are kept.
+  std::size_t submission = 1;
+  while (fs::exists(dir / fmt::format("submit-{}-1.sbatch", submission))) ++submission;
+  std::string command;
+  for (const auto& word : s.featurelab) command += shell_quoted(word) + " ";
+  std::vector<SbatchScript> scripts;
+  for (std::size_t a = 0; a < arrays; ++a) {
+    const std::size_t first = a * max_array_size, last = std::min(tasks.size(), first + max_array_size);
+    SbatchScript script;
+    script.file = dir / fmt::format("submit-{}-{}.sbatch", submission, a + 1);
+    script.tasks = last - first;
+    std::ostringstream text;
+    text << "#!/bin/bash\n";
+    text << fmt::format("# Written by featurelab submit: array {} of {}, {} task(s) of at most {} job(s) of {}.\n", a + 1,
+                        arrays, script.tasks, s.jobs_per_task, fs::absolute(s.run_dir).string());
+    text << "# Requeued on preemption or node failure; SIGTERM " << s.signal_seconds
+         << " s before the time limit stops the running jobs after their step, as interrupted.\n";
+    text << "#SBATCH --job-name=" << "featurelab-" << s.run_name << "\n";
+    text << "#SBATCH --array=0-" << script.tasks - 1 << "\n";
+    text << "#SBATCH --cpus-per-task=" << s.cpus_per_task << "\n";
+    text << "#SBATCH --ntasks=1\n";
+    text << "#SBATCH --requeue\n";
+    text << "#SBATCH --signal=B:TERM@" << s.signal_seconds << "\n";
+    text << "#SBATCH --open-mode=append\n";
+    text << "#SBATCH --output=" << (dir / "%A_%a.out").string() << "\n";
+    if (!s.partition.empty()) text << "#SBATCH --partition=" << s.partition << "\n";
+    if (!s.time.empty()) text << "#SBATCH --time=" << s.time << "\n";
+    for (const auto& option : s.sbatch_options) text << "#SBATCH " << option << "\n";
+    text << "\n# The job indices of each array task.\ntasks=(";
+    for (std::size_t t = first; t < last; ++t) {
+      const std::string list = format_index_list(tasks[t]);
+      text << (t == first ? "" : " ") << list;
+      script.indices.insert(script.indices.end(), tasks[t].begin(), tasks[t].end());
+    }
+    text << ")\n";
+    // exec: featurelab is the batch step's process, so the TERM that --signal=B: sends reaches it.
+    text << "exec " << command << "job " << shell_quoted(fs::absolute(s.run_dir).string())
+         << " --indices \"${tasks[$SLURM_ARRAY_TASK_ID]}\"\n";
+    script.text = text.str();
+    write_file_atomically(script.file, script.text);
+    fs::permissions(script.file, fs::perms::owner_exec | fs::perms::group_exec, fs::perm_options::add);
+    scripts.push_back(std::move(script));
+  }
+  return scripts;
+}
+
+std::string submit_sbatch_script(const SlurmSubmission& s, const SbatchScript& script) {
+  const ProgramOutput submitted = run_program({"sbatch", "--parsable", script.file.string()});
+  if (submitted.exit_status != 0) {
+    throw Error("sbatch refused " + script.file.string() + ": " +
+                trimmed(submitted.err.empty() ? submitted.out : submitted.err) +
+                " (the jobs before it were submitted; featurelab status " + s.run_dir.string() +
+                " --missing lists those still to run)");
+  }
+  // --parsable: "jobid" or "jobid;cluster".
+  const std::string out = trimmed(submitted.out);
+  const std::string job_id = out.substr(0, out.find(';'));
+  nlohmann::json record{{"submitted", utc_now()},   {"script", script.file.string()}, {"slurm_job_id", job_id},
+                        {"tasks", script.tasks},      {"indices", format_index_list(script.indices)}};
+  std::ofstream(fs::absolute(s.run_dir) / "slurm" / "submissions.jsonl", std::ios::app) << record.dump() << "\n";
+  return job_id;
+}
+
+}  // namespace featurelab

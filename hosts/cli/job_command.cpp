@@ -1,0 +1,64 @@
+// featurelab job RUN --indices LIST: run jobs of a prepared run directory, as an array task of a cluster
+// scheduler does (the README's "On a cluster").
+#include "job_options.hpp"
+#include "session.hpp"
+
+#include "cluster/index_list.hpp"
+#include "cluster/prepared_jobs.hpp"
+#include "engine/allowed_cpus.hpp"
+#include "engine/results.hpp"
+#include "engine/run_builds.hpp"
+#include "engine/stop_signals.hpp"
+#include "errors.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <unistd.h>
+
+namespace featurelab::cli {
+
+Action add_job_command(CLI::App& app, const GlobalOptions& global) {
+  auto* sub = app.add_subcommand("job", "Run jobs of a prepared run directory (a Slurm array task, MPI, a shell loop)");
+  auto run = std::make_shared<std::string>();
+  auto index = std::make_shared<std::size_t>(0);
+  auto indices = std::make_shared<std::string>();
+  auto jobs = std::make_shared<int>(0);
+  sub->add_option("run", *run, "Run directory written by featurelab run --prepare")->required();
+  auto* one = sub->add_option("--index", *index, "One job's index (0-based; e.g. $SLURM_ARRAY_TASK_ID)")
+                  ->check(counting("a job index", 0));
+  auto* many = sub->add_option("--indices", *indices, "Job indices as Slurm writes arrays: 0-4,7,9-12")->type_name("LIST");
+  one->excludes(many);
+  many->excludes(one);
+  sub->add_option("-j,--jobs", *jobs,
+                  "Jobs run at once (default: the CPUs this process may use: the allocation's, after CPU affinity and "
+                  "cgroup quota; the jobs share them as threads)")
+      ->check(counting("a count of worker processes", 1));
+  auto limits = std::make_shared<JobLimits>();
+  add_job_limit_args(sub, *limits);
+  return [&global, run, index, indices, jobs, limits, one, many]() {
+    if (one->count() == 0 && many->count() == 0) {
+      throw ConfigError({{"featurelab job", "give the jobs to run: --index I or --indices 0-4,7 (featurelab status " +
+                                                *run + " --missing lists those still to run)"}});
+    }
+    check_job_limits(*limits);
+    Catalog catalog = discover(global);
+    auto log = make_logger(global);
+    pin_recorded_builds(*run, catalog);
+    const std::vector<std::size_t> selected =
+        one->count() > 0 ? std::vector<std::size_t>{*index}
+                         : parse_index_list(*indices, read_run_record(*run).jobs.size(), "--indices");
+    RunOptions options;
+    options.out = *run;
+    options.cores = allowed_cpus();  // the allocation's CPUs, shared by the jobs running at once
+    options.jobs = worker_count(*jobs, *log);
+    options.job_timeout = limits->timeout;
+    options.job_memory_mb = static_cast<std::size_t>(limits->memory_mib);
+    options.live_progress = ::isatty(STDERR_FILENO) != 0 && !global.quiet;
+    options.log = log.get();
+    options.stop = &stop_requested_flag();
+    const ScopedStopHandlers handlers;
+    return run_prepared_jobs(selected, catalog, options);
+  };
+}
+
+}  // namespace featurelab::cli

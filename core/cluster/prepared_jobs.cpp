@@ -87,7 +87,8 @@ int run_prepared_jobs(const std::vector<std::size_t>& indices, Catalog& catalog,
       todo, labels,
       [&](std::size_t index, ProgressSlot* slot) {
         const JobSpec& spec = run.jobs[index];
-        return run_job_in_worker(pipelines[index], spec, run_dir / "jobs" / spec.dir, job_labels[index], catalog, options.stop, slot);
+        return run_job_in_worker(pipelines[index], spec, run_dir / "jobs" / spec.dir, job_labels[index], catalog, options.stop, slot,
+                                 run.save_params);
       },
       [&](std::size_t index, const WorkerExit& exit) {
         const JobSpec& spec = run.jobs[index];

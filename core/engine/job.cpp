@@ -53,12 +53,24 @@ class JobRunner final : public TrainerHost {
       build();
       sample();
       c_.model->init(init_rng_);
+      if (options_.load_params) {  // `featurelab eval`: measure saved parameters, train nothing
+        load_parameter_blocks(*c_.model, options_.load_params->dir, options_.load_params->hashes);
+        run_probes(options_.load_params->step);
+        metrics_.close();
+        if (!metrics_.failure().empty()) throw Error(metrics_.failure());
+        result.ok = true;
+        result.steps = options_.load_params->step;
+        result.final_metrics = metrics_.final_values();
+        return result;
+      }
       progress.emplace(options_.label.empty() ? p_.name + " seed " + std::to_string(options_.seed) : options_.label,
                        options_.log, options_.live_progress, options_.slot);
       progress_ = &*progress;
       Rng train_rng(derive_seed(seed(), "train.loop"));
       c_.trainer->train(*this, train_rng);
       finish();
+      // The last step's parameters, unless the job was stopped short of it.
+      if (options_.save_params.enabled && !stop_requested()) save_params(last_step_);
       metrics_.close();
       // A write that failed is the job's failure even if the trainer caught what it threw.
       if (!metrics_.failure().empty()) throw Error(metrics_.failure());
@@ -77,6 +89,7 @@ class JobRunner final : public TrainerHost {
     result.steps = last_step_;
     result.final_metrics = metrics_.final_values();
     result.history = metrics_.history();
+    result.saved_params = saved_params_;
     return result;
   }
 
@@ -148,6 +161,7 @@ class JobRunner final : public TrainerHost {
       for (const auto& [name, value] : out.scalars()) metrics_.scalar(step, prefix + "." + name, value);
       for (const auto& [name, table] : out.tables()) metrics_.table(step, prefix + "." + name, table);
     }
+    if (options_.save_params.every > 0 && step % options_.save_params.every == 0) save_params(step);
   }
 
   void show_progress(Index done, Index total, double loss_value) override {
@@ -162,6 +176,13 @@ class JobRunner final : public TrainerHost {
   // "probe.0 (std:accuracy) at step 0"
   std::string probe_at(std::size_t i, Index step) const {
     return p_.probes[i].path + " (" + p_.probes[i].ref.qualified() + ") at step " + std::to_string(step);
+  }
+
+  // jobs/X/params/step<N>/<block>.npy, once per step.
+  void save_params(Index step) {
+    const std::string dir = saved_step_dir(step);
+    if (saved_params_.count(dir + "/" + c_.model->blocks().front().name + ".npy") != 0) return;
+    for (auto& [file, hash] : save_parameter_blocks(*c_.model, options_.dir / "params" / dir)) saved_params_[file] = hash;
   }
 
   void build() {
@@ -221,6 +242,7 @@ class JobRunner final : public TrainerHost {
   Dataset train_, test_, empty_;
   Rng init_rng_;
   Index last_step_ = 0;
+  std::map<std::string, std::string> saved_params_;
 };
 
 }  // namespace
@@ -261,6 +283,8 @@ JobResult run_job(const Pipeline& pipeline, Catalog& catalog, const JobOptions& 
   summary["final"] = final_metrics;
   summary["provenance"] = provenance(started, utc_now());
   summary["data_files"] = data_file_hashes();  // {path: sha256} of what the distribution read
+  if (!result.saved_params.empty()) summary["saved_params"] = result.saved_params;  // {"step000300/W.npy": sha256}
+  if (options.load_params) summary["evaluated"] = {{"params", options.load_params->dir.string()}, {"step", options.load_params->step}};
   summary_file.write(summary.dump(2) + "\n");
   if (result.ok && !result.interrupted) write_file_atomically(options.dir / "done", "");
   return result;

@@ -3,11 +3,13 @@
 #pragma once
 
 #include "config/pipeline.hpp"
+#include "engine/saved_params.hpp"
 
 #include <atomic>
 #include <cstdint>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -25,6 +27,15 @@ struct JobOptions {
   const std::atomic<bool>* stop = nullptr;  // Ctrl-C
   struct ProgressSlot* slot = nullptr;      // worker mode: progress for the parent to draw
   std::string label;                        // for progress lines: "seed 2 model.width=10"
+  SaveParams save_params;                   // parameter blocks saved to dir/params/ (saved_params.hpp)
+  // `featurelab eval`: no training; the model's blocks are loaded from `load_params.dir` (checked against
+  // `hashes`) and the probes measure them once, at `step`.
+  struct LoadParams {
+    std::filesystem::path dir;
+    std::map<std::string, std::string> hashes;
+    Index step = 0;
+  };
+  std::optional<LoadParams> load_params;
 };
 
 struct JobResult {
@@ -35,6 +46,7 @@ struct JobResult {
   double seconds = 0.0;
   std::map<std::string, double> final_metrics;
   std::map<std::string, std::vector<std::pair<Index, double>>> history;
+  std::map<std::string, std::string> saved_params;  // {"step000300/W.npy": sha256}
 };
 
 // Never throws for a failure inside the job (plugin error, divergence): it is reported in the

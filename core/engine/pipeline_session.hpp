@@ -40,6 +40,7 @@ struct RunRequest {
   bool resume = false;        // the directory must hold a run already
   bool prepare_only = false;
   JobLimits limits;
+  std::string save_params;    // "final", "every:N"; "" saves none
 };
 
 // The options execute_run takes (log, stop flag and live progress left to the host). Throws

@@ -30,6 +30,7 @@ StoredRun read_run_record(const fs::path& run_dir) {
     }
     run.version = r.at("featurelab_version").get<std::string>();
     run.name = r.value("name", "");
+    if (const std::string save = r.value("save_params", ""); !save.empty()) run.save_params = parse_save_params(save, file.string());
     for (const auto& a : r.at("axes")) run.axes.push_back({a.at("key"), a.at("values"), {}, {}, {}});
     for (const auto& j : r.at("jobs")) {
       JobSpec spec;

@@ -1,6 +1,8 @@
 // Reading finished jobs back from a run directory, and aggregating them into summary.csv.
 #pragma once
 
+#include "engine/saved_params.hpp"
+
 #include "engine/plan.hpp"
 
 #include <filesystem>
@@ -19,6 +21,7 @@ struct StoredRun {
   std::vector<JobSpec> jobs;
   std::string version;
   std::string name;
+  SaveParams save_params;  // what `run --save-params` asked for; `featurelab job` does the same
 };
 
 // Throws featurelab::Error naming the file when it is missing, of another format, or unreadable.

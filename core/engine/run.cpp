@@ -59,7 +59,7 @@ json manifest(const RunPlan& plan) {
   return m;
 }
 
-json run_record(const RunPlan& plan, const json& provenance_record) {
+json run_record(const RunPlan& plan, const SaveParams& save_params, const json& provenance_record) {
   json r;
   r["format"] = kRunFormat;
   r["featurelab_version"] = FEATURELAB_SDK_VERSION;
@@ -75,6 +75,7 @@ json run_record(const RunPlan& plan, const json& provenance_record) {
                     {"assignments", j.assignments}});
   }
   r["jobs"] = jobs;
+  if (save_params.enabled) r["save_params"] = save_params.text();
   r["provenance"] = provenance_record;  // the command that wrote the run directory
   return r;
 }
@@ -205,7 +206,7 @@ int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options
     labels.push_back(fmt::format("#{} seed {} {}", job.index, job.seed, job.point_label()));
   }
   const std::string started = utc_now();
-  write_file_atomically(out / "run.json", run_record(plan, provenance(started)).dump(2) + "\n");
+  write_file_atomically(out / "run.json", run_record(plan, options.save_params, provenance(started)).dump(2) + "\n");
   if (options.log) {
     const std::size_t skipped = plan.jobs.size() - todo.size();
     options.log->info("{}: {} job(s) ({} sweep point(s) × {} seed(s)){}, {} worker(s), into {}", plan.points.front().name,
@@ -233,7 +234,7 @@ int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options
       [&](std::size_t index, ProgressSlot* slot) {
         const JobSpec& spec = plan.jobs[index];
         return run_job_in_worker(plan.pipeline_of(spec), spec, out / "jobs" / spec.dir, labels[index], catalog,
-                                 options.stop, slot);
+                                 options.stop, slot, options.save_params);
       },
       [&](std::size_t index, const WorkerExit& exit) {
         const JobSpec& spec = plan.jobs[index];
@@ -255,7 +256,7 @@ int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options
   }
   const bool interrupted = options.stop && options.stop->load();
   try {
-    write_file_atomically(out / "run.json", run_record(plan, provenance(started, utc_now())).dump(2) + "\n");
+    write_file_atomically(out / "run.json", run_record(plan, options.save_params, provenance(started, utc_now())).dump(2) + "\n");
   } catch (const std::exception& e) {
     if (options.log) options.log->warn("cannot record the run's end in run.json: {}", e.what());
   }

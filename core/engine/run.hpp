@@ -35,6 +35,7 @@ struct RunOptions {
   std::size_t job_memory_mb = 0;   // per worker; 0 = none
   spdlog::logger* log = nullptr;
   const std::atomic<bool>* stop = nullptr;  // stop_requested_flag(): the workers' handlers set it
+  SaveParams save_params;          // recorded in run.json, so `featurelab job` saves the same
 };
 
 // Returns the exit code (ExitCode; 128 + the signal when a stop signal ended it). Throws

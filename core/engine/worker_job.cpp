@@ -53,9 +53,10 @@ std::string crash_site_text(const Pipeline& p, const std::string& library) {
 }  // namespace
 
 int run_job_in_worker(const Pipeline& pipeline, const JobSpec& spec, const fs::path& dir, const std::string& label,
-                      Catalog& catalog, const std::atomic<bool>* stop, ProgressSlot* slot) {
+                      Catalog& catalog, const std::atomic<bool>* stop, ProgressSlot* slot, const SaveParams& save_params) {
   auto log = job_logger(dir);
   JobOptions job;
+  job.save_params = save_params;
   job.dir = dir;
   job.seed = spec.seed;
   job.log = log.get();

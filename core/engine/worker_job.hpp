@@ -4,6 +4,7 @@
 
 #include "config/pipeline.hpp"
 #include "engine/plan.hpp"
+#include "engine/saved_params.hpp"
 #include "engine/workers.hpp"
 
 #include <atomic>
@@ -23,7 +24,8 @@ struct ProgressSlot;
 // status: 0 finished, 3 interrupted (a stop request), 1 failed. Throws only when the job's
 // directory cannot be written (the worker then reports the exception to the parent).
 int run_job_in_worker(const Pipeline& pipeline, const JobSpec& spec, const std::filesystem::path& dir,
-                      const std::string& label, Catalog& catalog, const std::atomic<bool>* stop, ProgressSlot* slot);
+                      const std::string& label, Catalog& catalog, const std::atomic<bool>* stop, ProgressSlot* slot,
+                      const SaveParams& save_params = {});
 
 // How a job ended, as recorded: status "ok", "interrupted" or "failed", and the failure's reason.
 struct RecordedExit {

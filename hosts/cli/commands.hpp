@@ -26,6 +26,7 @@ Action add_job_command(CLI::App& app, const GlobalOptions& global);
 Action add_collect_command(CLI::App& app, const GlobalOptions& global);
 Action add_status_command(CLI::App& app, const GlobalOptions& global);
 Action add_submit_command(CLI::App& app, const GlobalOptions& global);
+Action add_eval_command(CLI::App& app, const GlobalOptions& global);
 Action add_export_command(CLI::App& app, const GlobalOptions& global);
 Action add_plot_command(CLI::App& app, const GlobalOptions& global);
 Action add_report_command(CLI::App& app, const GlobalOptions& global);

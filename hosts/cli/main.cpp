@@ -47,6 +47,7 @@ int main(int argc, char** argv) {
   actions.push_back(cli::add_status_command(app, global));
   actions.push_back(cli::add_submit_command(app, global));
   actions.push_back(cli::add_collect_command(app, global));
+  actions.push_back(cli::add_eval_command(app, global));
   actions.push_back(cli::add_export_command(app, global));
   actions.push_back(cli::add_plot_command(app, global));
   actions.push_back(cli::add_report_command(app, global));

@@ -90,9 +90,15 @@ Action add_run_command(CLI::App& app, const GlobalOptions& global) {
                 "Continue a run directory: finished jobs are kept, the others rerun (also the default)");
   auto prepare = std::make_shared<bool>(false);
   sub->add_flag("--prepare", *prepare, "Write the run directory and run nothing (then: featurelab job RUN --index I)");
+  auto save_params = std::make_shared<std::string>();
+  sub->add_option("--save-params", *save_params,
+                  "Save each job's parameter blocks as NumPy .npy in jobs/X/params/ (hashes in summary.json): final "
+                  "(the last step), or every:N (each evaluation step that is a multiple of N, and the last); "
+                  "featurelab eval measures them again")
+      ->type_name("final|every:N");
   auto limits = std::make_shared<JobLimits>();
   add_job_limit_args(sub, *limits);
-  return [&global, args, out, jobs, resume, prepare, limits]() {
+  return [&global, args, out, jobs, resume, prepare, limits, save_params]() {
     check_job_limits(*limits);
     Catalog catalog = discover(global);
     auto log = make_logger(global);
@@ -104,6 +110,7 @@ Action add_run_command(CLI::App& app, const GlobalOptions& global) {
     request.resume = *resume;
     request.prepare_only = *prepare;
     request.limits = *limits;
+    request.save_params = *save_params;
     RunOptions options = run_options(plan, request, *log);
     options.live_progress = ::isatty(STDERR_FILENO) != 0 && !global.quiet;
     options.log = log.get();

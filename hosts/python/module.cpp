@@ -212,7 +212,7 @@ py::dict validate(const std::filesystem::path& file, const std::vector<std::stri
 
 py::tuple run(const std::filesystem::path& file, const std::vector<std::string>& overrides, const std::filesystem::path& out, int jobs,
               bool resume, bool prepare, double timeout, std::int64_t memory_mib, const std::vector<std::string>& plugin_paths,
-              py::object log_callback, const std::string& level) {
+              py::object log_callback, const std::string& level, const std::string& save_params) {
   featurelab::Catalog catalog = discover(plugin_paths);
   // For run.json and summary.json: the interpreter's argv, then the call.
   std::vector<std::string> command = py::module_::import("sys").attr("argv").cast<std::vector<std::string>>();
@@ -231,6 +231,7 @@ py::tuple run(const std::filesystem::path& file, const std::vector<std::string>&
   request.resume = resume;
   request.prepare_only = prepare;
   request.limits = {timeout, memory_mib};
+  request.save_params = save_params;
   featurelab::RunOptions options = featurelab::run_options(plan, request, *log);
   options.log = log.get();
   options.stop = &featurelab::stop_requested_flag();
@@ -306,7 +307,8 @@ PYBIND11_MODULE(_featurelab, m) {
   });
   m.def("validate", &validate, py::arg("file"), py::arg("overrides"), py::arg("plugin_paths"));
   m.def("run", &run, py::arg("file"), py::arg("overrides"), py::arg("out"), py::arg("jobs"), py::arg("resume"), py::arg("prepare"),
-        py::arg("timeout"), py::arg("memory_mib"), py::arg("plugin_paths"), py::arg("log"), py::arg("level"));
+        py::arg("timeout"), py::arg("memory_mib"), py::arg("plugin_paths"), py::arg("log"), py::arg("level"),
+        py::arg("save_params"));
   m.def("components", &components, py::arg("plugin_paths"));
   m.def("tidy", &tidy, py::arg("runs"), py::arg("metrics") = std::vector<std::string>{},
         "The runs' metrics and final values as columns: {'axes': [...], 'metrics': {...}, 'final': {...}}");

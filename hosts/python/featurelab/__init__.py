@@ -87,16 +87,18 @@ def validate(pipeline: PathLike, set: Overrides = None, plugin_path: Sequence[Pa
 
 def run(pipeline: PathLike, set: Overrides = None, out: Optional[PathLike] = None, jobs: int = 0, resume: bool = False,
         prepare: bool = False, job_timeout: float = 0, job_memory: int = 0, plugin_path: Sequence[PathLike] = (),
-        log: Optional[Callable[[str, str], None]] = None, quiet: bool = False) -> "Run":
+        log: Optional[Callable[[str, str], None]] = None, quiet: bool = False, save_params: str = "") -> "Run":
     """Runs a pipeline in this process as `featurelab run` does (each job in a worker process of its own; an
     existing directory resumes) and returns its results (`load`). `jobs` = 0: the CPUs this process may use.
     Progress, a line per finished job and the assertions' results, goes to `log(level, message)` (default: printed
     to stderr, which a notebook shows). The run's exit code is `Run.exit_code` (1: a job failed or an assertion did
     not hold). Bad input raises ConfigError or PluginError; Ctrl-C stops the jobs after their step, writes what they
-    did and raises KeyboardInterrupt."""
+    did and raises KeyboardInterrupt. `save_params` = "final" or "every:N" saves each job's parameter blocks as
+    .npy files in jobs/X/params/ (np.load reads them)."""
     code, out_dir = _featurelab.run(os.fspath(pipeline), _overrides(set), os.fspath(out) if out is not None else "", int(jobs),
                                     bool(resume), bool(prepare), float(job_timeout), int(job_memory),
-                                    [os.fspath(p) for p in plugin_path], log or _print_log, "warn" if quiet else "info")
+                                    [os.fspath(p) for p in plugin_path], log or _print_log, "warn" if quiet else "info",
+                                    str(save_params))
     if code == 130:
         raise KeyboardInterrupt(f"stopped; the finished jobs are kept in {out_dir} (run again to resume)")
     if code >= 128:

@@ -4,6 +4,7 @@
 #include "session.hpp"
 
 #include "cluster/index_list.hpp"
+#include "cluster/launcher_rank.hpp"
 #include "cluster/prepared_jobs.hpp"
 #include "engine/allowed_cpus.hpp"
 #include "engine/results.hpp"
@@ -11,6 +12,7 @@
 #include "engine/stop_signals.hpp"
 #include "errors.hpp"
 
+#include <fmt/format.h>
 #include <spdlog/spdlog.h>
 
 #include <unistd.h>
@@ -29,14 +31,20 @@ Action add_job_command(CLI::App& app, const GlobalOptions& global) {
   auto* many = sub->add_option("--indices", *indices, "Job indices as Slurm writes arrays: 0-4,7,9-12")->type_name("LIST");
   one->excludes(many);
   many->excludes(one);
+  auto mpi = std::make_shared<bool>(false);
+  auto* by_rank = sub->add_flag("--mpi", *mpi,
+                                "One process per rank of an MPI launch (mpirun -np N featurelab job RUN --mpi): each runs "
+                                "every N-th job of --indices (default: all), from its rank, read from the launcher's "
+                                "environment (Open MPI, MPICH, srun)");
+  by_rank->excludes(one);
   sub->add_option("-j,--jobs", *jobs,
                   "Jobs run at once (default: the CPUs this process may use: the allocation's, after CPU affinity and "
                   "cgroup quota; the jobs share them as threads)")
       ->check(counting("a count of worker processes", 1));
   auto limits = std::make_shared<JobLimits>();
   add_job_limit_args(sub, *limits);
-  return [&global, run, index, indices, jobs, limits, one, many]() {
-    if (one->count() == 0 && many->count() == 0) {
+  return [&global, run, index, indices, jobs, limits, one, many, mpi]() {
+    if (one->count() == 0 && many->count() == 0 && !*mpi) {
       throw ConfigError({{"featurelab job", "give the jobs to run: --index I or --indices 0-4,7 (featurelab status " +
                                                 *run + " --missing lists those still to run)"}});
     }
@@ -44,9 +52,20 @@ Action add_job_command(CLI::App& app, const GlobalOptions& global) {
     Catalog catalog = discover(global);
     auto log = make_logger(global);
     pin_recorded_builds(*run, catalog);
-    const std::vector<std::size_t> selected =
+    const std::size_t count = read_run_record(*run).jobs.size();
+    std::vector<std::size_t> selected =
         one->count() > 0 ? std::vector<std::size_t>{*index}
-                         : parse_index_list(*indices, read_run_record(*run).jobs.size(), "--indices");
+                         : many->count() > 0 ? parse_index_list(*indices, count, "--indices") : parse_index_list(fmt::format("0-{}", count - 1), count, "--indices");
+    if (*mpi) {
+      const auto rank = launcher_rank();
+      if (!rank) {
+        throw ConfigError(std::vector<Diagnostic>{{"--mpi", "no MPI rank in the environment (OMPI_COMM_WORLD_RANK, PMI_RANK or SLURM_PROCID, "
+                                     "with their sizes): start it with mpirun -np N or srun -n N"}});
+      }
+      selected = share_of(selected, *rank);
+      log->info("rank {} of {} ({}): {} job(s): {}", rank->rank, rank->size, rank->source, selected.size(),
+                format_index_list(selected));
+    }
     RunOptions options;
     options.out = *run;
     options.cores = allowed_cpus();  // the allocation's CPUs, shared by the jobs running at once

@@ -50,4 +50,32 @@ check "the next submission's script is another file, with the extra #SBATCH line
   grep -qx '#SBATCH --mem=1G' "$work/run/slurm/submit-2-1.sbatch"
 expect 2 "--indices: '7': index 7 is out of range" -- $fl submit "$work/run" --dry-run --indices 7
 
+# --mpi: each rank of a launch runs its share, rank and size from the launcher's environment (as mpirun sets them).
+sweep=$SOURCE_DIR/tests/data/sweep.toml
+unset FEATURELAB_PLUGIN_PATH
+expect 0 "4 job\(s\): 4 ok" -- $fl run "$sweep" --out "$work/local"
+expect 0 "prepared" -- $fl run "$sweep" --out "$work/ranks" --prepare
+expect 2 "--mpi: no MPI rank in the environment" -- $fl job "$work/ranks" --mpi
+OMPI_COMM_WORLD_RANK=0 OMPI_COMM_WORLD_SIZE=2 $fl job "$work/ranks" --mpi >"$work/rank0.log" 2>&1 &
+rank0=$!
+PMI_RANK=1 PMI_SIZE=2 $fl job "$work/ranks" --mpi >"$work/rank1.log" 2>&1
+check "rank 1 (MPICH's variables) ran jobs 1 and 3" grep -q "rank 1 of 2 (PMI_RANK/PMI_SIZE): 2 job(s): 1,3" "$work/rank1.log"
+wait $rank0
+check "rank 0 (Open MPI's) ran jobs 0 and 2" grep -q "rank 0 of 2 (OMPI_COMM_WORLD_RANK/OMPI_COMM_WORLD_SIZE): 2 job(s): 0,2" "$work/rank0.log"
+expect 0 "4 job\(s\): 4 ok" -- $fl collect "$work/ranks"
+check "the ranks' results are the local run's, byte for byte" \
+  bash -c "cmp -s '$work/local/summary.csv' '$work/ranks/summary.csv' && for j in '$work'/local/jobs/*/; do cmp -s \"\$j/metrics.jsonl\" '$work/ranks/jobs/'\$(basename \"\$j\")/metrics.jsonl || exit 1; done"
+if command -v mpirun >/dev/null; then
+  expect 0 "prepared" -- $fl run "$sweep" --out "$work/mpirun" --prepare
+  expect 0 "" -- env OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 2 $fl job "$work/mpirun" --mpi
+  expect 0 "4 job\(s\): 4 ok" -- $fl collect "$work/mpirun"
+else
+  echo "note: no mpirun here (Debian's openmpi-bin); the ranks were given as mpirun gives them"
+fi
+
+# A job records the sha256 of every data file it read: MNIST's ten digit files, as sha256sum computes them.
+expect 0 "1 job\(s\): 1 ok" -- $fl run "$SOURCE_DIR/tests/data/mnist_provenance.toml" --out "$work/mnist"
+check "summary.json records the ten digit files read" test "$(jq '.data_files | length' "$work"/mnist/jobs/*/summary.json)" -eq 10
+check "with their sha256" bash -c "jq -r '.data_files | to_entries[] | \"\\(.value)  \\(.key)\"' '$work'/mnist/jobs/*/summary.json | sha256sum --quiet -c"
+
 finish

@@ -67,3 +67,16 @@ def test_list_and_describe():
         featurelab.describe("two-layr")
     with pytest.raises(featurelab.FeaturelabError, match="unknown kind 'modle'"):
         featurelab.list("modle")
+
+
+def test_saved_parameters_load_with_numpy(tmp_path):
+    """save_params="final": each job's blocks as .npy files, which np.load reads, with their hashes recorded."""
+    import hashlib
+    import json
+    import numpy as np
+    run = featurelab.run(SWEEP, out=tmp_path / "saved", jobs=2, quiet=True, log=lambda *a: None, save_params="final")
+    job_dir = os.path.join(tmp_path, "saved", "jobs", run.jobs.dir[0])
+    summary = json.load(open(os.path.join(job_dir, "summary.json")))
+    path = os.path.join(job_dir, "params", "step000060", "W.npy")
+    assert np.load(path).shape == (8, 2)
+    assert summary["saved_params"]["step000060/W.npy"] == hashlib.sha256(open(path, "rb").read()).hexdigest()

@@ -68,14 +68,7 @@ int run_prepared_jobs(const std::vector<std::size_t>& indices, Catalog& catalog,
     options.log->info("{} job(s) on {} CPU(s), {} at once", todo.size(), options.cores,
                       std::min<std::size_t>(todo.size(), static_cast<std::size_t>(std::max(1, options.jobs))));
   }
-  WorkerPoolOptions pool;
-  pool.workers = options.jobs;
-  pool.cores = options.cores;
-  pool.stop = options.stop;
-  pool.live = options.live_progress;
-  pool.log = options.log;
-  pool.job_timeout = options.job_timeout > 0 ? options.job_timeout : (todo.empty() ? 0 : pipelines[todo.front()].timeout);
-  pool.job_memory_mb = options.job_memory_mb;
+  WorkerPoolOptions pool = worker_pool_options(options, todo.empty() ? 0 : pipelines[todo.front()].timeout);
   pool.lost = [&]() -> std::string {
     for (const std::size_t index : todo) {
       if (auto why = job_locks[index]->lost(run_dir / "jobs" / run.jobs[index].dir); !why.empty()) return why;

@@ -158,6 +158,18 @@ bool holds_only_lock(const fs::path& dir) {
 
 }  // namespace
 
+WorkerPoolOptions worker_pool_options(const RunOptions& options, double pipeline_timeout) {
+  WorkerPoolOptions pool;
+  pool.workers = options.jobs;
+  pool.cores = options.cores;
+  pool.stop = options.stop;
+  pool.live = options.live_progress;
+  pool.log = options.log;
+  pool.job_timeout = options.job_timeout > 0 ? options.job_timeout : pipeline_timeout;
+  pool.job_memory_mb = options.job_memory_mb;
+  return pool;
+}
+
 int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options) {
   const fs::path& out = options.out;
   const auto not_a_run = [&] {
@@ -216,18 +228,14 @@ int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options
                       out.string());
   }
   if (options.prepare_only) {
-    if (options.log) options.log->info("prepared; run each job with: featurelab job {} --index I", out.string());
+    if (options.log) {
+      options.log->info("prepared; on Slurm: featurelab submit {}; elsewhere: featurelab job {} --indices LIST", out.string(),
+                        out.string());
+    }
     return kExitOk;
   }
 
-  WorkerPoolOptions pool;
-  pool.workers = options.jobs;
-  pool.cores = options.cores;
-  pool.stop = options.stop;
-  pool.live = options.live_progress;
-  pool.log = options.log;
-  pool.job_timeout = options.job_timeout > 0 ? options.job_timeout : plan.points.front().timeout;
-  pool.job_memory_mb = options.job_memory_mb;
+  WorkerPoolOptions pool = worker_pool_options(options, plan.points.front().timeout);
   pool.lost = [&] { return lock.lost(out); };
   const WorkerPoolReport report = run_in_workers(
       todo, labels,

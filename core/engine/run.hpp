@@ -13,6 +13,8 @@
 // OUT/.lock keeps a second writer out (run_lock.hpp).
 #pragma once
 
+#include "engine/workers.hpp"
+
 #include "engine/plan.hpp"
 #include "engine/run_assertions.hpp"
 
@@ -37,6 +39,10 @@ struct RunOptions {
   const std::atomic<bool>* stop = nullptr;  // stop_requested_flag(): the workers' handlers set it
   SaveParams save_params;          // recorded in run.json, so `featurelab job` saves the same
 };
+
+// The worker pool of a run's jobs: the options' workers, cores, limits (the pipeline's timeout unless
+// --job-timeout), stop flag and log.
+WorkerPoolOptions worker_pool_options(const RunOptions& options, double pipeline_timeout);
 
 // Returns the exit code (ExitCode; 128 + the signal when a stop signal ended it). Throws
 // BusyError when another process holds the directory.

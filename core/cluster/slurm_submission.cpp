@@ -45,8 +45,9 @@ std::size_t cluster_max_array_size() {
   const ProgramOutput config = run_program({"scontrol", "show", "config"});
   if (config.exit_status != 0) {
     throw Error("cannot read the cluster's MaxArraySize: scontrol show config " +
-                (config.exit_status < 0 ? "could not run (" + trimmed(config.err) + ")" : "failed: " + trimmed(config.err)) +
-                "; on a machine without Slurm, featurelab submit --dry-run writes the scripts for MaxArraySize 1001");
+                (config.exit_status < 0 ? "could not run (" + trimmed(config.err) + "; is Slurm's client on PATH? Debian: slurm-client)"
+                                        : "failed: " + trimmed(config.err)) +
+                "; --max-array-size N gives it");
   }
   std::istringstream lines(config.out);
   for (std::string line; std::getline(lines, line);) {
@@ -118,6 +119,10 @@ std::vector<SbatchScript> write_sbatch_scripts(const SlurmSubmission& s, std::si
 
 std::string submit_sbatch_script(const SlurmSubmission& s, const SbatchScript& script) {
   const ProgramOutput submitted = run_program({"sbatch", "--parsable", script.file.string()});
+  if (submitted.exit_status < 0) {
+    throw Error("cannot run sbatch (" + trimmed(submitted.err) + "); is Slurm's client on PATH (Debian: slurm-client)? " +
+                script.file.string() + " is written: submit it with sbatch where Slurm is");
+  }
   if (submitted.exit_status != 0) {
     throw Error("sbatch refused " + script.file.string() + ": " +
                 trimmed(submitted.err.empty() ? submitted.out : submitted.err) +

@@ -12,7 +12,6 @@
 #include <spdlog/spdlog.h>
 
 #include <iostream>
-#include <unistd.h>
 
 namespace featurelab::cli {
 
@@ -67,17 +66,15 @@ Action add_submit_command(CLI::App& app, const GlobalOptions& global) {
     s->featurelab = {this_executable()};
     for (const auto& path : global.plugin_paths) s->featurelab.insert(s->featurelab.end(), {"--plugin-path", path});
     std::size_t array_size = *max_array;
-    if (array_size == 0) {
-      if (*dry_run && ::access("/proc/self/exe", F_OK) == 0) {
-        try {
-          array_size = cluster_max_array_size();
-        } catch (const Error& e) {
-          array_size = 1001;  // Slurm's default
-          log->warn("{}; writing arrays of at most {} tasks", e.what(), array_size);
-        }
-      } else {
+    if (array_size == 0 && *dry_run) {
+      try {
         array_size = cluster_max_array_size();
+      } catch (const Error& e) {
+        array_size = 1001;  // Slurm's default MaxArraySize
+        log->warn("{}; writing arrays of at most {} tasks (Slurm's default)", e.what(), array_size);
       }
+    } else if (array_size == 0) {
+      array_size = cluster_max_array_size();
     }
     const auto scripts = write_sbatch_scripts(*s, array_size);
     const std::size_t tasks = (s->indices.size() + s->jobs_per_task - 1) / s->jobs_per_task;

@@ -49,6 +49,9 @@ expect 0 "3 job\(s\) in 3 task\(s\)" -- $fl submit "$work/run" --dry-run --max-a
 check "the next submission's script is another file, with the extra #SBATCH line as given" \
   grep -qx '#SBATCH --mem=1G' "$work/run/slurm/submit-2-1.sbatch"
 expect 2 "--indices: '7': index 7 is out of range" -- $fl submit "$work/run" --dry-run --indices 7
+# Without Slurm's client: said, with the way out.
+expect 2 "scontrol show config could not run .*slurm-client.*--max-array-size N gives it" -- env PATH=/nonexistent $fl submit "$work/run"
+expect 2 "cannot run sbatch .*slurm-client.*is written: submit it with sbatch" -- env PATH=/nonexistent $fl submit "$work/run" --max-array-size 4
 
 # --mpi: each rank of a launch runs its share, rank and size from the launcher's environment (as mpirun sets them).
 sweep=$SOURCE_DIR/tests/data/sweep.toml

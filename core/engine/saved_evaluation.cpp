@@ -4,11 +4,13 @@
 #include "config/validate.hpp"
 #include "engine/job.hpp"
 #include "engine/results.hpp"
+#include "engine/workers.hpp"
 #include "errors.hpp"
 
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <fstream>
 #include <map>
 #include <set>
@@ -19,12 +21,27 @@ namespace fs = std::filesystem;
 
 namespace {
 
-// The saved blocks a job's summary.json records, {"step000300/W.npy": sha256}; empty when it saved none.
+// The saved blocks a job's summary.json records, {"step000300/W.npy": sha256}; empty when it saved none. Throws
+// Error naming the file when the record is not of that form (edited, or not featurelab's).
 std::map<std::string, std::string> recorded_params(const fs::path& job_dir) {
-  std::ifstream in(job_dir / "summary.json");
+  const fs::path file = job_dir / "summary.json";
+  std::ifstream in(file);
   const auto summary = nlohmann::json::parse(in, nullptr, false);
   if (!summary.is_object() || !summary.contains("saved_params")) return {};
-  return summary.at("saved_params").get<std::map<std::string, std::string>>();
+  const auto& saved = summary.at("saved_params");
+  std::map<std::string, std::string> files;
+  for (auto it = saved.begin(); saved.is_object() && it != saved.end(); ++it) {
+    const std::string& key = it.key();
+    const auto slash = key.find('/');
+    const bool well_formed = it.value().is_string() && key.rfind("step", 0) == 0 && slash != std::string::npos && slash > 4 &&
+                             slash <= 16 && key.find_first_not_of("0123456789", 4) == slash;
+    if (!well_formed) {
+      throw Error(file.string() + ": saved_params entry '" + key + "' is not \"step<N>/<block>.npy\": sha256");
+    }
+    files[key] = it.value().get<std::string>();
+  }
+  if (!saved.is_object()) throw Error(file.string() + ": saved_params is not a table of files and their sha256");
+  return files;
 }
 
 // The steps those files are of: "step000300/W.npy" → 300.
@@ -62,11 +79,28 @@ int evaluate_saved_parameters(const SavedEvaluation& request, Catalog& catalog, 
   if (indices.empty()) {
     for (const auto& spec : run.jobs) indices.push_back(spec.index);
   }
+  // What each job's worker measures.
+  struct Measure {
+    std::size_t index;
+    Index step;
+    Pipeline pipeline;
+    JobOptions options;
+  };
+  std::vector<Measure> measures;
+  std::vector<std::size_t> todo;
+  std::vector<std::string> labels;
   std::size_t measured = 0, failed = 0, without = 0;
   for (const std::size_t index : indices) {
     const JobSpec& spec = run.jobs.at(index);
     const fs::path job_dir = request.run_dir / "jobs" / spec.dir;
-    const auto files = recorded_params(job_dir);
+    std::map<std::string, std::string> files;
+    try {
+      files = recorded_params(job_dir);
+    } catch (const Error& e) {
+      if (log) log->error("job {}: {}", index, e.what());
+      ++failed;
+      continue;
+    }
     if (files.empty()) {
       ++without;
       continue;
@@ -88,22 +122,41 @@ int evaluate_saved_parameters(const SavedEvaluation& request, Catalog& catalog, 
       source.file = request.probes_file;
     }
     source.table.erase("assert");
-    const Pipeline pipeline = validate_pipeline(source, catalog);
-    JobOptions options;
-    options.dir = job_dir / "eval" / name;
-    options.seed = spec.seed;
-    options.log = log;
-    options.load_params = JobOptions::LoadParams{job_dir / "params" / saved_step_dir(step), files, step};
-    fs::create_directories(options.dir);
-    const JobResult result = run_job(pipeline, catalog, options);
-    if (result.ok) {
-      ++measured;
-      if (log) log->info("job {}: measured step {} into {}", index, step, options.dir.string());
-    } else {
-      ++failed;
-      if (log) log->error("job {}: {}", index, result.error);
-    }
+    Measure m{index, step, validate_pipeline(source, catalog), {}};
+    m.options.dir = job_dir / "eval" / name;
+    m.options.seed = spec.seed;
+    m.options.load_params = JobOptions::LoadParams{job_dir / "params" / saved_step_dir(step), files, step};
+    fs::create_directories(m.options.dir);
+    todo.push_back(measures.size());
+    labels.push_back("job " + std::to_string(index));
+    measures.push_back(std::move(m));
   }
+  // Each job in a worker process of its own, as in a run: a probe that crashes fails that job only.
+  WorkerPoolOptions pool;
+  pool.workers = std::max(1, request.jobs);
+  pool.cores = pool.workers;
+  pool.stop = request.stop;
+  pool.log = log;
+  run_in_workers(
+      todo, labels,
+      [&](std::size_t i, ProgressSlot*) {
+        const JobResult result = run_job(measures[i].pipeline, catalog, measures[i].options);
+        return result.ok ? 0 : 1;
+      },
+      [&](std::size_t i, const WorkerExit& exit) {
+        const Measure& m = measures[i];
+        if (exit.ok) {
+          ++measured;
+          if (log) log->info("job {}: measured step {} into {}", m.index, m.step, m.options.dir.string());
+          return;
+        }
+        ++failed;
+        std::ifstream in(m.options.dir / "summary.json");
+        const auto summary = nlohmann::json::parse(in, nullptr, false);
+        const std::string why = summary.is_object() && summary.contains("error") ? summary.value("error", "") : exit.reason;
+        if (log) log->error("job {}: {}", m.index, why);
+      },
+      pool);
   if (measured + failed == 0) {
     throw Error(request.run_dir.string() + ": no job saved its parameters; run it with --save-params final (or every:N)");
   }

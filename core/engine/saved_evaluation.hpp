@@ -1,6 +1,6 @@
 // `featurelab eval RUN`: the probes measured again on each job's saved parameters (run --save-params), without
-// training: the job's data and model are built from its config.toml and seed as in the run, the blocks loaded and
-// checked (saved_params.hpp), and the probes of a probes file (its [[probe]] tables), or the job's own, write
+// training: the job's data and model are built from its config.toml and seed as in the run (each job in a
+// worker process of its own), the blocks loaded and checked (saved_params.hpp), and the probes of a probes file (its [[probe]] tables), or the job's own, write
 // jobs/X/eval/<name>/ (metrics.jsonl, tables/, summary.json), as a job writes its directory.
 #pragma once
 
@@ -8,6 +8,7 @@
 
 #include <featurelab/types.hpp>
 
+#include <atomic>
 #include <cstddef>
 #include <filesystem>
 #include <optional>
@@ -26,6 +27,8 @@ struct SavedEvaluation {
   std::string name;                   // jobs/X/eval/<name>; empty: the probes file's stem, or "probes"
   std::optional<Index> step;          // a saved step; none: each job's last saved step
   std::vector<std::size_t> indices;   // empty: every job that saved parameters
+  int jobs = 1;                       // jobs measured at once, each in a worker process
+  const std::atomic<bool>* stop = nullptr;
 };
 
 // Returns the exit code: 0 when every job measured, 1 when one could not (a file refused, a probe failed: said

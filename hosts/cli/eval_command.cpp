@@ -3,7 +3,9 @@
 
 #include "cluster/index_list.hpp"
 #include "engine/results.hpp"
+#include "engine/pipeline_session.hpp"
 #include "engine/saved_evaluation.hpp"
+#include "engine/stop_signals.hpp"
 #include "errors.hpp"
 
 #include <spdlog/spdlog.h>
@@ -24,13 +26,18 @@ Action add_eval_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--name", request->name, "Write to jobs/X/eval/NAME (default: the probes file's name, or probes)");
   sub->add_option("--step", *step, "A saved step (default: each job's last)")->type_name("N");
   sub->add_option("--indices", *indices, "Only these jobs (0-4,7; default: every job that saved parameters)")->type_name("LIST");
-  return [&global, request, run, probes, indices, step]() {
+  auto jobs = std::make_shared<int>(0);
+  sub->add_option("-j,--jobs", *jobs, "Jobs measured at once (default: the CPUs this process may use)");
+  return [&global, request, run, probes, indices, step, jobs]() {
     Catalog catalog = discover(global);
     auto log = make_logger(global);
     request->run_dir = *run;
     request->probes_file = *probes;
     if (*step >= 0) request->step = static_cast<Index>(*step);
     if (!indices->empty()) request->indices = parse_index_list(*indices, read_run_record(*run).jobs.size(), "--indices");
+    request->jobs = worker_count(*jobs, *log);
+    request->stop = &stop_requested_flag();
+    const ScopedStopHandlers handlers;
     return evaluate_saved_parameters(*request, catalog, log.get());
   };
 }

@@ -49,6 +49,8 @@ cp "$wide/params/step000060/W.npy" "$bad/params/step000060/W.npy"
 jq --arg h "$(sha256sum "$bad/params/step000060/W.npy" | cut -d' ' -f1)" '.saved_params["step000060/W.npy"] = $h' \
   "$bad/summary.json" >"$work/s.json" && mv "$work/s.json" "$bad/summary.json"
 expect 1 "W.npy: shape \(40, 2\), but the model's block is 8 × 2" -- $fl eval "$work/corrupt" --indices 0
+jq '.saved_params["../../etc/passwd"] = "x"' "$bad/summary.json" >"$work/s.json" && mv "$work/s.json" "$bad/summary.json"
+expect 1 "saved_params entry '../../etc/passwd' is not \"step<N>/<block>.npy\"" -- $fl eval "$work/corrupt" --indices 0
 printf '[model]\nwidth = 3\n' >"$work/notprobes.toml"
 expect 2 "a probes file holds \[\[probe\]\] tables only; found 'model'" -- $fl eval "$work/run" --probes "$work/notprobes.toml"
 expect 2 "'every:0': give final .* or every:N" -- $fl run "$sweep" --out "$work/bad" --save-params every:0

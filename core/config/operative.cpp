@@ -18,6 +18,18 @@ toml::array to_array(const std::vector<T>& items) {
   return arr;
 }
 
+void put(toml::table& t, const std::string& key, const Value& value);
+
+// A sub-component (a network's layer) as the table it was written as, every parameter filled in.
+toml::table sub_component_table(const ComponentSpec& c) {
+  toml::table t;
+  t.insert_or_assign("use", c.use);
+  if (!c.name.empty()) t.insert_or_assign("name", c.name);
+  if (!c.block_names.empty()) t.insert_or_assign("blocks", to_array(c.block_names));
+  for (const auto& [key, value] : c.params.values()) put(t, key, value);
+  return t;
+}
+
 void put(toml::table& t, const std::string& key, const Value& value) {
   std::visit(
       [&](const auto& v) {
@@ -25,6 +37,10 @@ void put(toml::table& t, const std::string& key, const Value& value) {
         if constexpr (std::is_same_v<V, std::vector<std::int64_t>> || std::is_same_v<V, std::vector<double>> ||
                       std::is_same_v<V, std::vector<std::string>>) {
           t.insert_or_assign(key, to_array(v));
+        } else if constexpr (std::is_same_v<V, ComponentList>) {
+          toml::array arr;
+          for (const auto& c : v) arr.push_back(sub_component_table(c));
+          t.insert_or_assign(key, arr);
         } else {
           t.insert_or_assign(key, v);
         }

@@ -3,6 +3,8 @@
 
 #include "text/suggest.hpp"
 
+#include <featurelab/activation.hpp>
+
 #include <algorithm>
 #include <filesystem>
 #include <map>
@@ -249,6 +251,8 @@ class Validator {
         if (spec.type == ParamType::RealList) return Value(reals);
         return Value(strings);
       }
+      case ParamType::Components:  // sub_components()
+        return bad();
     }
     return bad();
   }
@@ -272,7 +276,7 @@ class Validator {
     c.use = use ? use->as_string()->get() : default_use;
     const std::string bare = c.use.substr(c.use.find(':') == std::string::npos ? 0 : c.use.find(':') + 1);
     c.name = bare;
-    if (const toml::node* n = t.get("name")) {
+    if (const toml::node* n = t.get("name"); n && kind != Kind::Layer) {  // a layer's: sub_components()
       if (std::find(reserved.begin(), reserved.end(), "name") != reserved.end()) {
         if (auto* s = n->as_string(); s && is_plain_name(s->get())) {
           c.name = s->get();
@@ -292,19 +296,44 @@ class Validator {
                                        render(*n));
       }
     }
+    // A layer may be written as an activation's name (use = "tanh"): std's `activation` layer applying it.
+    std::string activation_alias;
     try {
       c.ref = catalog_.find(kind, c.use);
     } catch (const Error& e) {
-      error_at(use ? where(*use) : c.where, path + ".use", e.what());
-      return c;
+      if (kind == Kind::Layer && names_activation(c.use)) {
+        activation_alias = c.use;
+        c.use = "activation";
+        try {
+          c.ref = catalog_.find(kind, c.use);
+        } catch (const Error& again) {
+          error_at(use ? where(*use) : c.where, path + ".use", again.what());
+          return c;
+        }
+      } else {
+        error_at(use ? where(*use) : c.where, path + ".use",
+                 std::string(e.what()) +
+                     (kind == Kind::Layer ? " (an activation's name makes a layer too: featurelab list activation, "
+                                            "or one of relu, leaky-relu, smoothed-relu, poly, identity)"
+                                          : ""));
+        return c;
+      }
     }
     const Schema& schema = c.ref.component->schema;
     std::vector<std::string> known{"use"};
     known.insert(known.end(), reserved.begin(), reserved.end());
     for (const auto& spec : schema.specs()) known.push_back(spec.name);
     std::map<std::string, Value> values;
+    if (!activation_alias.empty()) {
+      if (const toml::node* written = t.get("activation")) {
+        error(*written, path + ".activation", "use = \"" + activation_alias + "\" names the activation already; "
+                                              "leave out activation, or write use = \"activation\"");
+      }
+      values["activation"] = activation_alias;
+    }
     for (auto&& [key, node] : t) {
       const std::string k(key.str());
+      if (!activation_alias.empty() && k == "activation") continue;
       if (k == "use" || std::find(reserved.begin(), reserved.end(), k) != reserved.end()) continue;
       const ParamSpec* spec = schema.find(k);
       const std::string dotted = path + "." + k;
@@ -328,6 +357,12 @@ class Validator {
           msg += ")";
         }
         error(node, dotted, msg);
+        continue;
+      }
+      if (spec->type == ParamType::Components) {
+        Value entries = sub_components(node, dotted, static_cast<Kind>(spec->component_kind));
+        if (auto short_by = spec->check(entries)) error(node, dotted, "expected " + spec->expectation() + ", " + *short_by);
+        values[k] = std::move(entries);
         continue;
       }
       std::string why;
@@ -367,6 +402,78 @@ class Validator {
     }
     c.params = Params(std::move(values));
     return c;
+  }
+
+  bool names_activation(const std::string& name) const {
+    const auto& builtin = Activation::names();
+    if (std::find(builtin.begin(), builtin.end(), name) != builtin.end()) return true;
+    try {
+      catalog_.find(Kind::Activation, name);
+      return true;
+    } catch (const Error&) {
+      return false;
+    }
+  }
+
+  // A Components parameter: a list of tables (inline or [[model.layer]]), each a component of `kind`
+  // validated against its own schema; a layer also takes `name` (its hook point and block prefix) and
+  // `blocks` (names for its parameter blocks).
+  ComponentList sub_components(const toml::node& node, const std::string& path, Kind kind) {
+    ComponentList out;
+    const toml::array* arr = node.as_array();
+    if (!arr) {
+      error(node, path, "expected a list of tables, each with use = \"<" + std::string(to_string(kind)) +
+                            " name>\": [[" + path + "]] tables, or " + path.substr(path.rfind('.') + 1) +
+                            " = [{ use = \"...\" }, ...]");
+      return out;
+    }
+    const std::vector<std::string> reserved =
+        kind == Kind::Layer ? std::vector<std::string>{"name", "blocks"} : std::vector<std::string>{};
+    for (std::size_t i = 0; i < arr->size(); ++i) {
+      const toml::node& item = *arr->get(i);
+      const std::string item_path = path + "." + std::to_string(i);
+      const toml::table* t = item.as_table();
+      if (!t) {
+        error(item, item_path, "expected a table with use = \"<" + std::string(to_string(kind)) + " name>\"");
+        continue;
+      }
+      if (const auto* use = t->get("use"); use && use->is_string() && use->as_string()->get() == "none") continue;
+      ComponentConfig c = component(*t, item_path, kind, "", reserved);
+      if (!c.ref.component) continue;  // reported
+      ComponentSpec spec;
+      spec.use = c.ref.qualified();
+      spec.params = c.params;
+      spec.path = item_path;
+      spec.where = c.where;
+      if (const toml::node* n = t->get("name")) {
+        if (auto* text = n->as_string(); text && is_plain_name(text->get())) {
+          spec.name = text->get();
+        } else {
+          error(*n, item_path + ".name", "expected a name of letters, digits, '-' and '_' (it names the layer's hook "
+                                         "point and prefixes its blocks), got " + render(*n));
+        }
+      }
+      if (const toml::node* b = t->get("blocks")) {
+        const toml::array* names = b->as_array();
+        bool ok = names != nullptr;
+        if (names) {
+          for (const auto& name : *names) {
+            const auto* text = name.as_string();
+            if (!text || text->get().empty() || text->get().find_first_of(" \t\n\r\"'/\\") != std::string::npos) {
+              ok = false;
+            } else {
+              spec.block_names.push_back(text->get());
+            }
+          }
+        }
+        if (!ok) {
+          error(*b, item_path + ".blocks", "expected names for the layer's parameter blocks, in the order it declares "
+                                           "them, e.g. blocks = [\"W\", \"b\"]");
+        }
+      }
+      out.push_back(std::move(spec));
+    }
+    return out;
   }
 
   ComponentConfig single(const toml::table& root, const std::string& section, Kind kind,

@@ -81,23 +81,35 @@ class Builder {
     }
   }
 
-  template <class T>
-  std::shared_ptr<T> make(const ComponentConfig& c, const DataSpec& spec) {
+  // The context of the component at `path`: its own stream, the data, and factories for the
+  // activations and sub-components (a network's layers) it names, each with a context of its own.
+  Context context_for(const std::string& path, const DataSpec& spec) {
     Context ctx;
     ctx.log = log_;
-    ctx.rng = Rng(derive_seed(seed_, c.path));
-    ctx.path = c.path;
+    ctx.rng = Rng(derive_seed(seed_, path));
+    ctx.path = path;
     ctx.data = spec;
     ctx.total_steps = c_.total_steps;
     ctx.features = &c_.features;
-    ctx.make_activation = [this, &c](const std::string& name) -> std::shared_ptr<const ActivationFunction> {
+    ctx.make_activation = [this, path](const std::string& name) -> std::shared_ptr<const ActivationFunction> {
       const ComponentRef ref = catalog_.find(Kind::Activation, name);
       Context own;
       own.log = log_;
-      own.rng = Rng(derive_seed(seed_, c.path + ".activation"));
-      own.path = c.path + ".activation";
+      own.rng = Rng(derive_seed(seed_, path + ".activation"));
+      own.path = path + ".activation";
       return catalog_.make<ActivationFunction>(ref, testing::resolve(ref.component->schema, {}), own);
     };
+    ctx.make_component = [this, spec](Kind kind, const ComponentSpec& sub) -> std::shared_ptr<Component> {
+      const ComponentRef ref = catalog_.find(kind, sub.use);
+      Context own = context_for(sub.path, spec);
+      return catalog_.make<Component>(ref, sub.params, own);
+    };
+    return ctx;
+  }
+
+  template <class T>
+  std::shared_ptr<T> make(const ComponentConfig& c, const DataSpec& spec) {
+    Context ctx = context_for(c.path, spec);
     return located(c, [&] { return catalog_.make<T>(c.ref, c.params, ctx); }, true);
   }
 

@@ -55,7 +55,7 @@ void pin_run_packs(const RunPlan& plan, const Catalog& catalog) {
   for (const PackRecord* pack : packs_of(plan)) Catalog::pin(*pack);
   for (const auto& pack : catalog.packs()) {
     const auto& components = pack->manifest.components;
-    if (std::any_of(components.begin(), components.end(), [](const auto& c) { return c.kind == Kind::Activation; })) {
+    if (std::any_of(components.begin(), components.end(), [](const auto& c) { return c.kind == Kind::Activation || c.kind == Kind::Layer; })) {
       Catalog::pin(*pack);
     }
   }

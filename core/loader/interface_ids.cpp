@@ -5,6 +5,7 @@
 #include <featurelab/attack.hpp>
 #include <featurelab/augment.hpp>
 #include <featurelab/distribution.hpp>
+#include <featurelab/layer.hpp>
 #include <featurelab/loss.hpp>
 #include <featurelab/model.hpp>
 #include <featurelab/optimizer.hpp>
@@ -28,6 +29,7 @@ const char* core_interface_id(Kind kind) {
     case Kind::Attack: return Attack::interface_id;
     case Kind::Regularizer: return Regularizer::interface_id;
     case Kind::Activation: return ActivationFunction::interface_id;
+    case Kind::Layer: return Layer::interface_id;
   }
   return "?";
 }

@@ -20,15 +20,25 @@ using nlohmann::json;
 // 2: every component records its interface id.
 // 3: a parameter may be automatic ("automatic": what it means; its default may then be "auto").
 // 4: a parameter may be relative to the pipeline; a component may accept other keys ("other_keys": what they are).
-constexpr int kManifestFormat = 4;
+// 5: a parameter may be a list of sub-components ("type": "components", "kind": their kind; default []).
+constexpr int kManifestFormat = 5;
 
 json value_to_json(const Value& value) {
-  return std::visit([](const auto& v) { return json(v); }, value);
+  return std::visit(
+      [](const auto& v) {
+        using V = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<V, ComponentList>) {
+          return json::array();  // Schema::components() declares no entries by default
+        } else {
+          return json(v);
+        }
+      },
+      value);
 }
 
 bool parse_type(const std::string& text, ParamType& out) {
   for (ParamType t : {ParamType::Bool, ParamType::Int, ParamType::Real, ParamType::String,
-                      ParamType::IntList, ParamType::RealList, ParamType::StringList}) {
+                      ParamType::IntList, ParamType::RealList, ParamType::StringList, ParamType::Components}) {
     if (text == to_string(t)) {
       out = t;
       return true;
@@ -46,6 +56,9 @@ Value value_from_json(const json& j, ParamType type) {
     case ParamType::IntList: return j.get<std::vector<std::int64_t>>();
     case ParamType::RealList: return j.get<std::vector<double>>();
     case ParamType::StringList: return j.get<std::vector<std::string>>();
+    case ParamType::Components:
+      if (!j.is_array() || !j.empty()) throw Error("a list of sub-components defaults to no entry ([])");
+      return ComponentList{};
   }
   return false;
 }
@@ -68,6 +81,7 @@ json spec_to_json(const ParamSpec& spec) {
   if (!spec.choices.empty()) j["choices"] = spec.choices;
   if (spec.min_length) j["min_length"] = *spec.min_length;
   if (spec.pipeline_relative) j["relative_to_pipeline"] = true;
+  if (spec.type == ParamType::Components) j["kind"] = to_string(static_cast<Kind>(spec.component_kind));
   return j;
 }
 
@@ -95,6 +109,11 @@ ParamSpec spec_from_json(const json& j) {
   if (j.contains("choices")) spec.choices = j.at("choices").get<std::vector<std::string>>();
   if (j.contains("min_length")) spec.min_length = j.at("min_length").get<std::size_t>();
   spec.pipeline_relative = j.value("relative_to_pipeline", false);
+  if (spec.type == ParamType::Components) {
+    Kind kind;
+    if (!parse_kind(j.value("kind", ""), kind)) throw Error("parameter '" + spec.name + "' lists components of no known kind");
+    spec.component_kind = static_cast<KindNumber>(kind);
+  }
   return spec;
 }
 

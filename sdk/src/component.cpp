@@ -1,5 +1,6 @@
 // Kind names as they appear in pipelines, manifests and messages.
 #include <featurelab/component.hpp>
+#include <featurelab/error.hpp>
 
 namespace featurelab {
 
@@ -16,6 +17,7 @@ const char* to_string(Kind kind) {
     case Kind::Attack: return "attack";
     case Kind::Regularizer: return "regularizer";
     case Kind::Activation: return "activation";
+    case Kind::Layer: return "layer";
   }
   return "?";
 }
@@ -28,6 +30,12 @@ bool parse_kind(const std::string& text, Kind& out) {
     }
   }
   return false;
+}
+
+void refuse_sub_component(const Context& context, const ComponentSpec& spec) {
+  throw Error((context.name.empty() ? std::string("this component") : "'" + context.name + "'") + " cannot build " +
+              spec.use + " (" + spec.path + ") here: no catalog is at hand (build it through the core, "
+              "featurelab::testing::Harness or the contract test)");
 }
 
 }  // namespace featurelab

@@ -16,6 +16,7 @@ const char* to_string(ParamType type) {
     case ParamType::IntList: return "int list";
     case ParamType::RealList: return "real list";
     case ParamType::StringList: return "string list";
+    case ParamType::Components: return "components";
   }
   return "?";
 }
@@ -70,6 +71,16 @@ std::string format_value(const Value& value) {
     }
     std::string operator()(const std::vector<double>& v) const { return format_list(v, format_real); }
     std::string operator()(const std::vector<std::string>& v) const { return format_list(v, quote); }
+    // An inline table per entry, as TOML writes a list of them: [{ use = "std:linear", out = 100 }].
+    std::string operator()(const ComponentList& v) const {
+      return format_list(v, [](const ComponentSpec& c) {
+        std::string out = "{ use = " + quote(c.use);
+        if (!c.name.empty()) out += ", name = " + quote(c.name);
+        if (!c.block_names.empty()) out += ", blocks = " + format_list(c.block_names, quote);
+        for (const auto& [key, value] : c.params.values()) out += ", " + key + " = " + format_value(value);
+        return out + " }";
+      });
+    }
   };
   return std::visit(Visitor{}, value);
 }
@@ -87,7 +98,8 @@ ParamType type_of(const Value& value) {
     case 3: return ParamType::String;
     case 4: return ParamType::IntList;
     case 5: return ParamType::RealList;
-    default: return ParamType::StringList;
+    case 6: return ParamType::StringList;
+    default: return ParamType::Components;
   }
 }
 
@@ -98,6 +110,7 @@ std::string ParamSpec::expectation() const {
     case ParamType::Int: noun = "an integer"; break;
     case ParamType::Real: noun = "a number"; break;
     case ParamType::IntList: noun = "a list of integers"; break;
+    case ParamType::Components: return "a list of tables, each with use = \"<name>\" and its parameters";
     case ParamType::RealList: noun = "a list of numbers"; break;
     case ParamType::String:
     case ParamType::StringList: {
@@ -188,6 +201,11 @@ std::optional<std::string> ParamSpec::check(const Value& value) const {
       }
       break;
     }
+    case 7: {
+      const auto& items = std::get<ComponentList>(value);
+      if (min_length && items.size() < *min_length) return "got " + std::to_string(items.size()) + " entries";
+      break;
+    }
     default: break;
   }
   return std::nullopt;
@@ -253,6 +271,12 @@ ParamSpec& Schema::reals(const std::string& name, std::vector<double> fallback, 
 ParamSpec& Schema::strings(const std::string& name, std::vector<std::string> fallback,
                            const std::string& doc) {
   return add(make_spec(name, ParamType::StringList, std::move(fallback), doc));
+}
+
+ParamSpec& Schema::components_of(const std::string& name, KindNumber kind, const std::string& doc) {
+  ParamSpec& spec = add(make_spec(name, ParamType::Components, ComponentList{}, doc));
+  spec.component_kind = kind;
+  return spec;
 }
 
 Schema& Schema::merge(const Schema& other) {
@@ -332,6 +356,12 @@ const std::vector<std::string>& Params::strings(const std::string& name) const {
   wrong_type(name, v, "string list");
 }
 
+const ComponentList& Params::components(const std::string& name) const {
+  const Value& v = at(name);
+  if (auto p = std::get_if<ComponentList>(&v)) return *p;
+  wrong_type(name, v, "components");
+}
+
 std::optional<std::int64_t> Params::integer_or_auto(const std::string& name) const {
   if (is_auto(at(name))) return std::nullopt;
   return integer(name);
@@ -347,6 +377,13 @@ Params Params::defaults(const Schema& schema) {
     if (spec.default_value) params.set(spec.name, *spec.default_value);
   }
   return params;
+}
+
+bool operator==(const Params& a, const Params& b) { return a.values() == b.values(); }
+
+bool operator==(const ComponentSpec& a, const ComponentSpec& b) {
+  return a.use == b.use && a.params == b.params && a.name == b.name && a.block_names == b.block_names &&
+         a.path == b.path;
 }
 
 }  // namespace featurelab

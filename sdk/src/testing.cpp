@@ -5,6 +5,7 @@
 
 #include <boost/dll/shared_library.hpp>
 
+#include <algorithm>
 #include <mutex>
 
 namespace featurelab::testing {
@@ -41,6 +42,19 @@ DataSpec spec(Index dim, int classes) {
   s.dim = dim;
   s.classes = classes;
   return s;
+}
+
+ComponentSpec layer(const std::string& use, const std::map<std::string, Value>& params, const std::string& name) {
+  ComponentSpec spec;
+  spec.use = use;
+  spec.params = Params(params);
+  spec.name = name;
+  return spec;
+}
+
+Value layers(std::vector<ComponentSpec> entries, const std::string& path) {
+  for (std::size_t i = 0; i < entries.size(); ++i) entries[i].path = path + "." + std::to_string(i);
+  return Value(ComponentList(std::move(entries)));
 }
 
 Harness& pack(const std::string& library_path) {
@@ -133,6 +147,20 @@ std::pair<const ComponentInfo*, const Harness::Library*> Harness::find(Kind kind
 
 const ComponentInfo& Harness::info(Kind kind, const std::string& name) const { return *find(kind, name).first; }
 
+bool Harness::has(Kind kind, const std::string& name) const {
+  try {
+    find(kind, name);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+bool Harness::names_activation(const std::string& name) const {
+  const auto& builtin = Activation::names();
+  return std::find(builtin.begin(), builtin.end(), name) != builtin.end() || has(Kind::Activation, name);
+}
+
 std::vector<std::string> Harness::packs() const {
   std::vector<std::string> names;
   for (const auto& lib : libraries_) names.push_back(lib->pack);
@@ -157,6 +185,17 @@ std::pair<std::unique_ptr<Component>, std::shared_ptr<const void>> Harness::crea
   context.features = features;  // the distribution's ground truth, for components that read it
   context.make_activation = [this, seed](const std::string& activation) -> std::shared_ptr<const ActivationFunction> {
     return make<ActivationFunction>(activation, {}, DataSpec{}, seed);
+  };
+  context.make_component = [this, seed, data](Kind sub_kind, const ComponentSpec& sub) -> std::shared_ptr<Component> {
+    // An activation's name makes std's `activation` layer, as in a pipeline.
+    std::map<std::string, Value> params(sub.params.values().begin(), sub.params.values().end());
+    std::string use = sub.use;
+    if (sub_kind == Kind::Layer && !has(Kind::Layer, use) && names_activation(use)) {
+      params["activation"] = use;
+      use = "activation";
+    }
+    auto [made, lib] = create(sub_kind, use, params, data, derive_seed(seed, sub.path), nullptr);
+    return std::shared_ptr<Component>(made.release(), [lib = std::move(lib)](Component* p) { delete p; });
   };
   std::unique_ptr<Component> made = component->create(resolve(component->schema, overrides), context);
   if (!made) throw Error(std::string(to_string(kind)) + " '" + name + "': its factory returned nothing");

@@ -1,4 +1,4 @@
-// The std pack registers its components in three groups, each in its own file.
+// The std pack registers its components in four groups, each in its own file.
 #pragma once
 
 #include <featurelab/pack.hpp>
@@ -11,5 +11,7 @@ void register_learning(PackBuilder& pack);
 void register_experiment(PackBuilder& pack);
 // Data sets read from files, transforms, augments (register_data.cpp).
 void register_data(PackBuilder& pack);
+// Layers and the `network` model composed of them (register_layers.cpp).
+void register_layers(PackBuilder& pack);
 
 }  // namespace featurelab::std_pack

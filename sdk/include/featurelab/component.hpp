@@ -17,13 +17,16 @@ class logger;
 namespace featurelab {
 
 class ActivationFunction;
+class Component;
 
-enum class Kind { Distribution, Transform, Augment, Model, Loss, Optimizer, Trainer, Probe, Attack, Regularizer, Activation };
+enum class Kind {
+  Distribution, Transform, Augment, Model, Loss, Optimizer, Trainer, Probe, Attack, Regularizer, Activation, Layer
+};
 
 inline constexpr Kind kAllKinds[] = {Kind::Distribution, Kind::Transform, Kind::Augment,
                                      Kind::Model,        Kind::Loss,      Kind::Optimizer,
                                      Kind::Trainer,      Kind::Probe,     Kind::Attack,
-                                     Kind::Regularizer,  Kind::Activation};
+                                     Kind::Regularizer,  Kind::Activation, Kind::Layer};
 
 const char* to_string(Kind kind);
 bool parse_kind(const std::string& text, Kind& out);
@@ -63,6 +66,10 @@ struct Context {
   // `activation` parameter names one that is not built in (activation.hpp). Null where no
   // catalog is at hand: then only the built-in activations exist.
   std::function<std::shared_ptr<const ActivationFunction>(const std::string& name)> make_activation;
+  // Builds a sub-component written in this one's parameters (a Components parameter's entry, e.g. a
+  // network's layer) as a component of `kind`; its random stream derives from the job's seed and
+  // spec.path. Null where no catalog is at hand. make_sub<T>() below is the typed call.
+  std::function<std::shared_ptr<Component>(Kind kind, const ComponentSpec& spec)> make_component;
 };
 
 class Component {
@@ -79,5 +86,18 @@ class Component {
   friend class PackBuilder;  // names what it creates
   std::string name_;
 };
+
+// A sub-component of T's kind from its spec, through context.make_component (the core checked that
+// the entry names a component of that kind, so the cast is safe). Throws Error where none can be made.
+template <class T>
+std::shared_ptr<T> make_sub(const Context& context, const ComponentSpec& spec);
+
+void refuse_sub_component(const Context& context, const ComponentSpec& spec);  // throws Error
+
+template <class T>
+std::shared_ptr<T> make_sub(const Context& context, const ComponentSpec& spec) {
+  if (!context.make_component) refuse_sub_component(context, spec);
+  return std::static_pointer_cast<T>(context.make_component(T::kind_id, spec));
+}
 
 }  // namespace featurelab

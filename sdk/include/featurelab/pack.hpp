@@ -10,13 +10,15 @@
 // that expands the macro, with the plugin's own flags (build_fingerprint() has internal linkage).
 //
 // A name is registered once per pack, whatever the kind: a pipeline's use = "name" and the
-// metrics of a probe named after it must mean one component. add() throws otherwise.
+// metrics of a probe named after it must mean one component. add() throws otherwise. Layers, named only
+// in a network's layer list, have names of their own: a layer may share a name with another kind.
 #pragma once
 
 #include <featurelab/attack.hpp>
 #include <featurelab/augment.hpp>
 #include <featurelab/contract.hpp>
 #include <featurelab/distribution.hpp>
+#include <featurelab/layer.hpp>
 #include <featurelab/error.hpp>
 #include <featurelab/loss.hpp>
 #include <featurelab/model.hpp>
@@ -99,7 +101,9 @@ class PackBuilder {
                   "a component declares `static constexpr featurelab::Doc kDoc = \"what it computes "
                   "(paper, equation)\";` in its class");
     for (const auto& prior : components_) {
-      if (prior.name != name) continue;
+      // A layer is named only inside a network's layer list, never as a section or a metric: it may share
+      // its name with a component of another kind (the layer `linear` beside the model `linear`).
+      if (prior.name != name || (prior.kind == Kind::Layer) != (T::kind_id == Kind::Layer)) continue;
       throw Error("the pack registers the name '" + name + "' twice (as a " + to_string(prior.kind) + " and as a " +
                   to_string(T::kind_id) + "); a name means one component in a pack, whatever its kind: "
                   "rename one of them in the pack's pack.add<...>(\"" + name + "\") calls");

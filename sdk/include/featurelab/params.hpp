@@ -20,12 +20,18 @@
 
 namespace featurelab {
 
-enum class ParamType { Bool, Int, Real, String, IntList, RealList, StringList };
+// Components: a list of sub-components of one kind, each a table of its own (a network's
+// [[model.layer]] tables, a residual block's `layers = [{ use = "linear", out = 100 }, ...]`), each
+// validated against its own schema by the core like a pipeline section.
+enum class ParamType { Bool, Int, Real, String, IntList, RealList, StringList, Components };
 
 const char* to_string(ParamType type);
 
+struct ComponentSpec;
+using ComponentList = std::vector<ComponentSpec>;
+
 using Value = std::variant<bool, std::int64_t, double, std::string, std::vector<std::int64_t>,
-                           std::vector<double>, std::vector<std::string>>;
+                           std::vector<double>, std::vector<std::string>, ComponentList>;
 
 // TOML-like rendering: 3, 0.5, "relu", [1, 2].
 std::string format_value(const Value& value);
@@ -39,6 +45,10 @@ bool is_auto(const Value& value);
 struct Automatic {
   std::string means;
 };
+
+// The kind a Components parameter holds, as component.hpp's Kind (an int here, so that this header
+// stays below component.hpp).
+using KindNumber = int;
 
 struct ParamSpec {
   std::string name;
@@ -59,6 +69,8 @@ struct ParamSpec {
   // file's directory and a relative path against it, so the component gets (and the run's config.toml
   // records) an absolute path, whatever directory the command runs in or later resumes from.
   bool pipeline_relative = false;
+  // Components: the kind of every entry (static_cast<int>(Kind::Layer)).
+  KindNumber component_kind = -1;
 
   ParamSpec& min(double value) { lower = value; lower_open = false; return *this; }
   ParamSpec& above(double value) { lower = value; lower_open = true; return *this; }
@@ -94,6 +106,12 @@ class Schema {
   ParamSpec& reals(const std::string& name, std::vector<double> fallback, const std::string& doc);
   ParamSpec& strings(const std::string& name, std::vector<std::string> fallback,
                      const std::string& doc);
+  // A list of sub-components of one kind (a network's layers), written as a list of tables; the
+  // default is no entry. `kind` is component.hpp's Kind.
+  template <class KindEnum>
+  ParamSpec& components(const std::string& name, KindEnum kind, const std::string& doc) {
+    return components_of(name, static_cast<KindNumber>(kind), doc);
+  }
   ParamSpec& add(ParamSpec spec);
   // Appends another schema's entries (e.g. the learning-rate schedule shared by optimizers).
   Schema& merge(const Schema& other);
@@ -109,6 +127,8 @@ class Schema {
   const std::optional<std::string>& other_keys_doc() const { return other_keys_; }
 
  private:
+  ParamSpec& components_of(const std::string& name, KindNumber kind, const std::string& doc);
+
   std::vector<ParamSpec> specs_;
   std::optional<std::string> other_keys_;
 };
@@ -130,6 +150,7 @@ class Params {
   const std::vector<std::int64_t>& integers(const std::string& name) const;
   std::vector<double> reals(const std::string& name) const;  // also accepts an IntList value
   const std::vector<std::string>& strings(const std::string& name) const;
+  const ComponentList& components(const std::string& name) const;
   // An automatic key: empty when it is "auto" (the component derives it), else its value.
   std::optional<std::int64_t> integer_or_auto(const std::string& name) const;
   std::optional<double> real_or_auto(const std::string& name) const;
@@ -142,5 +163,21 @@ class Params {
  private:
   std::map<std::string, Value> values_;
 };
+
+// One entry of a Components parameter, as the core validated it.
+struct ComponentSpec {
+  std::string use;    // the registry name, qualified by its pack once validated ("std:linear")
+  Params params;      // every schema entry, defaults filled
+  std::string name;   // the name the pipeline gave it (`name = "hidden"`), or empty
+  // Names for the parameter blocks it declares, in declaration order (`blocks = ["W", "b"]`); empty:
+  // the owner's default naming.
+  std::vector<std::string> block_names;
+  std::string path;   // where in the pipeline: "model.layer.2", "model.layer.3.layers.0"
+  std::string where;  // file:line of its table, for messages
+};
+
+bool operator==(const ComponentSpec& a, const ComponentSpec& b);
+inline bool operator!=(const ComponentSpec& a, const ComponentSpec& b) { return !(a == b); }
+bool operator==(const Params& a, const Params& b);
 
 }  // namespace featurelab

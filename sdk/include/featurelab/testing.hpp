@@ -30,6 +30,13 @@ Params resolve(const Schema& schema, const std::map<std::string, Value>& overrid
 // The data a component built in a test sees: `dim` inputs and `classes` classes (2: binary, one output).
 DataSpec spec(Index dim, int classes = 2);
 
+// A layer of a network built in a test, as a [[model.layer]] table would give it (its other parameters
+// take their defaults when it is made): layer("linear", {{"out", std::int64_t(100)}}), layer("relu").
+ComponentSpec layer(const std::string& use, const std::map<std::string, Value>& params = {},
+                    const std::string& name = "");
+// The `layer` parameter of a network: the entries with their places ("model.layer.0", ...).
+Value layers(std::vector<ComponentSpec> entries, const std::string& path = "model.layer");
+
 class Harness {
  public:
   Harness() = default;
@@ -68,6 +75,9 @@ class Harness {
       Kind kind, const std::string& name, const std::map<std::string, Value>& overrides, const DataSpec& data,
       std::uint64_t seed, const FeatureSet* features);
   std::pair<const ComponentInfo*, const Library*> find(Kind kind, const std::string& name) const;
+  bool has(Kind kind, const std::string& name) const;
+  // A built-in activation's name, or a loaded pack's activation: a layer of that name is std's `activation`.
+  bool names_activation(const std::string& name) const;
 
   std::vector<std::shared_ptr<Library>> libraries_;
 };

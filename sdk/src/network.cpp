@@ -1,0 +1,103 @@
+// A network of layers: the stack built for the data's shape, θ laid out by the Model base, two tapes.
+#include <featurelab/error.hpp>
+#include <featurelab/network.hpp>
+
+namespace featurelab {
+
+LayerShape Network::input_shape(const DataSpec& data) {
+  const auto& dims = data.shape.dims;
+  if (dims.size() == 3) return LayerShape::image(dims[0], dims[1], dims[2], LayerShape::Layout::ChannelsFirst);
+  if (dims.size() == 2) return LayerShape::sequence(dims[0], dims[1]);
+  return LayerShape::flat(data.dim);
+}
+
+Network::Network(const ComponentList& layers, Context& context) : stack_(layers, context) { build(context); }
+
+Network::Network(LayerStack stack, Context& context) : stack_(std::move(stack)) { build(context); }
+
+void Network::build(Context& context) {
+  if (context.data.dim <= 0) throw Error("the data has no input dimension (a distribution bug)");
+  LayerBuilder builder(
+      [this](const std::string& name, Index rows, Index cols, bool trainable) {
+        handles_.push_back(declare_block(name, rows, cols, trainable));
+        return LayerBlock{static_cast<int>(handles_.size()) - 1};
+      },
+      context.data, context);
+  builder.reads_data_ = true;
+  const LayerShape out = stack_.build(input_shape(context.data), builder);
+  outputs_ = out.size();
+  weighs_patch_counts_ = builder.weighs_patch_counts();
+  allocate_parameters();
+  for (const BlockHandle& h : handles_) {
+    const ParamBlock& b = block_info(h);
+    infos_.push_back({b.offset, b.rows, b.cols, b.trainable});
+  }
+  hooks_ = stack_.hooks();
+}
+
+void Network::init(Rng& rng) {
+  parameters().setZero();
+  stack_.init(weights(), rng);
+}
+
+void Network::forward(ConstMatRef X, MatRef out) {
+  stack_.forward(weights(), X, train_tape_);
+  out = train_tape_.outputs.back();
+}
+
+void Network::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
+  LayerGrads grads(grad.data(), &infos_);
+  Mat unused;
+  stack_.backward(weights(), X, train_tape_, dout, MatRef(unused), false, grads);
+}
+
+void Network::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
+  LayerGrads none(nullptr, &infos_);
+  stack_.backward(weights(), X, train_tape_, dout, dX, true, none);
+}
+
+std::vector<HookSpec> Network::hook_points() const {
+  std::vector<HookSpec> out;
+  for (const auto& h : hooks_) {
+    const bool top = h.route.size() == 1;
+    out.push_back({h.name, "n×" + std::to_string(h.shape.size()),
+                   "the output of " + (top ? stack_.entries()[h.route[0]].use : std::string("a sub-layer")) + ": " +
+                       h.shape.describe() + (top ? " (backpropagates)" : "")});
+  }
+  return out;
+}
+
+const LayerStack::Hook& Network::find_hook(const std::string& name) const {
+  for (const auto& h : hooks_) {
+    if (h.name == name) return h;
+  }
+  std::string known;
+  for (const auto& h : hooks_) known += (known.empty() ? "" : ", ") + h.name;
+  throw Error(described() + " has no hook point '" + name + "'; its layers' outputs are: " + known +
+              " (a layer's `name`, or its place: 0 is the first layer, 2.1 the second layer inside layer 2)");
+}
+
+void Network::hook(const std::string& name, ConstMatRef X, Mat& out) {
+  const LayerStack::Hook& h = find_hook(name);
+  stack_.forward(weights(), X, hook_tape_);
+  const Mat& value = LayerStack::read(stack_, hook_tape_, h);
+  // A sub-network that runs on every patch has n·P rows: one sample's values are its P rows together.
+  out = ConstMatMap(value.data(), X.rows(), value.size() / std::max<Index>(1, X.rows()));
+}
+
+void Network::hook_backward(const std::string& name, ConstMatRef X, ConstMatRef dhook, VecRef grad) {
+  const LayerStack::Hook& h = find_hook(name);
+  if (h.route.size() != 1) {
+    throw Error(described() + " backpropagates from the outputs of its own layers, not from '" + name +
+                "' inside a container layer; name the container's output instead");
+  }
+  stack_.forward(weights(), X, hook_tape_);
+  hook_grad_.resize(trainable_size());
+  hook_grad_.setZero();
+  LayerGrads grads(hook_grad_.data(), &infos_);
+  Mat unused;
+  stack_.backward(weights(), X, hook_tape_, dhook, MatRef(unused), false, grads, h.route[0]);
+  grad += hook_grad_;
+}
+
+}  // namespace featurelab

@@ -5,6 +5,7 @@ set(STD_LAYER_SOURCES
   src/layers/linear_layer.cpp
   src/layers/activation_layer.cpp
   src/layers/scale_layer.cpp
+  src/layers/residual_layer.cpp
 )
 set(STD_LAYER_TESTS
   tests/network_test.cpp

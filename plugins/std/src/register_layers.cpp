@@ -1,6 +1,7 @@
 // Registers the std layers and the `network` model.
 #include "layers/activation_layer.hpp"
 #include "layers/linear_layer.hpp"
+#include "layers/residual_layer.hpp"
 #include "layers/scale_layer.hpp"
 #include "network_model.hpp"
 #include "registration.hpp"
@@ -12,6 +13,7 @@ void register_layers(PackBuilder& pack) {
   pack.add<LinearLayer>("linear");
   pack.add<ActivationLayer>("activation");
   pack.add<ScaleLayer>("scale");
+  pack.add<ResidualLayer>("residual");
 }
 
 }  // namespace featurelab::std_pack

@@ -35,6 +35,15 @@ TEST_CASE("a plugin built for the other matrix product kernel is refused, naming
                                         FEATURELAB_BLAS_NAME));
 }
 
+TEST_CASE("a plugin compiled against other SDK headers is refused, naming the headers field") {
+  const fs::path file = kFixtures / "other-headers/libfixture-other-headers.so";
+  const auto r = load_pack(file);
+  CHECK(r.failure == LoadFailure::FingerprintMismatch);
+  CHECK_THAT(r.message, Catch::Contains(std::string("headers: plugin 0123456789abcdef, core ") +
+                                        FEATURELAB_SDK_HEADERS_SHA256));
+  CHECK_THROWS_WITH(testing::Harness(file.string()), Catch::Contains("headers: plugin 0123456789abcdef"));
+}
+
 TEST_CASE("a plugin compiled with other SIMD flags is refused, naming the simd field") {
   const std::string flags = FEATURELAB_FIXTURE_OTHER_SIMD;
   if (flags.empty()) {

@@ -1,6 +1,7 @@
 // Loading deliberately broken plugins: each refusal is precise and pinned here.
 #include "io/sha256.hpp"
 #include "loader/manifest.hpp"
+#include "loader/interface_ids.hpp"
 #include "loader/pack_loader.hpp"
 #include "registry/catalog.hpp"
 
@@ -35,12 +36,12 @@ TEST_CASE("a component built against another version of its kind's interface is 
   CHECK(r.failure == LoadFailure::InterfaceMismatch);
   CHECK(r.message == (kFixtures / "old-interface/libfixture-old-interface.so").string() +
                          ": pack 'old-interface': model 'old-model' implements featurelab.model/0, this featurelab "
-                         "calls featurelab.model/1; rebuild the plugin against this featurelab's SDK");
+                         "calls featurelab.model/2; rebuild the plugin against this featurelab's SDK");
 }
 
 TEST_CASE("the manifest records each component's interface id, and discovery refuses another one") {
   const PackManifest fixture = read_manifest(kFixtures / "fixture/libfixture.featurelab.json");
-  for (const auto& c : fixture.components) CHECK(c.interface_id == std::string("featurelab.") + to_string(c.kind) + "/1");
+  for (const auto& c : fixture.components) CHECK(c.interface_id == core_interface_id(c.kind));
   // A manifest saying model/0 (as the old-interface pack's would): not used, and said why, without loading it.
   test::TempDir dir;
   fs::copy_file(kFixtures / "old-interface/libfixture-old-interface.so", dir.path() / "libfixture-old-interface.so");
@@ -58,7 +59,7 @@ TEST_CASE("the manifest records each component's interface id, and discovery ref
   CHECK(catalog.packs().empty());
   REQUIRE(catalog.problems().size() == 1);
   CHECK_THAT(catalog.problems()[0], Catch::Contains("pack 'old-interface' is not used: model 'old-model' implements "
-                                                    "featurelab.model/0, this featurelab calls featurelab.model/1"));
+                                                    "featurelab.model/0, this featurelab calls featurelab.model/2"));
 }
 
 TEST_CASE("a library without the entry point is refused") {

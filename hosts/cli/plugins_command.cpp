@@ -1,4 +1,6 @@
-// featurelab plugins doctor | manifest FILE: check every pack on the path; write a sidecar.
+// featurelab plugins doctor | check PACK | manifest FILE: check every pack on the path; run a pack's
+// contract checks; write a sidecar.
+#include "plugins_check.hpp"
 #include "session.hpp"
 
 #include "errors.hpp"
@@ -21,7 +23,12 @@ Action add_plugins_command(CLI::App& app, const GlobalOptions& global) {
   auto* manifest = sub->add_subcommand("manifest", "Write the sidecar manifest of a plugin library (runs its code)");
   auto file = std::make_shared<std::string>();
   manifest->add_option("library", *file, "Plugin shared library")->required();
-  return [&global, doctor, manifest, file]() {
+  auto* check = sub->add_subcommand("check", "Run the contract checks of every component of a pack (its gradients "
+                                             "against finite differences, ...), as the test suite checks ours");
+  auto pack = std::make_shared<std::string>();
+  check->add_option("pack", *pack, "Pack name (featurelab plugins doctor lists them)")->required();
+  return [&global, doctor, manifest, file, check, pack]() {
+    if (check->parsed()) return check_pack(discover(global), *pack);
     if (manifest->parsed()) {
       LoadResult result = load_pack(*file);
       if (!result) throw PluginError(result.message);

@@ -6,7 +6,19 @@ set(STD_LAYER_SOURCES
   src/layers/activation_layer.cpp
   src/layers/scale_layer.cpp
   src/layers/residual_layer.cpp
+  src/layers/embedding_layer.cpp
+  src/layers/layer_norm_layer.cpp
+  src/layers/attention_layer.cpp
+  src/layers/last_token_layer.cpp
+  src/layers/conv2d_layer.cpp
+  src/layers/pool_layer.cpp
+  src/layers/flatten_layer.cpp
+  src/layers/concat_layer.cpp
+  src/layers/sequential_layer.cpp
+  src/layers/patches_layer.cpp
 )
 set(STD_LAYER_TESTS
   tests/network_test.cpp
+  tests/sequence_layers_test.cpp
+  tests/image_layers_test.cpp
 )

@@ -21,6 +21,8 @@ set(STD_LEARNING_SOURCES
   src/contrastive_views_regularizer.cpp
   src/hook_point_check.cpp
   src/tanh_activation.cpp
+  src/gelu_activation.cpp
+  src/softplus_activation.cpp
 )
 set(STD_LEARNING_TESTS
   tests/models_test.cpp

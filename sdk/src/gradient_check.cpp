@@ -64,6 +64,20 @@ GradientCheckResult check_gradient(Model& model, Loss& loss, const Batch& batch,
     compare("direction " + std::to_string(d), static_cast<double>(grad.dot(direction)), numeric);
   }
 
+  // Each trainable block along a random direction of its own: a wrong block is named even where its
+  // share of the whole gradient is too small for the directions above to show it. (A stream of their own: the
+  // coordinates below are those a check without them picks.)
+  Rng block_rng = rng.fork("blocks");
+  for (const auto& b : model.blocks()) {
+    if (!b.trainable || b.size() == 0) continue;
+    Mat noise(b.size(), 1);
+    block_rng.fill_normal(noise);
+    direction.setZero();
+    direction.segment(b.offset, b.size()) = noise.col(0) / noise.norm();
+    const double numeric = (loss_at(direction, h) - loss_at(direction, -h)) / (2 * h);
+    compare("block " + b.name + " (a direction within it)", static_cast<double>(grad.dot(direction)), numeric);
+  }
+
   // Coordinates: the largest gradient entries (where errors show) and some random ones.
   std::vector<Index> order(static_cast<std::size_t>(p));
   std::iota(order.begin(), order.end(), Index(0));

@@ -179,11 +179,15 @@ void LayerStack::backward(const LayerWeights& weights, ConstMatRef in, StackTape
   for (std::size_t step = 0, i = last; step <= last; ++step, --i) {
     const Entry& e = entries_[i];
     const ConstMatRef layer_in = i == 0 ? in : ConstMatRef(tape.outputs[i - 1]);
-    const ConstMatRef layer_dout = i == last ? dout : ConstMatRef(tape.gradients[(i + 1) % 2]);
+    const ConstMatRef layer_dout =
+        i == last ? dout : ConstMatRef(ConstMatMap(tape.gradients[(i + 1) % 2].data(), n, entries_[i].out.size()));
     const bool need_din = i > 0 || want_din;
+    // Each buffer keeps the largest size it held: views of its first n×size entries, so that layers of
+    // other widths taking turns on it do not reallocate (and page-fault) it at every layer of every step.
     Mat& into = tape.gradients[i % 2];
-    if (i > 0 && (into.rows() != n || into.cols() != e.in.size())) into.resize(n, e.in.size());
-    MatRef layer_din = i > 0 ? MatRef(into) : din;
+    if (i > 0 && into.size() < n * e.in.size()) into.resize(n * e.in.size(), 1);
+    MatMap into_view(into.data(), i > 0 ? n : 0, e.in.size());
+    MatRef layer_din = i > 0 ? MatRef(into_view) : din;
     LayerPass pass{weights, layer_in, tape.outputs[i], tape.layers[i], layer_din, need_din};
     e.layer->backward(pass, layer_dout, grads);
     if (i == 0) break;

@@ -1,6 +1,7 @@
 // The part of every training loop that is not the trainer's own: finiteness with the source of a
 // divergence, the evaluation schedule, the train.loss window, progress and stop requests.
 #include <featurelab/error.hpp>
+#include <featurelab/gradient_check.hpp>
 #include <featurelab/trainer.hpp>
 
 #include <cmath>
@@ -29,11 +30,27 @@ void TrainerHost::start() {
   last_evaluated_ = -1;
   last_done_ = 0;
   checked_ = -1;
+  gradient_checked_ = false;
   evaluate(0);
+}
+
+void TrainerHost::check_gradient(const Batch& batch) {
+  gradient_checked_ = true;
+  GradientCheckOptions options;
+  // A step that seldom moves a ReLU's pre-activations across their kink in float (as the contract test's).
+  if (!kDouble) options.step = 2e-3;
+  const GradientCheckResult result = featurelab::check_gradient(model(), loss(), batch, options);
+  if (result.ok) return;
+  throw Error("train.check_gradient: the gradient of the loss disagrees with finite differences on the first batch "
+              "(relative error up to " + std::to_string(result.max_relative_error) + "), so the model's backward pass "
+              "(or the loss's derivative) is wrong:\n" + result.report +
+              "a layer's blocks are named after it (\"2.W\": layer 2's W); a hand-written model's backward() computes "
+              "the block named; featurelab plugins check PACK runs the contract checks on each of a pack's components");
 }
 
 void TrainerHost::check_step(Index t, const Batch& batch, Scalar loss, Scalar penalty, ConstVecRef grad) {
   if (std::isfinite(loss) && std::isfinite(penalty) && grad.allFinite()) {
+    if (!gradient_checked_ && trainer().schedule().check_gradient()) check_gradient(batch);
     checked_ = t;
     return;
   }

@@ -21,9 +21,11 @@ namespace {
 std::string g_selected;                        // --pack; empty: every pack
 std::map<std::string, std::set<std::string>> g_checked;  // per pack, "kind name" of each component checked
 std::map<std::string, std::string> g_skipped;  // id -> reason
+std::vector<std::string> g_libraries;          // --library; empty: the build's plugin directory
 
 std::vector<fs::path> plugin_libraries() {
   std::vector<fs::path> found;
+  if (!g_libraries.empty()) return {g_libraries.begin(), g_libraries.end()};
   for (const auto& item : fs::directory_iterator(FEATURELAB_PLUGIN_BUILD_DIR)) {
     const fs::path& file = item.path();
     if (file.extension() == ".so" && fs::exists(featurelab::manifest_path_for(file))) found.push_back(file);
@@ -45,14 +47,17 @@ featurelab::testing::Harness& harness() {
 
 void select_pack(const std::string& pack) { g_selected = pack; }
 
+void use_libraries(std::vector<std::string> files) { g_libraries = std::move(files); }
+
 std::vector<std::string> packs_under_test() {
   const auto all = harness().packs();
   if (g_selected.empty()) return all;
   if (std::find(all.begin(), all.end(), g_selected) == all.end()) {
     std::string known;
     for (const auto& p : all) known += (known.empty() ? "" : ", ") + p;
-    throw featurelab::Error("--pack " + g_selected + ": no such pack in " FEATURELAB_PLUGIN_BUILD_DIR " (there are: " +
-                            known + ")");
+    throw featurelab::Error("--pack " + g_selected + ": no such pack in " +
+                            (g_libraries.empty() ? std::string(FEATURELAB_PLUGIN_BUILD_DIR) : std::string("the --library files")) +
+                            " (there are: " + known + ")");
   }
   return {g_selected};
 }

@@ -25,6 +25,9 @@ struct Entry {
 // they are checked with (std's data and models, another pack's distribution).
 featurelab::testing::Harness& harness();
 
+// The libraries named by --library, loaded instead of every library of the build's plugin directory.
+void use_libraries(std::vector<std::string> files);
+
 // The packs this run checks: the one named by --pack, or every pack of the directory.
 void select_pack(const std::string& pack);
 std::vector<std::string> packs_under_test();

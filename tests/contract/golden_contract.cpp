@@ -49,7 +49,7 @@ std::string read(const fs::path& file) {
 
 }  // namespace
 
-TEST_CASE("models: parameter blocks and hook points match the golden list") {
+TEST_CASE("models: parameter blocks and hook points match the golden list", "[golden]") {
   const bool update = std::getenv("FEATURELAB_UPDATE_GOLDEN") && std::string(std::getenv("FEATURELAB_UPDATE_GOLDEN")) == "1";
   for (const auto& pack : contract::packs_under_test()) {
     std::string listed;

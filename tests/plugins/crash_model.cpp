@@ -1,7 +1,7 @@
 // Fixture: a linear model that misbehaves on purpose at a chosen forward call, to test that a
 // crashing plugin fails only its own job: segfault, abort, exception, NaN output, endless loop,
 // a memory leak past the job's limit, or an endless loop after starting a subprocess (which must
-// not outlive the job).
+// not outlive the job); or a backward pass that is wrong in one coordinate.
 #include "crash_model.hpp"
 
 #include <featurelab/error.hpp>
@@ -22,7 +22,8 @@ using namespace featurelab;
 
 Schema CrashModel::schema() {
   Schema s;
-  s.choice("mode", "none", {"none", "segfault", "abort", "throw", "nan", "loop", "leak", "fork-sleep"},
+  s.choice("mode", "none", {"none", "segfault", "abort", "throw", "nan", "loop", "leak", "fork-sleep",
+                                      "wrong-gradient"},
            "how to misbehave");
   s.integer("at_call", 3, "misbehave at this forward call (1-based)").min(1);
   return s;
@@ -44,6 +45,9 @@ void CrashModel::forward(ConstMatRef X, MatRef out) {
 
 void CrashModel::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
   grad.noalias() = (dout.transpose() * X).transpose();
+  // A backward pass with a slip in one coordinate: training runs to the end, every job `ok`, unless
+  // train.check_gradient compares it with finite differences.
+  if (mode_ == "wrong-gradient" && grad.size() > 1) grad(1) *= Scalar(-0.5);
 }
 
 void CrashModel::misbehave() {

@@ -2,6 +2,7 @@
 
 #include <featurelab/error.hpp>
 
+#include <type_traits>
 #include <pybind11/stl.h>
 
 namespace featurelab::python_pack {
@@ -27,6 +28,7 @@ Value from_python(const py::handle& value, ParamType type) {
     case ParamType::IntList: return value.cast<std::vector<std::int64_t>>();
     case ParamType::RealList: return value.cast<std::vector<double>>();
     case ParamType::StringList: return value.cast<std::vector<std::string>>();
+    case ParamType::Components: throw Error("a Python probe's parameter cannot be a list of components");
   }
   return false;
 }
@@ -76,7 +78,17 @@ py::object to_python(const Value& value, ParamType type) {
     for (const auto v : std::get<std::vector<std::int64_t>>(value)) list.append(py::float_(static_cast<double>(v)));
     return list;
   }
-  return std::visit([](const auto& v) -> py::object { return py::cast(v); }, value);
+  return std::visit(
+      [](const auto& v) -> py::object {
+        using V = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<V, ComponentList>) {
+          // A Python function's keyword parameters are TOML scalars and lists (convert_untyped), never tables.
+          throw Error("a Python probe's parameter cannot be a list of components");
+        } else {
+          return py::cast(v);
+        }
+      },
+      value);
 }
 
 }  // namespace featurelab::python_pack

@@ -5,6 +5,7 @@
 #include "conv_net_model.hpp"
 #include "cross_entropy_loss.hpp"
 #include "gd_optimizer.hpp"
+#include "gelu_activation.hpp"
 #include "hinge_loss.hpp"
 #include "info_nce_loss.hpp"
 #include "l1_regularizer.hpp"
@@ -15,6 +16,7 @@
 #include "random_features_model.hpp"
 #include "registration.hpp"
 #include "sgd_optimizer.hpp"
+#include "softplus_activation.hpp"
 #include "squared_loss.hpp"
 #include "tanh_activation.hpp"
 #include "two_layer_model.hpp"
@@ -44,6 +46,8 @@ void register_learning(PackBuilder& pack) {
   pack.add<ContrastiveViewsRegularizer>("contrastive-views");
 
   pack.add<TanhActivation>("tanh");
+  pack.add<GeluActivation>("gelu");
+  pack.add<SoftplusActivation>("softplus");
 }
 
 }  // namespace featurelab::std_pack

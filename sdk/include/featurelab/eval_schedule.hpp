@@ -10,7 +10,7 @@
 
 namespace featurelab {
 
-// The keys eval_every, eval_at, log_every and loss_window, with a trainer's own defaults.
+// The keys eval_every, eval_at, log_every, loss_window and check_gradient, with a trainer's own defaults.
 Schema eval_schedule_schema(Index eval_every = 0, Index loss_window = 1);
 
 class EvalSchedule {
@@ -24,12 +24,15 @@ class EvalSchedule {
   bool logs(Index done, Index total) const;
   // train.loss is the mean over this many last steps.
   Index loss_window() const { return loss_window_; }
+  // train.check_gradient: the first step's gradient checked against finite differences (TrainerHost::check_step).
+  bool check_gradient() const { return check_gradient_; }
 
  private:
   Index eval_every_ = 0;
   std::set<Index> eval_at_;
   Index log_every_ = 0;
   Index loss_window_ = 1;
+  bool check_gradient_ = false;
 };
 
 }  // namespace featurelab

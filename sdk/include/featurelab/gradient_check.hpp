@@ -4,8 +4,9 @@
 //   REQUIRE(result.ok);   // result.report says which coordinate or direction disagreed
 //
 // Central differences in double precision are not available when Scalar is float, so the check
-// compares directional derivatives along random unit directions (robust to rounding) and a sample
-// of single coordinates, with tolerances that depend on the scalar type.
+// compares directional derivatives along random unit directions (robust to rounding), one direction
+// within each trainable block (so a wrong block is named), and a sample of single coordinates, with
+// tolerances that depend on the scalar type.
 #pragma once
 
 #include <featurelab/loss.hpp>

@@ -29,6 +29,7 @@
 #include <featurelab/component.hpp>
 #include <featurelab/types.hpp>
 
+#include <deque>
 #include <functional>
 #include <memory>
 #include <string>
@@ -109,22 +110,23 @@ class LayerGrads {
   const std::vector<LayerBlockInfo>* blocks_;
 };
 
-struct StackTape;
-
-// A layer's own buffers on one tape. buffer(k, rows, cols) is the k-th, resized only when its
-// shape changes; stacks are the tapes of a container layer's sub-networks (residual, concat, patches).
-struct LayerTape {
-  std::vector<Mat> buffers;
-  std::vector<StackTape> stacks;
-  Mat& buffer(std::size_t k, Index rows, Index cols);
-  StackTape& stack(std::size_t k);
-};
+struct LayerTape;
 
 // A stack of layers' tape: each layer's output (the hook points) and its own tape.
 struct StackTape {
   std::vector<Mat> outputs;
   std::vector<LayerTape> layers;
   Mat gradients[2];  // the backward pass's d(loss)/d(a layer's output), in turn
+};
+
+// A layer's own buffers on one tape. buffer(k, rows, cols) is the k-th, resized only when its
+// shape changes; stacks are the tapes of a container layer's sub-networks (residual, concat, patches).
+// Both are deques: asking for buffer k never moves buffer j < k, so references to earlier ones stay valid.
+struct LayerTape {
+  std::deque<Mat> buffers;
+  std::deque<StackTape> stacks;
+  Mat& buffer(std::size_t k, Index rows, Index cols);
+  StackTape& stack(std::size_t k);
 };
 
 // What backward() reads: the forward pass's input and output, its tape, the parameters, and where
@@ -198,6 +200,9 @@ class Layer : public Component {
   // dout: n×out.size() = dL/dout for the forward pass on this tape -> pass.din (when pass.want_din,
   // written) and the gradients of its trainable blocks (written, when grads.wanted()).
   virtual void backward(const LayerPass& pass, ConstMatRef dout, LayerGrads& grads) const = 0;
+  // A layer that reads token ids (embedding) returns its vocabulary size V, once built: its inputs are
+  // integers in [0, V) stored as numbers, and it has no input gradient. 0: it reads numbers.
+  virtual Index token_vocabulary() const { return 0; }
   // Its sub-networks, for a container layer (hook points, initialisation): none by default. The tape of
   // sub_stacks()[k] is tape.stack(k).
   virtual std::vector<const LayerStack*> sub_stacks() const { return {}; }

@@ -12,7 +12,7 @@ namespace featurelab {
 class Loss : public Component {
  public:
   static constexpr Kind kind_id = Kind::Loss;
-  static constexpr const char* interface_id = "featurelab.loss/1";
+  static constexpr const char* interface_id = "featurelab.loss/2";  // 2: OutputLoss separable, row_block (ABI 9)
 
   // Mean loss over the batch; grad (model.trainable_size()) receives its gradient.
   virtual Scalar evaluate_with_gradient(Model& model, const Batch& batch, VecRef grad) = 0;

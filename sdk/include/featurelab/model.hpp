@@ -53,7 +53,7 @@ struct HookSpec {
 class Model : public Component {
  public:
   static constexpr Kind kind_id = Kind::Model;
-  static constexpr const char* interface_id = "featurelab.model/1";
+  static constexpr const char* interface_id = "featurelab.model/2";  // 2: fused_step, weighs_patch_counts (ABI 9)
 
   virtual Index outputs() const = 0;
   // Draws the initial parameters from this model's own stream.

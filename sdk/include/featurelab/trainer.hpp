@@ -61,7 +61,9 @@ class TrainerHost {
   void start();
   // After the loss gradient and regularize(), before the update of 0-based step t: throws the
   // divergence error (the step, the values, the part that produced the first non-finite value,
-  // the trainer's divergence_hint()) unless the loss, the penalty and the gradient are finite.
+  // the trainer's divergence_hint()) unless the loss, the penalty and the gradient are finite. With
+  // train.check_gradient, the first call also checks the model's gradient of the loss on this batch
+  // against finite differences, and throws naming the blocks and coordinates that disagree.
   void check_step(Index t, const Batch& batch, Scalar loss, Scalar penalty, ConstVecRef grad);
   // After the update, with `done` steps done and the step's objective: checks the objective and
   // the parameters (whatever the trainer did), reports progress, records train.loss (the
@@ -86,12 +88,14 @@ class TrainerHost {
   Index last_evaluated_ = -1;
   Index last_done_ = 0;
   Index checked_ = -1;  // the last step check_step passed
+  bool gradient_checked_ = false;  // train.check_gradient done (on the first checked step)
+  void check_gradient(const Batch& batch);
 };
 
 class Trainer : public Component {
  public:
   static constexpr Kind kind_id = Kind::Trainer;
-  static constexpr const char* interface_id = "featurelab.trainer/1";
+  static constexpr const char* interface_id = "featurelab.trainer/2";  // 2: TrainerHost checks gradients (ABI 11)
 
   virtual Index total_steps() const = 0;
   // When the host runs the probes and records train.loss (eval_schedule_schema()'s keys).

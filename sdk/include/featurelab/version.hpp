@@ -9,6 +9,12 @@
 // with); Context gains make_activation.
 // ABI 9: Model gains fused_step; OutputLoss gains separable and row_block (one pass over X per step).
 // ABI 10: ParamSpec gains pipeline_relative; Schema gains other_keys (a Python probe's own parameters).
+// ABI 11: kind Layer; Value gains ComponentList (sub-components: a network's layers) and ParamSpec
+// component_kind; Context gains make_component; TrainerHost checks gradients (train.check_gradient).
+//
+// Beside the number, the fingerprint carries a hash of the SDK's public headers (the field "headers",
+// computed by CMake when it configures the SDK, installed as featurelab/sdk_headers.hpp): a plugin built
+// against other headers is refused even where nobody remembered to raise the ABI number.
 //
 // The fingerprint records what must agree for C++ objects (std::string, Eigen matrices) to
 // cross the plugin boundary safely: compiler, standard-library ABI, Eigen version and alignment,
@@ -20,11 +26,12 @@
 // report the core's fingerprint and a plugin built with other flags would load.
 #pragma once
 
+#include <featurelab/sdk_headers.hpp>
 #include <featurelab/types.hpp>
 
 #include <string>
 
-#define FEATURELAB_ABI_VERSION 10u
+#define FEATURELAB_ABI_VERSION 11u
 #define FEATURELAB_SDK_VERSION "0.1.0"
 
 namespace featurelab {
@@ -85,6 +92,7 @@ static inline std::string build_fingerprint() {
   field("blas", "eigen");
 #endif
   field("sdk", FEATURELAB_SDK_VERSION);
+  field("headers", FEATURELAB_SDK_HEADERS_SHA256);
   return fp;
 }
 

@@ -88,3 +88,16 @@ TEST_CASE("margin-stats: min, mean and the fraction below the threshold of known
   CHECK(got["train.mean"] == Approx(0.0625));
   CHECK(got["train.below"] == Approx(0.5));
 }
+
+TEST_CASE("square: a layer in std's network, its gradient against finite differences") {
+  const DataSpec spec = testing::spec(3, 2);
+  const Value layers = testing::layers({testing::layer("linear", {{"out", std::int64_t(4)}}), testing::layer("square"),
+                                        testing::layer("linear")});
+  auto model = packs().make<Model>("network", {{"layer", layers}}, spec);
+  auto loss = packs().make<Loss>("logistic", {}, spec);
+  Rng rng(2);
+  model->init(rng);
+  const auto result = check_gradient(*model, *loss, Batch::of(sample(16, 3, 5)));
+  INFO(result.report);
+  CHECK(result.ok);
+}

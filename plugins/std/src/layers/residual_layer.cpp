@@ -2,6 +2,7 @@
 #include "residual_layer.hpp"
 
 #include <featurelab/error.hpp>
+#include <featurelab/testing.hpp>
 
 namespace featurelab::std_pack {
 
@@ -10,6 +11,12 @@ Schema ResidualLayer::schema() {
   s.components("layers", Kind::Layer, "the layers of f, first to last: [{ use = \"layer-norm\" }, { use = \"linear\" }, ...]")
       .non_empty();
   return s;
+}
+
+// The contract test's first input is flat with 5 features: f keeps them.
+std::map<std::string, Value> ResidualLayer::test_params() {
+  return {{"layers", testing::layers({testing::layer("linear", {{"out", std::int64_t(5)}}), testing::layer("tanh")},
+                                     "layer.layers")}};
 }
 
 ResidualLayer::ResidualLayer(const Params& params, Context& context) : body_(params.components("layers"), context) {}

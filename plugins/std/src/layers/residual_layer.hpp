@@ -12,6 +12,7 @@ class ResidualLayer : public Layer {
       "Skip connection y = x + f(x) around a list of layers f (layers = [{ use = \"layer-norm\" }, ...]) that "
       "keeps the input's shape.";
   static Schema schema();
+  static std::map<std::string, Value> test_params();
   ResidualLayer(const Params& params, Context& context);
 
   LayerShape build(const LayerShape& in, LayerBuilder& builder) override;

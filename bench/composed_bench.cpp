@@ -1,0 +1,165 @@
+// Networks composed of layers (std `network`) against the hand-written models they reproduce, one training step
+// each, measured alternately in the same benchmark (composed step, hand-written step, composed, ...) so that both
+// see the same machine state: the benchmark's time is the composed step's, the counters give the hand-written
+// step's mean time and the ratio composed / hand-written (the 1.1× criterion for retiring a model).
+//   two_layer_figure1    Frei et al. Figure 1: n = 5000, D = 2, m = 500 ReLU units, fixed balanced readout, full-batch
+//                        GD on the logistic loss
+//   conv_net_fashion     conv-net at Fashion-MNIST's Table 1 setting: 2×28×28 inputs, 3×3 convolutions of 8 and 16
+//                        channels, max pooling, 10 classes, minibatches of 750, Adam
+//   transformer_k2       fourier-icl's transformer at modular-transformer.toml's k = 2 arm (as model_bench.cpp)
+#include "bench_components.hpp"
+
+#include <featurelab/distribution.hpp>
+#include <featurelab/loss.hpp>
+#include <featurelab/optimizer.hpp>
+#include <featurelab/testing.hpp>
+
+#include <benchmark/benchmark.h>
+
+#include <chrono>
+
+using namespace featurelab;
+using featurelab::bench::make;
+using featurelab::testing::layer;
+using featurelab::testing::layers;
+
+namespace {
+
+struct Arm {
+  std::shared_ptr<Model> model;
+  std::shared_ptr<Loss> loss;
+  std::shared_ptr<Optimizer> optimizer;
+  Vec grad;
+  Index t = 0, cursor = 0;
+};
+
+struct Setting {
+  DataSpec spec;
+  FeatureSet features;
+  Dataset data;
+  Index batch = 0;
+};
+
+Arm arm(const Setting& s, std::shared_ptr<Model> model, const std::string& optimizer,
+        const std::map<std::string, Value>& optimizer_params) {
+  Arm a;
+  a.model = std::move(model);
+  a.loss = make<Loss>(Kind::Loss, s.spec.classes == 2 ? "logistic" : "cross-entropy", {}, s.spec);
+  a.optimizer = make<Optimizer>(Kind::Optimizer, optimizer, optimizer_params, s.spec);
+  Rng rng(2);
+  a.model->init(rng);
+  a.grad.resize(a.model->trainable_size());
+  a.optimizer->reset(a.model->trainable_size());
+  return a;
+}
+
+double step(const Setting& s, Arm& a) {
+  const auto start = std::chrono::steady_clock::now();
+  if (a.cursor + s.batch > s.data.size()) a.cursor = 0;
+  const Batch batch = Batch::rows(s.data, a.cursor, s.batch);
+  a.cursor += s.batch;
+  benchmark::DoNotOptimize(a.loss->evaluate_with_gradient(*a.model, batch, a.grad));
+  a.optimizer->step(a.model->parameters().head(a.model->trainable_size()), a.grad, a.t++);
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void alternate(benchmark::State& state, const Setting& s, Arm& composed, Arm& hand) {
+  step(s, composed);
+  step(s, hand);
+  double hand_seconds = 0, composed_seconds = 0;
+  for (auto _ : state) {
+    const double c = step(s, composed);
+    state.SetIterationTime(c);
+    composed_seconds += c;
+    hand_seconds += step(s, hand);
+  }
+  const auto n = static_cast<double>(state.iterations());
+  state.counters["hand_us"] = 1e6 * hand_seconds / n;
+  state.counters["ratio"] = composed_seconds / hand_seconds;
+}
+
+void two_layer_figure1(benchmark::State& state) {
+  Setting s;
+  s.spec = testing::spec(2, 2);
+  s.data.resize(5000, 2);
+  Rng rng(1);
+  rng.fill_normal(s.data.X);
+  for (Index i = 0; i < 5000; ++i) s.data.y(i) = s.data.X(i, 0) * s.data.X(i, 1) > 0 ? 1 : 0;
+  s.data.classes = 2;
+  s.batch = 5000;
+  const double init_std = 1.0 / std::sqrt(2.0);
+  Arm hand = arm(s, make<Model>(Kind::Model, "two-layer", {{"width", std::int64_t(500)}}, s.spec), "gd", {{"lr", 0.1}});
+  const Value net = layers({layer("std:linear", {{"out", std::int64_t(500)}, {"bias", false}, {"init_std", init_std}}),
+                            layer("std:activation", {{"activation", std::string("relu")}}),
+                            layer("std:linear", {{"out", std::int64_t(1)}, {"bias", false}, {"init", std::string("balanced")},
+                                                 {"trainable", false}})});
+  Arm composed = arm(s, make<Model>(Kind::Model, "network", {{"layer", net}}, s.spec), "gd", {{"lr", 0.1}});
+  alternate(state, s, composed, hand);
+}
+
+void conv_net_fashion(benchmark::State& state) {
+  Setting s;
+  s.spec = testing::spec(2 * 28 * 28, 10);
+  s.data.resize(1500, 2 * 28 * 28);
+  Rng rng(1);
+  rng.fill_uniform(s.data.X, 0, 1);
+  for (Index i = 0; i < s.data.size(); ++i) s.data.y(i) = static_cast<std::int32_t>(i % 10);
+  s.data.classes = 10;
+  s.batch = 750;
+  const std::map<std::string, Value> adam{{"lr", 1e-3}};
+  Arm hand = arm(s,
+                 make<Model>(Kind::Model, "conv-net",
+                             {{"channels", std::vector<std::int64_t>{8, 16}}, {"kernel", std::int64_t(3)},
+                              {"in_channels", std::int64_t(2)}},
+                             s.spec),
+                 "adam", adam);
+  const Value net = layers({layer("std:conv2d", {{"channels", std::int64_t(8)}, {"kernel", std::int64_t(3)},
+                                                 {"in_channels", std::int64_t(2)}}),
+                            layer("std:activation", {{"activation", std::string("relu")}}), layer("std:pool"),
+                            layer("std:conv2d", {{"channels", std::int64_t(16)}, {"kernel", std::int64_t(3)}}),
+                            layer("std:activation", {{"activation", std::string("relu")}}), layer("std:pool"),
+                            layer("std:flatten"), layer("std:linear")});
+  Arm composed = arm(s, make<Model>(Kind::Model, "network", {{"layer", net}}, s.spec), "adam", adam);
+  alternate(state, s, composed, hand);
+}
+
+void transformer_k2(benchmark::State& state) {
+  Setting s;
+  auto dist = make<Distribution>(Kind::Distribution, "modular-sum",
+                                 {{"k", std::int64_t(2)}, {"p", std::int64_t(31)}, {"encoding", std::string("tokens")}}, s.spec);
+  s.spec = dist->spec();
+  s.features = dist->features();
+  Rng rng(1);
+  dist->sample(480, Split::Train, rng, s.data);
+  s.batch = 64;
+  const std::map<std::string, Value> adamw{{"lr", 1e-3}, {"beta1", 0.9}, {"beta2", 0.98}, {"weight_decay", 1.0}};
+  Arm hand = arm(s,
+                 make<Model>(Kind::Model, "transformer",
+                             {{"layers", std::int64_t(2)}, {"heads", std::int64_t(4)}, {"width", std::int64_t(64)},
+                              {"head_width", std::int64_t(16)}, {"mlp", std::int64_t(128)}},
+                             s.spec, 1000000, &s.features),
+                 "adamw", adamw);
+  std::vector<ComponentSpec> body{layer("std:embedding", {{"width", std::int64_t(64)}, {"scale", std::string("sqrt-width")}})};
+  for (int l = 0; l < 2; ++l) {
+    body.push_back(layer("std:residual", {{"layers", layers({layer("std:layer-norm"),
+                                                              layer("std:attention", {{"heads", std::int64_t(4)}})},
+                                                             "model.layer.r")}}));
+    body.push_back(layer("std:residual",
+                         {{"layers", layers({layer("std:layer-norm"), layer("std:linear", {{"out", std::int64_t(128)}}),
+                                             layer("std:activation", {{"activation", std::string("gelu")}}),
+                                             layer("std:linear", {{"out", std::int64_t(64)}})},
+                                            "model.layer.m")}}));
+  }
+  body.push_back(layer("std:layer-norm"));
+  body.push_back(layer("std:last-token"));
+  body.push_back(layer("std:linear"));
+  Arm composed = arm(s, make<Model>(Kind::Model, "network", {{"layer", layers(body)}}, s.spec, 1000000, &s.features),
+                     "adamw", adamw);
+  alternate(state, s, composed, hand);
+}
+
+}  // namespace
+
+BENCHMARK(two_layer_figure1)->Unit(benchmark::kMicrosecond)->UseManualTime();
+BENCHMARK(conv_net_fashion)->Unit(benchmark::kMillisecond)->UseManualTime();
+BENCHMARK(transformer_k2)->Unit(benchmark::kMicrosecond)->UseManualTime();

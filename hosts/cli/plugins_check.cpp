@@ -51,11 +51,12 @@ int check_pack(const Catalog& catalog, const std::string& pack) {
                       "; featurelab plugins doctor says why a pack is refused");
   }
   // Arguments, not a shell command: a pack's or a file's name is data.
-  std::vector<std::string> args{contract_program().string(), "--pack", pack, "~[golden]"};
+  std::vector<std::string> args{contract_program().string(), "--pack", pack};
   for (const auto& library : libraries) {
     args.push_back("--library");
     args.push_back(library);
   }
+  args.push_back("~[golden]");  // the golden lists are this repository's; after the options (Catch stops at it)
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

@@ -16,13 +16,8 @@ int main(int argc, char* argv[]) {
   std::string pack;
   std::vector<std::string> libraries;
   using Catch::clara::Opt;
-  using Catch::clara::ParserResult;
-  using Catch::clara::ParseResultType;
   session.cli(session.cli() | Opt(pack, "pack")["--pack"]("check only this pack's components (default: every pack)") |
-              Opt([&libraries](const std::string& file) {
-                libraries.push_back(file);
-                return ParserResult::ok(ParseResultType::Matched);
-              }, "file")["--library"]("load this pack library (repeatable) instead of the build's plugin directory"));
+              Opt(libraries, "file")["--library"]("load this pack library (repeatable) instead of the build's plugin directory"));
   if (const int status = session.applyCommandLine(argc, argv); status != 0) return status;
   contract::select_pack(pack);
   contract::use_libraries(libraries);

@@ -32,6 +32,6 @@ expect 0 "assert PASS  margin-stats.train.below" -- \
   "$prefix/bin/featurelab" run "$SOURCE_DIR/sdk/template/pipelines/example.toml" --out "$work/run"
 check "the run's manifest names the third-party pack" grep -q '"pack": "margins"' "$work/run/manifest.json"
 # The contract checks our packs pass, on the third party's pack (its model, probe and layer), from the install.
-expect 0 "layer margins:square" -- "$prefix/bin/featurelab" plugins check margins
+expect 0 "contract: margins: 3 components checked \(layer 1, model 1, probe 1\)" -- "$prefix/bin/featurelab" plugins check margins
 check "the core was not rebuilt" test -z "$(find "$prefix/bin" "$prefix/lib" -maxdepth 1 -type f -newer "$core_stamp")"
 finish

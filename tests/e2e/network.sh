@@ -14,7 +14,7 @@ check "the operative configuration writes every layer with its parameters" \
   grep -q "init = 'fan-in'" "$work/example/config.toml"
 
 # Shapes that do not fit: refused by validate, before any job, naming both layers and the lines.
-expect 2 "model.layer.2 \(std:residual, at .*xor-network.toml:21:1\).*shape from 64 features \(flat\) to 32.*model.layer.1 \(std:activation, at .*xor-network.toml:19:1\)" -- \
+expect 2 "model.layer.2 \(std:residual, at .*xor-network.toml:19:1\).*shape from 64 features \(flat\) to 32.*model.layer.1 \(std:activation, at .*xor-network.toml:17:1\)" -- \
   $fl validate "$example" --set model.layer.2.layers.1.out=32
 expect 2 "model.layer.0.otu: unknown parameter of layer 'linear'; did you mean 'out'" -- \
   $fl validate "$example" --set model.layer.0.otu=5
@@ -22,23 +22,23 @@ expect 2 "model.layer.3.use: no layer 'linaer'; did you mean 'linear'" -- $fl va
 expect 2 "model.layer.0.out: expected an integer >= 1" -- $fl validate "$example" --set model.layer.0.out=0
 expect 2 "model.layer.1.activation: use = \"tanh\" names the activation already" -- \
   $fl validate "$example" --set model.layer.1.activation=relu
-expect 2 "linear takes flat inputs or sequences, not an image" -- $fl validate "$example" --set data.use=fashion-mnist \
-  --set 'data.train=10' --set 'data.test=10' --set 'model.layer=[{use="conv2d", channels=2}, {use="linear"}]'
+expect 2 "model.layer.1 \(std:linear.*linear takes flat inputs or sequences, not an image.*put a flatten layer before it" -- \
+  $fl validate "$example" --set 'model.layer=[{use="conv2d", channels=2, in_channels=1, height=2}, {use="linear"}]'
 
-# A layer key in a [sweep]: one job per width, each job's config with its own.
-expect 0 "2 job\(s\): 2 sweep point\(s\)" -- $fl run "$example" --out "$work/sweep" --set 'experiment.seeds=[0]' \
-  --set train.steps=20 --set 'sweep."model.layer.0.out"=[8, 16]' --set 'assert=[]'
-check "the sweep's widths reach the layers" bash -c "grep -l 'out = 16' '$work'/sweep/jobs/*/config.toml | wc -l | grep -qx 1"
+# A layer key in a [sweep]: one job per activation, each job's config with its own.
+expect 0 "2 job\(s\) \(2 sweep point\(s\)" -- $fl run "$example" --out "$work/sweep" --set 'experiment.seeds=[0]' \
+  --set train.steps=20 --set 'sweep."model.layer.1.use"=["tanh", "gelu"]' --set 'assert=[]'
+check "the sweep's activations reach the layers" bash -c "grep -l \"activation = 'gelu'\" '$work'/sweep/jobs/*/config.toml | wc -l | grep -qx 1"
 
 # Layers are documented like components.
 expect 0 "layer linear .*pack std" -- $fl describe linear
-expect 0 "layer .*residual" -- $fl list layer
+expect 0 "residual +std" -- $fl list layer
 expect 0 "layer *components" -- $fl describe network
 
 # Every layer's output is a hook point, for hook-reading components (the nuclear-norm regularizer here).
 expect 0 "" -- $fl run "$example" --out "$work/hook" --set 'experiment.seeds=[0]' --set train.steps=5 --set 'assert=[]' \
   --set 'regularizer=[{use="nuclear-norm", hook="2", lambda=0.001}]'
-expect 1 "hook point 'hidden.post'.*1, 2, 2.0" -- $fl run "$example" --out "$work/nohook" --set 'experiment.seeds=[0]' \
+expect 2 "hook = \"hidden.post\" is not a hook point of the model; it has: 0, 1, 2, 2.0" -- $fl run "$example" --out "$work/nohook" --set 'experiment.seeds=[0]' \
   --set train.steps=5 --set 'assert=[]' --set 'regularizer=[{use="nuclear-norm", hook="hidden.post", lambda=0.001}]'
 
 # A wrong backward pass: every job ok without the check, failed with it, naming the block and coordinate.

@@ -67,6 +67,7 @@ GradientCheckOptions thorough() {
 
 // The parameter gradient at init and away from it, and (for real-valued inputs) the input gradient.
 void check_network(Model& model, const Dataset& data, bool input_gradient) {
+  REQUIRE(model.outputs() == data.classes);  // cross-entropy's one output per class
   auto loss = harness().make<Loss>("cross-entropy", {}, testing::spec(data.X.cols(), data.classes));
   const Batch batch = Batch::of(data);
   const auto at_init = check_gradient(model, *loss, batch, thorough());
@@ -115,8 +116,8 @@ TEST_CASE("sequence layers: attention (causal or not, rotary or no positions, 2 
 
 TEST_CASE("sequence layers: attention without biases, a head width given, last-token at a position; and "
           "layer-norm on flat rows") {
-  const DataSpec spec = sequence_spec(4, 6, 2);
-  const Dataset data = labelled(random_matrix(6, 24, 5), 2);
+  const DataSpec spec = sequence_spec(4, 6, 3);
+  const Dataset data = labelled(random_matrix(6, 24, 5), 3);
   auto model = harness().make<Model>(
       "network",
       {{"layer", layers({layer("attention", {{"heads", std::int64_t(2)}, {"head_width", std::int64_t(3)}, {"bias", false}}),

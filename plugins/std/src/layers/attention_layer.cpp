@@ -137,12 +137,11 @@ void AttentionLayer::forward(const LayerWeights& weights, ConstMatRef in, MatRef
   // A sequence's n×(T·d) rows are the (n·T)×d token rows, row-major: the same memory.
   ConstMatMap X(in.data(), N, width_);
   MatMap Y(out.data(), N, width_);
-  // buffer(k) may grow the tape's list of buffers, moving them: the last one first, then the references hold.
-  Mat& O = tape.buffer(kO, N, HA);
-  Mat& P = tape.buffer(kP, n * heads_ * T, T);
-  Mat& V = tape.buffer(kV, N, HA);
-  Mat& K = tape.buffer(kK, N, HA);
   Mat& Q = tape.buffer(kQ, N, HA);
+  Mat& K = tape.buffer(kK, N, HA);
+  Mat& V = tape.buffer(kV, N, HA);
+  Mat& P = tape.buffer(kP, n * heads_ * T, T);
+  Mat& O = tape.buffer(kO, N, HA);
   parallel_product_rows(Q, X, weights(wq_));
   parallel_product_rows(K, X, weights(wk_));
   parallel_product_rows(V, X, weights(wv_));
@@ -185,7 +184,7 @@ void AttentionLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrad
   ConstMatMap X(pass.in.data(), N, width_);
   ConstMatMap G(dout.data(), N, width_);
   LayerTape& tape = pass.tape;
-  // The backward pass's buffers first (they may grow the tape's list), then the forward pass's.
+  // The backward pass's scratch, then what the forward pass kept.
   Mat& dS_chunks = tape.buffer(kdS, parallel_chunks * T, T);  // chunk c's dP/dS block: rows c·T … c·T + T − 1
   Mat& dQKV = tape.buffer(kdQKV, N, 3 * HA);                    // [dQ dK dV], each N × H·a
   Mat& dO = tape.buffer(kdO, N, HA);

@@ -41,9 +41,8 @@ void LayerNormLayer::forward(const LayerWeights& weights, ConstMatRef in, MatRef
   const Index rows = in.rows() * tokens_;
   ConstMatMap X(in.data(), rows, width_);
   MatMap Y(out.data(), rows, width_);
-  // buffer(k) may grow the tape's list of buffers, moving them: the last one first, then the references hold.
-  Mat& rstd = tape.buffer(1, rows, 1);
   Mat& mean = tape.buffer(0, rows, 1);
+  Mat& rstd = tape.buffer(1, rows, 1);
   const auto g = weights(g_).row(0).array();
   const auto b = weights(b_).row(0).array();
   const auto d = static_cast<Scalar>(width_);
@@ -65,8 +64,7 @@ void LayerNormLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrad
   const Index rows = pass.in.rows() * tokens_;
   ConstMatMap X(pass.in.data(), rows, width_);
   ConstMatMap G(dout.data(), rows, width_);
-  // Rows c and parallel_chunks + c: chunk c's share of ∇γ and ∇β. (Fetched before the references below: it may
-  // grow the tape's list of buffers.)
+  // Rows c and parallel_chunks + c: chunk c's share of ∇γ and ∇β.
   Mat& partial = pass.tape.buffer(2, 2 * parallel_chunks, width_);
   const Mat& mean = pass.tape.buffers[0];
   const Mat& rstd = pass.tape.buffers[1];

@@ -26,8 +26,8 @@ using featurelab::testing::layers;
 
 namespace {
 
-testing::Harness& pack() { return testing::pack(FOURIER_ICL_PLUGIN); }
-testing::Harness& std_pack() { return testing::pack(FEATURELAB_STD_PLUGIN); }
+testing::Harness& fourier_icl_harness() { return testing::pack(FOURIER_ICL_PLUGIN); }
+testing::Harness& std_harness() { return testing::pack(FEATURELAB_STD_PLUGIN); }
 
 struct Sizes {
   std::int64_t layers, heads, width, head_width, mlp;
@@ -94,15 +94,15 @@ struct Pair {
 // modular-sum over Z_p with k operands as tokens (T = 2k, vocabulary p + 2), n samples; both models on the
 // transformer's initial parameters.
 Pair make_pair(const Sizes& sizes, int k, int p, Index n) {
-  auto dist = pack().make<Distribution>(
+  auto dist = fourier_icl_harness().make<Distribution>(
       "modular-sum", {{"k", std::int64_t(k)}, {"p", std::int64_t(p)}, {"encoding", std::string("tokens")}});
   Pair pair;
   pair.spec = dist->spec();
   const FeatureSet features = dist->features();
   Rng rng(7);
   dist->sample(n, Split::Train, rng, pair.data);
-  pair.hand = pack().make<Model>("transformer", transformer_params(sizes), pair.spec, 1, &features);
-  pair.composed = std_pack().make<Model>("network", network_params(sizes, pair.spec.classes), pair.spec, 1, &features);
+  pair.hand = fourier_icl_harness().make<Model>("transformer", transformer_params(sizes), pair.spec, 1, &features);
+  pair.composed = std_harness().make<Model>("network", network_params(sizes, pair.spec.classes), pair.spec, 1, &features);
   pair.hand->init(rng);
   pair.composed->init(rng);
   for (const ParamBlock& b : pair.hand->blocks()) {

@@ -3,6 +3,8 @@
 // in the block), so a block of rows gets exactly the values the whole matrix does.
 #include "gelu_activation.hpp"
 
+#include "activation_groups.hpp"
+
 #include <unsupported/Eigen/SpecialFunctions>
 
 #include <algorithm>
@@ -12,9 +14,7 @@ namespace featurelab::std_pack {
 
 namespace {
 
-// 16 entries: whole packets at every SIMD width (4, 8 or 16 floats; 2, 4 or 8 doubles).
-constexpr Index kGroup = 16;
-using Group = Eigen::Array<Scalar, kGroup, 1>;
+using activation_groups::Group;
 
 // Φ(u) = (1 + erf(u/√2))/2, as the transformer writes it; GELU = u·Φ(u), GELU' = Φ(u) + u·ϕ(u).
 void gelu(const Group& u, Group& value, Group& slope) {
@@ -23,31 +23,14 @@ void gelu(const Group& u, Group& value, Group& slope) {
   slope = cdf + u * (u.square() * Scalar(-0.5)).exp() * static_cast<Scalar>(0.5 * M_2_SQRTPI * M_SQRT1_2);
 }
 
-// The kernel over each row in groups of kGroup columns, the last group of a row padded with zeros; stores the
-// values (kValue) and/or the slopes (kSlope).
-template <bool kValue, bool kSlope>
-void by_groups(ConstMatRef Z, MatRef H, MatRef D) {
-  Group u, value, slope;
-  for (Index r = 0; r < Z.rows(); ++r) {
-    for (Index c = 0; c < Z.cols(); c += kGroup) {
-      const Index m = std::min(kGroup, Z.cols() - c);
-      if (m < kGroup) u.setZero();  // the padding (whole: a partial store here trips GCC's -Warray-bounds)
-      u.head(m) = Z.row(r).segment(c, m).transpose().array();
-      gelu(u, value, slope);
-      if constexpr (kValue) H.row(r).segment(c, m) = value.head(m).transpose().matrix();
-      if constexpr (kSlope) D.row(r).segment(c, m) = slope.head(m).transpose().matrix();
-    }
-  }
-}
-
 }  // namespace
 
 GeluActivation::GeluActivation(const Params&, Context&) {}
 
-void GeluActivation::apply(ConstMatRef Z, MatRef H, MatRef D) const { by_groups<true, true>(Z, H, D); }
+void GeluActivation::apply(ConstMatRef Z, MatRef H, MatRef D) const { activation_groups::apply<true, true>(Z, H, D, gelu); }
 
-void GeluActivation::value(ConstMatRef Z, MatRef H) const { by_groups<true, false>(Z, H, H); }
+void GeluActivation::value(ConstMatRef Z, MatRef H) const { activation_groups::apply<true, false>(Z, H, H, gelu); }
 
-void GeluActivation::derivative(ConstMatRef Z, MatRef D) const { by_groups<false, true>(Z, D, D); }
+void GeluActivation::derivative(ConstMatRef Z, MatRef D) const { activation_groups::apply<false, true>(Z, D, D, gelu); }
 
 }  // namespace featurelab::std_pack

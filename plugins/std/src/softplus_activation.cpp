@@ -3,15 +3,15 @@
 // where it lies in the block), so a block of rows gets exactly the values the whole matrix does.
 #include "softplus_activation.hpp"
 
+#include "activation_groups.hpp"
+
 #include <algorithm>
 
 namespace featurelab::std_pack {
 
 namespace {
 
-// 16 entries: whole packets at every SIMD width (4, 8 or 16 floats; 2, 4 or 8 doubles).
-constexpr Index kGroup = 16;
-using Group = Eigen::Array<Scalar, kGroup, 1>;
+using activation_groups::Group;
 
 // e = e^−|u| ∈ (0, 1]: softplus(u) = max(u, 0) + log1p(e); σ(|u|) = 1/(1 + e), and σ(u) = 1 − σ(|u|) = e·σ(|u|)
 // for u < 0.
@@ -22,31 +22,14 @@ void softplus(const Group& u, Group& value, Group& slope) {
   slope = (u >= Scalar(0)).select(s, e * s);
 }
 
-// The kernel over each row in groups of kGroup columns, the last group of a row padded with zeros; stores the
-// values (kValue) and/or the slopes (kSlope).
-template <bool kValue, bool kSlope>
-void by_groups(ConstMatRef Z, MatRef H, MatRef D) {
-  Group u, value, slope;
-  for (Index r = 0; r < Z.rows(); ++r) {
-    for (Index c = 0; c < Z.cols(); c += kGroup) {
-      const Index m = std::min(kGroup, Z.cols() - c);
-      if (m < kGroup) u.setZero();  // the padding (whole: a partial store here trips GCC's -Warray-bounds)
-      u.head(m) = Z.row(r).segment(c, m).transpose().array();
-      softplus(u, value, slope);
-      if constexpr (kValue) H.row(r).segment(c, m) = value.head(m).transpose().matrix();
-      if constexpr (kSlope) D.row(r).segment(c, m) = slope.head(m).transpose().matrix();
-    }
-  }
-}
-
 }  // namespace
 
 SoftplusActivation::SoftplusActivation(const Params&, Context&) {}
 
-void SoftplusActivation::apply(ConstMatRef Z, MatRef H, MatRef D) const { by_groups<true, true>(Z, H, D); }
+void SoftplusActivation::apply(ConstMatRef Z, MatRef H, MatRef D) const { activation_groups::apply<true, true>(Z, H, D, softplus); }
 
-void SoftplusActivation::value(ConstMatRef Z, MatRef H) const { by_groups<true, false>(Z, H, H); }
+void SoftplusActivation::value(ConstMatRef Z, MatRef H) const { activation_groups::apply<true, false>(Z, H, H, softplus); }
 
-void SoftplusActivation::derivative(ConstMatRef Z, MatRef D) const { by_groups<false, true>(Z, D, D); }
+void SoftplusActivation::derivative(ConstMatRef Z, MatRef D) const { activation_groups::apply<false, true>(Z, D, D, softplus); }
 
 }  // namespace featurelab::std_pack

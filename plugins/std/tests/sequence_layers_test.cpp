@@ -23,7 +23,7 @@ using std_test::harness;
 
 namespace {
 
-Mat random_matrix(Index rows, Index cols, std::uint64_t seed) {
+Mat gaussian_matrix(Index rows, Index cols, std::uint64_t seed) {
   Mat m(rows, cols);
   Rng rng(seed);
   rng.fill_normal(m);
@@ -73,7 +73,7 @@ void check_network(Model& model, const Dataset& data, bool input_gradient) {
   const auto at_init = check_gradient(model, *loss, batch, thorough());
   INFO("at init: " << at_init.report);
   CHECK(at_init.ok);
-  model.parameters() += Scalar(0.3) * Vec(random_matrix(model.trainable_size(), 1, 9).col(0));
+  model.parameters() += Scalar(0.3) * Vec(gaussian_matrix(model.trainable_size(), 1, 9).col(0));
   const auto moved = check_gradient(model, *loss, batch, thorough());
   INFO("moved: " << moved.report);
   CHECK(moved.ok);
@@ -93,7 +93,7 @@ ComponentSpec residual(std::vector<ComponentSpec> body, const std::string& path)
 TEST_CASE("sequence layers: attention (causal or not, rotary or no positions, 2 heads), layer-norm and last-token "
           "against finite differences") {
   const DataSpec spec = sequence_spec(5, 4, 3);
-  const Dataset data = labelled(random_matrix(7, 20, 4), 3);
+  const Dataset data = labelled(gaussian_matrix(7, 20, 4), 3);
   for (const bool causal : {true, false}) {
     for (const std::string positions : {"none", "rope"}) {
       INFO((causal ? "causal, " : "not causal, ") << positions);
@@ -117,7 +117,7 @@ TEST_CASE("sequence layers: attention (causal or not, rotary or no positions, 2 
 TEST_CASE("sequence layers: attention without biases, a head width given, last-token at a position; and "
           "layer-norm on flat rows") {
   const DataSpec spec = sequence_spec(4, 6, 3);
-  const Dataset data = labelled(random_matrix(6, 24, 5), 3);
+  const Dataset data = labelled(gaussian_matrix(6, 24, 5), 3);
   auto model = harness().make<Model>(
       "network",
       {{"layer", layers({layer("attention", {{"heads", std::int64_t(2)}, {"head_width", std::int64_t(3)}, {"bias", false}}),
@@ -161,7 +161,7 @@ TEST_CASE("sequence layers: embedding's parameter gradient in a pre-norm transfo
     Mat out(data.X.rows(), 3), dX(data.X.rows(), T);
     dX.setOnes();
     model->forward(data.X, out);
-    model->input_gradient(data.X, random_matrix(data.X.rows(), 3, 1), dX);
+    model->input_gradient(data.X, gaussian_matrix(data.X.rows(), 3, 1), dX);
     CHECK(dX.isZero(0));
   }
 }
@@ -186,7 +186,7 @@ TEST_CASE("sequence layers: embedding looks up c·E[token] + P_t and scatter-add
   CHECK((out.row(0) - (c * E.row(3) + P.row(0))).norm() < 1e-6);
   CHECK((out.row(1) - (c * E.row(1) + P.row(0))).norm() < 1e-6);
   // last-token at position 0 passes d(out) to token 0 only: ∇E[3] = c·dout_0, ∇E[1] = c·dout_1, ∇P_0 = Σ dout.
-  const Mat dout = random_matrix(2, 2, 3);
+  const Mat dout = gaussian_matrix(2, 2, 3);
   Vec grad(model->trainable_size());
   model->backward(X, dout, grad);
   const Index e = model->find_block("0.E")->offset, p = model->find_block("0.P")->offset;
@@ -215,7 +215,7 @@ TEST_CASE("sequence layers: layer-norm normalises each token, attention's causal
   auto norm = harness().make<Model>("network", {{"layer", layers({layer("layer-norm")})}}, spec);
   Rng rng(1);
   norm->init(rng);
-  const Mat X = random_matrix(3, 24, 2) * Scalar(3);
+  const Mat X = gaussian_matrix(3, 24, 2) * Scalar(3);
   Mat out(3, 24);
   norm->forward(X, out);
   const ConstMatMap tokens(out.data(), 12, 6);
@@ -255,7 +255,7 @@ TEST_CASE("activations gelu and softplus: values, and gradients through them as 
   CHECK(H(0, 0) == Approx(std::exp(-60.0)).epsilon(1e-5));
   CHECK(D(0, 2) == Approx(0.5));
   CHECK(D(0, 1) == Approx(1 / (1 + std::exp(1.0))).epsilon(1e-6));
-  const Dataset data = labelled(random_matrix(12, 5, 4), 3);
+  const Dataset data = labelled(gaussian_matrix(12, 5, 4), 3);
   auto model = harness().make<Model>(
       "network", {{"layer", layers({layer("linear", {{"out", std::int64_t(7)}}), layer("gelu"),
                                     layer("linear", {{"out", std::int64_t(6)}}), layer("softplus"), layer("linear")})}},

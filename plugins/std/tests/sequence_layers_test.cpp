@@ -114,7 +114,7 @@ TEST_CASE("sequence layers: attention (causal or not, rotary or no positions, 2 
   }
 }
 
-TEST_CASE("sequence layers: attention without biases, a head width given, last-token at a position; and "
+TEST_CASE("sequence layers: attention without biases, a head width given, last-token at a position — and "
           "layer-norm on flat rows") {
   const DataSpec spec = sequence_spec(4, 6, 3);
   const Dataset data = labelled(gaussian_matrix(6, 24, 5), 3);
@@ -131,7 +131,7 @@ TEST_CASE("sequence layers: attention without biases, a head width given, last-t
 }
 
 TEST_CASE("sequence layers: embedding's parameter gradient in a pre-norm transformer block, learned or rotary "
-          "positions; token ids have no input gradient") {
+          "positions — token ids have no input gradient") {
   const Index T = 5, vocab = 7;
   const DataSpec spec = testing::spec(T, 3);
   const Dataset data = labelled(token_ids(9, T, vocab, 6), 3);
@@ -166,7 +166,7 @@ TEST_CASE("sequence layers: embedding's parameter gradient in a pre-norm transfo
   }
 }
 
-TEST_CASE("sequence layers: embedding looks up c·E[token] + P_t and scatter-adds its gradient; ids outside the "
+TEST_CASE("sequence layers: embedding looks up c·E[token] + P_t and scatter-adds its gradient — ids outside the "
           "vocabulary refused") {
   const DataSpec spec = testing::spec(3, 2);
   auto model = harness().make<Model>(

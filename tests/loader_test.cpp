@@ -36,7 +36,7 @@ TEST_CASE("a component built against another version of its kind's interface is 
   CHECK(r.failure == LoadFailure::InterfaceMismatch);
   CHECK(r.message == (kFixtures / "old-interface/libfixture-old-interface.so").string() +
                          ": pack 'old-interface': model 'old-model' implements featurelab.model/0, this featurelab "
-                         "calls featurelab.model/2; rebuild the plugin against this featurelab's SDK");
+                         "calls featurelab.model/3; rebuild the plugin against this featurelab's SDK");
 }
 
 TEST_CASE("the manifest records each component's interface id, and discovery refuses another one") {
@@ -59,7 +59,7 @@ TEST_CASE("the manifest records each component's interface id, and discovery ref
   CHECK(catalog.packs().empty());
   REQUIRE(catalog.problems().size() == 1);
   CHECK_THAT(catalog.problems()[0], Catch::Contains("pack 'old-interface' is not used: model 'old-model' implements "
-                                                    "featurelab.model/0, this featurelab calls featurelab.model/2"));
+                                                    "featurelab.model/0, this featurelab calls featurelab.model/3"));
 }
 
 TEST_CASE("a library without the entry point is refused") {

@@ -1,6 +1,7 @@
 #include "engine/component_check.hpp"
 
 #include "engine/job_components.hpp"
+#include "engine/job_memory_limit.hpp"
 #include "errors.hpp"
 
 #include <cerrno>
@@ -60,7 +61,7 @@ std::string label_of(const RunPlan& plan, std::size_t point) {
 
 }  // namespace
 
-void check_components(const RunPlan& plan, Catalog& catalog) {
+void check_components(const RunPlan& plan, Catalog& catalog, std::size_t job_memory_mib) {
   if (plan.points.empty()) return;
   int fds[2];
   if (::pipe(fds) != 0) throw Error(std::string("cannot check the components: pipe: ") + std::strerror(errno));
@@ -69,6 +70,7 @@ void check_components(const RunPlan& plan, Catalog& catalog) {
   if (child < 0) throw Error(std::string("cannot check the components: fork: ") + std::strerror(errno));
   if (child == 0) {
     ::close(fds[0]);
+    if (job_memory_mib > 0) limit_job_memory(job_memory_mib, 1);
     build_every_point(plan, catalog, fds[1]);
   }
   ::close(fds[1]);

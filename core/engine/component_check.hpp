@@ -8,8 +8,9 @@
 namespace featurelab {
 
 // Builds in a child process, so a plugin that crashes while being built cannot take the caller
-// down. Throws ConfigError with each problem, located at the component's section and naming the
-// sweep points it occurs at.
-void check_components(const RunPlan& plan, Catalog& catalog);
+// down, under the jobs' memory limit when one is given (job_memory_mib, --job-memory): a component
+// sized past it is refused here as in the job. Throws ConfigError with each problem, located at the
+// component's section and naming the sweep points it occurs at.
+void check_components(const RunPlan& plan, Catalog& catalog, std::size_t job_memory_mib = 0);
 
 }  // namespace featurelab

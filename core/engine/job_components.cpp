@@ -1,10 +1,12 @@
 #include "engine/job_components.hpp"
 
+#include "engine/memory_budget.hpp"
 #include "engine/out_of_memory.hpp"
 
 #include "registry/catalog.hpp"
 
 #include <featurelab/activation.hpp>
+#include <featurelab/capabilities.hpp>
 #include <featurelab/testing.hpp>
 
 #include <new>
@@ -12,6 +14,11 @@
 namespace featurelab {
 
 namespace {
+
+bool weighs_patch_counts(const Model& model) {
+  const auto* weighs = dynamic_cast<const WeighsPatchCounts*>(&model);
+  return weighs != nullptr && weighs->weighs_patch_counts();
+}
 
 class Builder {
  public:
@@ -29,7 +36,7 @@ class Builder {
     c_.trainer = make<Trainer>(p_.trainer, c_.spec);
     c_.total_steps = c_.trainer->total_steps();
     c_.model = make<Model>(p_.model, c_.spec);
-    if (!c_.spec.shape.patch_counts.empty() && !c_.model->weighs_patch_counts()) {
+    if (!c_.spec.shape.patch_counts.empty() && !weighs_patch_counts(*c_.model)) {
       throw ComponentError(p_.model.where, "model '" + p_.model.use +
                                                "' reads every stored patch once, but the data stores repeated patches "
                                                "once with a count (data.collapse_noise = true or similar): it "
@@ -91,6 +98,7 @@ class Builder {
     ctx.data = spec;
     ctx.total_steps = c_.total_steps;
     ctx.features = &c_.features;
+    ctx.memory_bytes = memory_bytes_;
     ctx.make_activation = [this, path](const std::string& name) -> std::shared_ptr<const ActivationFunction> {
       const ComponentRef ref = catalog_.find(Kind::Activation, name);
       Context own;
@@ -115,6 +123,7 @@ class Builder {
 
   const Pipeline& p_;
   Catalog& catalog_;
+  double memory_bytes_ = process_memory_budget_bytes();
   std::uint64_t seed_;
   spdlog::logger* log_;
   JobComponents& c_;

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <sys/resource.h>
 #include <unistd.h>
 
 namespace featurelab {
@@ -12,6 +14,16 @@ double machine_memory_bytes() {
   const long pages = ::sysconf(_SC_PHYS_PAGES);
   const long page = ::sysconf(_SC_PAGE_SIZE);
   return pages > 0 && page > 0 ? double(pages) * double(page) : 0.0;
+}
+
+double process_memory_budget_bytes() {
+  double budget = machine_memory_bytes();
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_DATA, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY) {
+    const double data = static_cast<double>(limit.rlim_cur);
+    budget = budget > 0 ? std::min(budget, data) : data;
+  }
+  return budget;
 }
 
 std::string dataset_memory_problem(double train, double test, double dim) {

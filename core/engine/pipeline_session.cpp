@@ -21,11 +21,12 @@ constexpr int kMaxJobs = 4096;
 
 }  // namespace
 
-RunPlan load_and_validate(const std::filesystem::path& file, const std::vector<std::string>& overrides, Catalog& catalog) {
+RunPlan load_and_validate(const std::filesystem::path& file, const std::vector<std::string>& overrides, Catalog& catalog,
+                          std::size_t job_memory_mib) {
   RunPlan plan = plan_run(file, overrides, catalog);
   check_assertions(plan);
   pin_run_packs(plan, catalog);  // before anything is built from them, here or in a worker
-  check_components(plan, catalog);
+  check_components(plan, catalog, job_memory_mib);
   return plan;
 }
 

@@ -60,6 +60,10 @@ LayerBlock LayerBuilder::declare(const std::string& name, Index rows, Index cols
   std::string full = prefix_ + name;
   if (renames_ && declared_ < renames_->size()) full = (*renames_)[declared_];
   ++declared_;
+  if (parameters_by_layer_.empty() || parameters_by_layer_.back().first != describing_) {
+    parameters_by_layer_.emplace_back(describing_, 0.0);
+  }
+  parameters_by_layer_.back().second += static_cast<double>(rows) * static_cast<double>(cols);
   return declare_(full, rows, cols, trainable);
 }
 
@@ -111,6 +115,8 @@ LayerShape LayerStack::build(const LayerShape& in, LayerBuilder& builder, const 
     const std::string saved_label = builder.label_;
     const auto* saved_renames = builder.renames_;
     const std::size_t saved_declared = builder.declared_;
+    const std::string saved_describing = builder.describing_;
+    builder.describing_ = layer_text(e);
     builder.prefix_ = e.label + ".";
     builder.label_ = e.label;
     builder.renames_ = &e.block_names;
@@ -127,8 +133,10 @@ LayerShape LayerStack::build(const LayerShape& in, LayerBuilder& builder, const 
       builder.label_ = saved_label;
       builder.renames_ = saved_renames;
       builder.declared_ = saved_declared;
+      builder.describing_ = saved_describing;
       rethrow_located(e, i, ex);
     }
+    builder.describing_ = saved_describing;
     builder.prefix_ = saved_prefix;
     builder.label_ = saved_label;
     builder.renames_ = saved_renames;

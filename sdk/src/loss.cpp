@@ -1,16 +1,19 @@
 // Output losses: forward, loss of the outputs, backward; buffers reused across steps.
 #include <featurelab/loss.hpp>
 
-#include <featurelab/error.hpp>
+#include <featurelab/capabilities.hpp>
 
 namespace featurelab {
 
 void Loss::check_model(const Model&, const DataSpec&) const {}
 
 Scalar OutputLoss::evaluate_with_gradient(Model& model, const Batch& batch, VecRef grad) {
-  if (separable()) {
-    Scalar value = 0;
-    if (model.fused_step(batch, *this, grad, value)) return value;
+  // The fused step when both offer it (capabilities.hpp).
+  if (const auto* rows = dynamic_cast<const SeparableLoss*>(this)) {
+    if (auto* fused = dynamic_cast<FusedStep*>(&model)) {
+      Scalar value = 0;
+      if (fused->fused_step(batch, *rows, grad, value)) return value;
+    }
   }
   const Index k = model.outputs();
   out_.resize(batch.n, k);
@@ -30,11 +33,6 @@ Scalar OutputLoss::evaluate(Model& model, const Batch& batch) {
 Scalar OutputLoss::value(ConstMatRef out, const Batch& batch) const {
   dout_scratch_.resize(out.rows(), out.cols());
   return value_and_gradient(out, batch, dout_scratch_);
-}
-
-double OutputLoss::row_block(ConstMatRef, const Batch&, Index, Index, MatRef) const {
-  throw Error((name().empty() ? std::string("the loss") : "loss '" + name() + "'") +
-              " is not a mean over rows (separable() is false): row_block() has no meaning for it");
 }
 
 }  // namespace featurelab

@@ -22,8 +22,6 @@ constexpr Index kMaxParameters = std::numeric_limits<Index>::max() / static_cast
 
 }  // namespace
 
-bool Model::fused_step(const Batch&, const OutputLoss&, VecRef, Scalar&) { return false; }
-
 std::string Model::described() const { return name().empty() ? "the model" : "model '" + name() + "'"; }
 
 void Model::input_gradient(ConstMatRef, ConstMatRef, MatRef) {

@@ -2,7 +2,43 @@
 #include <featurelab/error.hpp>
 #include <featurelab/network.hpp>
 
+#include <algorithm>
+#include <cstdio>
+
 namespace featurelab {
+
+namespace {
+
+std::string bytes_text(double bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.3g GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+  return text;
+}
+
+// θ, its gradient and an optimizer's two moments (Adam's): four floats per parameter at least, before
+// any activation is stored. Refused when that alone is past what the job may commit.
+void check_memory(std::vector<std::pair<std::string, double>> layers, double memory_bytes) {
+  if (memory_bytes <= 0) return;
+  double parameters = 0;
+  for (const auto& [layer, count] : layers) parameters += count;
+  const double need = 4 * parameters * static_cast<double>(sizeof(Scalar));
+  if (need <= memory_bytes) return;
+  std::stable_sort(layers.begin(), layers.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string largest;
+  for (std::size_t i = 0; i < layers.size() && i < 2; ++i) {
+    char count[32];
+    std::snprintf(count, sizeof count, "%.4g", layers[i].second);
+    largest += (i ? "; " : "") + layers[i].first + " with " + count + " parameters";
+  }
+  char total[32];
+  std::snprintf(total, sizeof total, "%.4g", parameters);
+  throw Error("the network has " + std::string(total) + " parameters: with their gradient and an optimizer's two "
+              "moments that is at least " + bytes_text(need) + ", past the " + bytes_text(memory_bytes) +
+              " this job may use (its --job-memory, else the machine's memory). Largest: " + largest +
+              ". Make those layers narrower (out, width, heads) or give the job more memory");
+}
+
+}  // namespace
 
 LayerShape Network::input_shape(const DataSpec& data) {
   const auto& dims = data.shape.dims;
@@ -25,6 +61,7 @@ void Network::build(Context& context) {
       context.data, context);
   builder.reads_data_ = true;
   const LayerShape out = stack_.build(input_shape(context.data), builder);
+  check_memory(builder.parameters_by_layer_, context.memory_bytes);
   outputs_ = out.size();
   weighs_patch_counts_ = builder.weighs_patch_counts();
   allocate_parameters();

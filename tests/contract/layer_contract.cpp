@@ -16,24 +16,6 @@ using namespace featurelab;
 
 namespace {
 
-// Σ_ik w_ik f_ik(x) / n for fixed random w: linear in the outputs, so its gradient is the network's
-// backward pass of w/n alone (as the model contract's).
-class WeightedOutputs : public OutputLoss {
- public:
-  Scalar value_and_gradient(ConstMatRef out, const Batch&, MatRef dout) const override {
-    if (weights_.rows() != out.rows() || weights_.cols() != out.cols()) {
-      weights_.resize(out.rows(), out.cols());
-      Rng rng(31);
-      rng.fill_normal(weights_);
-    }
-    dout = weights_ / static_cast<Scalar>(out.rows());
-    return out.cwiseProduct(dout).sum();
-  }
-
- private:
-  mutable Mat weights_;
-};
-
 struct Input {
   const char* what;
   DataSpec spec;
@@ -99,7 +81,7 @@ TEST_CASE("layers: gradients against finite differences, inputs, hook points") {
     model->forward(batch.X(), out);
     contract::require_finite(out, "outputs");
 
-    WeightedOutputs loss;
+    contract::WeightedOutputs loss(31);
     const auto at_init = check_gradient(*model, loss, batch, contract::gradient_options());
     INFO("parameter gradient at init:\n" << at_init.report);
     CHECK(at_init.ok);

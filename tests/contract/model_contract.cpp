@@ -13,30 +13,6 @@
 
 using namespace featurelab;
 
-namespace {
-
-// Σ_ik w_ik f_ik(x) / n with w ~ N(0, 1) drawn from a fixed seed for each batch shape: linear in the
-// outputs, so its gradient is exactly the model's backward pass of w/n.
-class WeightedOutputs : public OutputLoss {
- public:
-  Scalar value_and_gradient(ConstMatRef out, const Batch&, MatRef dout) const override {
-    weights(out.rows(), out.cols());
-    dout = weights_ / static_cast<Scalar>(out.rows());
-    return out.cwiseProduct(dout).sum();
-  }
-
- private:
-  void weights(Index rows, Index cols) const {
-    if (weights_.rows() == rows && weights_.cols() == cols) return;
-    weights_.resize(rows, cols);
-    Rng rng(29);
-    rng.fill_normal(weights_);
-  }
-  mutable Mat weights_;
-};
-
-}  // namespace
-
 TEST_CASE("models: output shape, parameter and input gradients, hook points") {
   contract::for_each_component(Kind::Model, [](const contract::Entry& entry) {
     contract::Setup setup = contract::data_for(entry);
@@ -50,7 +26,7 @@ TEST_CASE("models: output shape, parameter and input gradients, hook points") {
     contract::require_finite(out, "outputs");
     contract::require_finite(model->parameters(), "parameters after init");
 
-    WeightedOutputs loss;
+    contract::WeightedOutputs loss(29);
     const auto at_init = check_gradient(*model, loss, batch, contract::gradient_options());
     INFO("parameter gradient at init:\n" << at_init.report);
     CHECK(at_init.ok);

@@ -14,6 +14,7 @@
 #include <featurelab/transform.hpp>
 
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <type_traits>
 #include <sstream>
@@ -88,5 +89,27 @@ void require_finite(const Eigen::DenseBase<Derived>& values, const std::string& 
     }
   }
 }
+
+// Σ_ik w_ik f_ik(x) / n with w ~ N(0, 1) drawn from a fixed seed for each batch shape: linear in the
+// outputs, so its gradient is exactly the backward pass of w/n through the model (or layer) alone,
+// whatever loss its outputs would feed. The model and layer contracts check gradients with it.
+class WeightedOutputs : public featurelab::OutputLoss {
+ public:
+  explicit WeightedOutputs(std::uint64_t seed) : seed_(seed) {}
+  featurelab::Scalar value_and_gradient(featurelab::ConstMatRef out, const featurelab::Batch&,
+                                        featurelab::MatRef dout) const override {
+    if (weights_.rows() != out.rows() || weights_.cols() != out.cols()) {
+      weights_.resize(out.rows(), out.cols());
+      featurelab::Rng rng(seed_);
+      rng.fill_normal(weights_);
+    }
+    dout = weights_ / static_cast<featurelab::Scalar>(out.rows());
+    return out.cwiseProduct(dout).sum();
+  }
+
+ private:
+  std::uint64_t seed_;
+  mutable featurelab::Mat weights_;
+};
 
 }  // namespace contract

@@ -51,7 +51,7 @@ check "a refused run starts no job" test ! -e "$work/huge/jobs"
 expect 3 "ABI [0-9]+, core expects [0-9]+" -- $fl --plugin-path "$FIXTURE_DIR/wrong-abi" plugins doctor
 expect 3 "fingerprint differs \((.*; )?scalar: plugin (double, core float|float, core double)" -- \
   $fl --plugin-path "$FIXTURE_DIR/other-scalar" plugins doctor
-expect 3 "model 'old-model' implements featurelab.model/0, this featurelab calls featurelab.model/2" -- \
+expect 3 "model 'old-model' implements featurelab.model/0, this featurelab calls featurelab.model/3" -- \
   $fl --plugin-path "$FIXTURE_DIR/old-interface" plugins doctor
 expect 3 "missing entry point 'featurelab_pack'" -- $fl --plugin-path "$FIXTURE_DIR/no-entry" plugins doctor
 echo garbage > "$work/libgarbage.so"

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Networks composed of layers in TOML: a pipeline runs; validate refuses a layer that does not fit its
-# input naming both layers and their lines, a misspelt layer key with did-you-mean, before any job; --set
+# input naming both layers and their lines, a misspelt layer key with did-you-mean, a network past the job's
+# memory naming its largest layer, before any job; --set
 # and [sweep] reach layer keys; describe and list document layers; train.check_gradient fails a job
 # whose backward pass is wrong, naming the block and coordinates.
 source "$(dirname "$0")/lib.sh"
@@ -24,6 +25,15 @@ expect 2 "model.layer.1.activation: use = \"tanh\" names the activation already"
   $fl validate "$example" --set model.layer.1.activation=relu
 expect 2 "model.layer.1 \(std:linear.*linear takes flat inputs or sequences, not an image.*put a flatten layer before it" -- \
   $fl validate "$example" --set 'model.layer=[{use="conv2d", channels=2, in_channels=1, height=2}, {use="linear"}]'
+
+# A network too large for the job's memory: refused before any job, naming its largest layer and its line
+# (2e5 × 2e5 weights: 640 GB with their gradient and two moments, past any machine this runs on), and with
+# --job-memory 64, a network of 16.8 million parameters (269 MB at four floats each) likewise.
+expect 2 "past the .* GiB this job may use.*Largest: model.layer.2.layers.1 \(std:linear, at .*xor-network.toml:21[^)]*\) with 4e\+10 parameters" -- \
+  $fl validate "$example" --set model.layer.0.out=200000 --set model.layer.2.layers.1.out=200000
+expect 2 "1\.68[0-9]*e\+07 parameters.*past the 0\.06[0-9]* GiB" -- $fl run "$example" --out "$work/big" --job-memory 64 \
+  --set model.layer.0.out=4096 --set model.layer.2.layers.1.out=4096 --set 'assert=[]'
+check "nothing ran" bash -c "! ls '$work'/big/jobs/*/summary.json 2>/dev/null"
 
 # A layer key in a [sweep]: one job per activation, each job's config with its own.
 expect 0 "2 job\(s\) \(2 sweep point\(s\)" -- $fl run "$example" --out "$work/sweep" --set 'experiment.seeds=[0]' \

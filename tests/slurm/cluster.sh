@@ -92,13 +92,19 @@ CONF
   skip "the node is not idle after 30 s ($(sinfo -h -o %T 2>&1)): $(tail -3 "$cluster/slurmd.log" 2>/dev/null)"
 }
 
-# settled JOBID [SECONDS]: every task of the job (an array) has ended (default 120 s at most).
+# settled JOBID [SECONDS]: every task of the job (an array) has ended (default 120 s at most). Asked of slurmctld's
+# job records (kept MinJobAge = 600 s), not of squeue's list: an squeue that fails under load prints nothing, which
+# read as "ended" once, and a task just requeued is a record in state PENDING, never an absence.
 settled() {
+  local states
   for _ in $(seq 1 $((${2:-120} * 5))); do
-    [[ -z $(squeue -h -j "$1" 2>/dev/null) ]] && return 0
+    if states=$(scontrol show job -o "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | cut -d= -f2) && [[ -n $states ]] &&
+      ! grep -qvE '^(COMPLETED|CANCELLED|FAILED|TIMEOUT|NODE_FAIL|PREEMPTED|BOOT_FAIL|DEADLINE|OUT_OF_MEMORY)$' <<<"$states"; then
+      return 0
+    fi
     sleep 0.2
   done
-  echo "job $1 still queued or running:"; squeue -j "$1"
+  echo "job $1 still queued or running:"; scontrol show job -o "$1"
   return 1
 }
 

@@ -23,6 +23,8 @@ expect 0 "" -- scontrol requeue "${id}_0"
 expect 0 "" -- scontrol update JobId="${id}_0" StartTime=now
 check "the requeued task ends" settled "$id" 120
 check "the job is done now" bash -c "ls '$work'/preempted/jobs/*/done >/dev/null"
+# What the task printed, for a failure to read from CI's log.
+ls "$work"/preempted/jobs/*/done >/dev/null 2>&1 || { scontrol show job -o "$id"; tail -n 20 "$work"/preempted/slurm/*.out; }
 check "its requeue is recorded (restart count 1)" \
   bash -c "jq -e '.provenance.slurm.restart_count == \"1\"' '$work'/preempted/jobs/*/summary.json >/dev/null"
 expect 0 "1 job\(s\): 1 ok" -- $fl collect "$work/preempted"

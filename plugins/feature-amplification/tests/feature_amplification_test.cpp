@@ -1,6 +1,7 @@
 // The feature-amplification pack on its own: the reference network f*(x) = |<μ1,x>| − |<μ2,x>| with exact
 // input gradients.
 #include <featurelab/gradient_check.hpp>
+#include <featurelab/model_comparison.hpp>
 #include <featurelab/testing.hpp>
 
 #include <catch2/catch.hpp>
@@ -169,4 +170,26 @@ TEST_CASE("subnetwork reads the candidate neurons at t = 0 and the margins of th
   probe->measure(ProbeInput{*net, *loss, x.train, x.test, x.features, attacks, 1}, later.out);
   CHECK(later.value("size_fraction") == Approx(4.0 / 6));
   CHECK(later.value("sign_agreement") < 1);
+}
+
+// xor-oracle as std's layers: linear (4, no bias, fixed: W = [μ1; −μ1; μ2; −μ2]) → relu → linear (1, fixed:
+// a = [1, 1, −1, −1]), on the oracle's own blocks: the same outputs and input gradients (attacks use them).
+TEST_CASE("xor-oracle composed of std layers equals the hand-written oracle") {
+  Xor x = xor_data(200, 5);
+  auto oracle = pack().make<Model>("xor-oracle", {}, x.spec, 1, &x.features);
+  const auto fixed_linear = [](std::int64_t out, const char* block) {
+    ComponentSpec l = testing::layer("linear", {{"out", out}, {"bias", false}, {"init", std::string("zero")},
+                                                {"trainable", false}});
+    l.block_names = {block};
+    return l;
+  };
+  auto composed = std_pack().make<Model>(
+      "network", {{"layer", testing::layers({fixed_linear(4, "W"), testing::layer("relu"), fixed_linear(1, "a")})}},
+      x.spec, 1, &x.features);
+  const testing::ModelComparison c = testing::compare_models(*oracle, *composed, x.test.X);
+  INFO(c.problems.size() << " problems, first: " << (c.problems.empty() ? "" : c.problems.front()));
+  REQUIRE(c.problems.empty());
+  CHECK(c.output_scale > 0.1);
+  CHECK(c.outputs <= 1e-5);
+  CHECK(c.input_gradient <= 1e-5);
 }

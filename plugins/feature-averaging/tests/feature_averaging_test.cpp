@@ -1,5 +1,6 @@
 // The feature-averaging pack on its own: the cluster distribution, Theorems D.1–D.3 and Prop. 4.8's
 // constructions (App. D) under the analytic attacks and PGD, and the partition readout.
+#include <featurelab/model_comparison.hpp>
 #include <featurelab/readout.hpp>
 #include <featurelab/testing.hpp>
 
@@ -217,4 +218,30 @@ TEST_CASE("margin-balance: the spread of the training margins and its ratio to t
   CHECK(scalar(m, "gap") == Approx(hi - lo).epsilon(1e-5));
   CHECK(scalar(m, "mean") == Approx(sum / f.rows()).epsilon(1e-5));
   CHECK(scalar(m, "relative_gap") == Approx((hi - lo) / (sum / f.rows())).epsilon(1e-5));
+}
+
+// Li et al.'s fixed constructions as std's layers: linear (hidden units, bias, fixed) → relu → linear (outputs,
+// no bias, fixed), on the construction's own W, b, a: the same outputs and input gradients (the attacks' input).
+TEST_CASE("feature-construction's networks composed of std layers equal the hand-written ones") {
+  for (const std::string kind : {"average", "decoupled", "prop48"}) {
+    INFO(kind);
+    const Sample s = clusters(kind == "prop48" ? "cluster" : "binary", 60);
+    auto hand = pack().make<Model>("feature-construction", {{"kind", kind}}, s.spec, 1, &s.features);
+    const ParamBlock& W = *hand->find_block("W");
+    const ParamBlock& a = *hand->find_block("a");
+    ComponentSpec hidden = testing::layer("linear", {{"out", std::int64_t(W.rows)}, {"init", std::string("zero")},
+                                                     {"trainable", false}});
+    hidden.block_names = {"W", "b"};
+    ComponentSpec readout = testing::layer("linear", {{"out", std::int64_t(a.rows)}, {"bias", false},
+                                                      {"init", std::string("zero")}, {"trainable", false}});
+    readout.block_names = {"a"};
+    auto composed = std_pack().make<Model>(
+        "network", {{"layer", testing::layers({hidden, testing::layer("relu"), readout})}}, s.spec, 1, &s.features);
+    const testing::ModelComparison c = testing::compare_models(*hand, *composed, s.data.X);
+    INFO(c.problems.size() << " problems, first: " << (c.problems.empty() ? "" : c.problems.front()));
+    REQUIRE(c.problems.empty());
+    CHECK(c.output_scale > 0.1);
+    CHECK(c.outputs <= 1e-5);
+    CHECK(c.input_gradient <= 1e-5);
+  }
 }

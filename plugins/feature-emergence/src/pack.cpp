@@ -16,6 +16,7 @@
 #include "ch2-emergence-from-inputs/ntk_two_layer.hpp"
 #include "ch2-emergence-from-inputs/pattern_components.hpp"
 #include "ch2-emergence-from-inputs/pattern_cosine.hpp"
+#include "ch2-emergence-from-inputs/truncated_relu_activation.hpp"
 #include "ch2-emergence-from-inputs/truncated_two_layer.hpp"
 #include "ch3-gradient-feature-learning/gradient_features.hpp"
 #include "ch3-gradient-feature-learning/linear_separable.hpp"
@@ -36,6 +37,7 @@ FEATURELAB_PACK("feature-emergence", "0.1.0") {
   pack.add<MultiIndexGaussian>("multi-index-gaussian");
   pack.add<GaussianInjection>("gaussian-injection");
   pack.add<TruncatedTwoLayer>("truncated-two-layer");
+  pack.add<TruncatedReluActivation>("truncated-relu");
   pack.add<NtkTwoLayer>("ntk-two-layer");
   pack.add<PhasedGd>("phased-gd");
   pack.add<ReadoutTrainer>("readout");

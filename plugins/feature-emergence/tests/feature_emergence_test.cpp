@@ -2,6 +2,7 @@
 // symmetric init (g ≡ 0), the smoothed truncated ReLU against its definition, gradient checks of the
 // network and of its NTK linearisation, and the phased trainer's exact resets.
 #include <featurelab/gradient_check.hpp>
+#include <featurelab/model_comparison.hpp>
 #include <featurelab/testing.hpp>
 #include <featurelab/tunable.hpp>
 
@@ -169,4 +170,34 @@ TEST_CASE("phased-gd reads phase_tune entries and refuses malformed ones") {
   CHECK_THROWS_WITH(with({"optimizer.lr=1", "none"}), Catch::Contains("model or loss"));
   CHECK_THROWS_WITH(with({"loss.class_balance=yes", "none"}), Catch::Contains("not a number"));
   CHECK_THROWS_WITH(with({"none"}), Catch::Contains("one per phase"));
+}
+
+// Ch. 2's network as layers: linear (2m, bias: W, b) → truncated-relu (this pack's activation) → linear (1, no
+// bias: a), with std and this pack loaded together (a `network` names a pack's activation as a layer), equals
+// truncated-two-layer at smoothing 0 on the same parameters: outputs, gradients and input gradients.
+TEST_CASE("truncated-two-layer composed of std layers and truncated-relu equals the hand-written one") {
+  testing::Harness both({FEATURE_EMERGENCE_PLUGIN, FEATURELAB_STD_PLUGIN});
+  const DataSpec spec = testing::spec(7, 2);
+  auto hand = both.make<Model>("truncated-two-layer", {{"width", std::int64_t(16)}, {"init_w", 0.6}, {"init_b", 0.3},
+                                                       {"init_a", 1.0}}, spec);
+  ComponentSpec hidden = testing::layer("linear", {{"out", std::int64_t(16)}});
+  hidden.block_names = {"W", "b"};
+  ComponentSpec readout = testing::layer("linear", {{"out", std::int64_t(1)}, {"bias", false}});
+  readout.block_names = {"a"};
+  auto composed = both.make<Model>(
+      "network", {{"layer", testing::layers({hidden, testing::layer("truncated-relu"), readout})}}, spec);
+  Rng rng(9);
+  hand->init(rng);
+  hand->block("a").setRandom();  // the symmetric init's g ≡ 0 would make the outputs agree trivially
+  Mat X(50, 7);
+  rng.fill_normal(X);
+  const testing::ModelComparison c = testing::compare_models(*hand, *composed, X);
+  INFO(c.problems.size() << " problems, first: " << (c.problems.empty() ? "" : c.problems.front()));
+  REQUIRE(c.problems.empty());
+  CHECK(c.output_scale > 0.1);
+  CHECK(c.outputs <= 1e-5);
+  CHECK(c.gradient <= 1e-5);
+  INFO("worst block " << c.worst_block_name);
+  CHECK(c.worst_block <= 1e-5);
+  CHECK(c.input_gradient <= 1e-5);
 }

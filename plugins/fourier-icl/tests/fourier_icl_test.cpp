@@ -15,6 +15,7 @@
 
 #include <featurelab/error.hpp>
 #include <featurelab/gradient_check.hpp>
+#include <featurelab/model_comparison.hpp>
 #include <featurelab/probe.hpp>
 #include <featurelab/regularizer.hpp>
 #include <featurelab/testing.hpp>
@@ -874,4 +875,36 @@ TEST_CASE("SnapKV and H2O (ch. 9's baselines): exactly the budget, the window ke
       CHECK(h.back() == T - 1);
     }
   }
+}
+
+// Eq. 4.2's network as std's layers: linear (m, no bias: U) → poly (z^k) → linear (p, no bias: W, which the
+// model keeps as m × p and std's linear as p × m), on one-hot modular-sum inputs: the same outputs, gradients
+// and input gradients.
+TEST_CASE("poly-one-hidden-layer composed of std layers (linear, poly, linear) equals the hand-written one") {
+  const int k = 3, p = 5;
+  const DataSpec spec = modular_spec(k, p);
+  auto hand = pack().make<Model>("poly-one-hidden-layer", {{"width", std::int64_t(6)}, {"init_scale", 0.5}}, spec);
+  ComponentSpec embed = testing::layer("linear", {{"out", std::int64_t(6)}, {"bias", false}});
+  embed.block_names = {"U"};
+  ComponentSpec readout = testing::layer("linear", {{"out", std::int64_t(p)}, {"bias", false}});
+  readout.block_names = {"W"};
+  auto composed = std_pack().make<Model>(
+      "network",
+      {{"layer", testing::layers({embed, testing::layer("poly", {{"power", std::int64_t(k)}}), readout})}}, spec);
+  Rng rng(6);
+  hand->init(rng);
+  auto data = pack().make<Distribution>("modular-sum", {{"k", std::int64_t(k)}, {"p", std::int64_t(p)}});
+  Dataset d;
+  data->sample(40, Split::Train, rng, d);
+  testing::CompareOptions options;
+  options.transposed = {"W"};
+  const testing::ModelComparison c = testing::compare_models(*hand, *composed, d.X, options);
+  INFO(c.problems.size() << " problems, first: " << (c.problems.empty() ? "" : c.problems.front()));
+  REQUIRE(c.problems.empty());
+  CHECK(c.output_scale > 0.1);
+  CHECK(c.outputs <= 1e-5);
+  CHECK(c.gradient <= 1e-5);
+  INFO("worst block " << c.worst_block_name);
+  CHECK(c.worst_block <= 1e-5);
+  CHECK(c.input_gradient <= 1e-5);
 }

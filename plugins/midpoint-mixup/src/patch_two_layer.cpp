@@ -156,7 +156,7 @@ void PatchTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
   parallel_product_cols(grad_block(grad, W_), G_.transpose(), patch_rows(X));
 }
 
-bool PatchTwoLayer::fused_step(const Batch& batch, const OutputLoss& loss, VecRef grad, Scalar& value) {
+bool PatchTwoLayer::fused_step(const Batch& batch, const SeparableLoss& loss, VecRef grad, Scalar& value) {
   if (!activation_.fusable() || !block_info(W_).trainable) return false;
   // Rows of km filters padded to ldw, whole vector strips (patch_products.hpp); the padding stays 0.
   const Index km = classes_ * neurons_, ldw = patch::padded_width(km), n = batch.n;

@@ -8,6 +8,7 @@
 #include "contract_setups.hpp"
 
 #include <featurelab/activation.hpp>
+#include <featurelab/capabilities.hpp>
 #include <featurelab/model.hpp>
 #include <featurelab/preactivation.hpp>
 
@@ -16,7 +17,10 @@
 
 namespace featurelab::midpoint_mixup_pack {
 
-class PatchTwoLayer : public featurelab::Model, public featurelab::LinearPreactivation {
+class PatchTwoLayer : public featurelab::Model,
+                      public featurelab::LinearPreactivation,
+                      public featurelab::FusedStep,
+                      public featurelab::WeighsPatchCounts {
  public:
   static constexpr featurelab::Doc kDoc =
       "Two-layer patch CNN g^y(x) = Σ_r Σ_p ReLU~(<w_{y,r}, x^(p)>) (Def. 4.2) with the polynomially smoothed "
@@ -35,7 +39,7 @@ class PatchTwoLayer : public featurelab::Model, public featurelab::LinearPreacti
   void input_gradient(featurelab::ConstMatRef X, featurelab::ConstMatRef dout, featurelab::MatRef dX) override;
   // Forward, loss and backward per block of samples while their (b·P)×(k·m) pre-activations are in L2,
   // which then hold φ' and the patch gradient in place: no (n·P)×(k·m) array is written.
-  bool fused_step(const featurelab::Batch& batch, const featurelab::OutputLoss& loss, featurelab::VecRef grad,
+  bool fused_step(const featurelab::Batch& batch, const featurelab::SeparableLoss& loss, featurelab::VecRef grad,
                   featurelab::Scalar& value) override;
   std::vector<featurelab::HookSpec> hook_points() const override;
 

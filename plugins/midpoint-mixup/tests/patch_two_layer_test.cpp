@@ -2,6 +2,7 @@
 // differences, with the smoothed and the plain ReLU.
 #include "mm_harness.hpp"
 
+#include <featurelab/capabilities.hpp>
 #include <featurelab/gradient_check.hpp>
 #include <featurelab/threads.hpp>
 
@@ -180,7 +181,8 @@ TEST_CASE("patch-two-layer's fused step equals forward, the loss and backward") 
       const Batch batch = Batch::of(data);
       Vec fused(model->trainable_size()), separate(model->trainable_size());
       Scalar fused_value = 0;
-      REQUIRE(model->fused_step(batch, output_loss, fused, fused_value));
+      REQUIRE(dynamic_cast<FusedStep&>(*model).fused_step(batch, dynamic_cast<const SeparableLoss&>(output_loss), fused,
+                                                          fused_value));
       Mat out(n, shape.k), dout(n, shape.k);
       model->forward(data.X, out);
       const Scalar value = output_loss.value_and_gradient(out, batch, dout);

@@ -3,11 +3,12 @@
 #pragma once
 
 #include <featurelab/contract.hpp>
+#include <featurelab/capabilities.hpp>
 #include <featurelab/loss.hpp>
 
 namespace featurelab::std_pack {
 
-class CrossEntropyLoss : public OutputLoss {
+class CrossEntropyLoss : public OutputLoss, public SeparableLoss {
  public:
   static constexpr Doc kDoc =
       "Softmax cross-entropy over K ≥ 2 outputs, with hard labels or soft target rows (mixup); optional "
@@ -25,8 +26,7 @@ class CrossEntropyLoss : public OutputLoss {
   CrossEntropyLoss(const Params& params, Context& context);
   void check_model(const Model& model, const DataSpec& data) const override;
   Scalar value_and_gradient(ConstMatRef out, const Batch& batch, MatRef dout) const override;
-  // A mean over rows: a model may run forward, loss and backward block by block (Model::fused_step).
-  bool separable() const override { return true; }
+  // A mean over rows: a model may run forward, loss and backward block by block (FusedStep).
   double row_block(ConstMatRef out, const Batch& batch, Index first, Index total, MatRef dout) const override;
 
  private:

@@ -2,11 +2,12 @@
 // Returns the mean over the batch and writes d(mean)/d(out).
 #pragma once
 
+#include <featurelab/capabilities.hpp>
 #include <featurelab/loss.hpp>
 
 namespace featurelab::std_pack {
 
-class LogisticLoss : public OutputLoss {
+class LogisticLoss : public OutputLoss, public SeparableLoss {
  public:
   static constexpr Doc kDoc =
       "Logistic loss log(1 + exp(−y f(x))) of one output with y = ±1; a one-column target is the "
@@ -15,8 +16,7 @@ class LogisticLoss : public OutputLoss {
   LogisticLoss(const Params& params, Context& context);
   void check_model(const Model& model, const DataSpec& data) const override;
   Scalar value_and_gradient(ConstMatRef out, const Batch& batch, MatRef dout) const override;
-  // A mean over rows: a model may run forward, loss and backward block by block (Model::fused_step).
-  bool separable() const override { return true; }
+  // A mean over rows: a model may run forward, loss and backward block by block (FusedStep).
   double row_block(ConstMatRef out, const Batch& batch, Index first, Index total, MatRef dout) const override;
 
  private:

@@ -136,7 +136,7 @@ void TwoLayerModel::block_activations(ChunkScratch& s, ConstMatRef X, Index begi
   }
 }
 
-bool TwoLayerModel::fused_step(const Batch& batch, const OutputLoss& loss, VecRef grad, Scalar& value) {
+bool TwoLayerModel::fused_step(const Batch& batch, const SeparableLoss& loss, VecRef grad, Scalar& value) {
   if (outputs_ != 1 || !activation_.fusable()) return false;
   if (recompute()) {
     // Few inputs: the per-row step up to kSmallInputMaxDim; beyond, the recompute mode's blocked passes.
@@ -154,7 +154,7 @@ bool TwoLayerModel::fused_step(const Batch& batch, const OutputLoss& loss, VecRe
   return true;
 }
 
-void TwoLayerModel::small_input_step(const Batch& batch, const OutputLoss& loss) {
+void TwoLayerModel::small_input_step(const Batch& batch, const SeparableLoss& loss) {
   static_assert(kSmallInputMaxDim <= small_input::kMaxDim, "the run-time dimension's sums are sized kMaxDim");
   const bool w_trains = block_info(W_).trainable, a_trains = block_info(a_).trainable;
   const Index padded = small_input::padded_width(width_);
@@ -204,7 +204,7 @@ void TwoLayerModel::small_input_step(const Batch& batch, const OutputLoss& loss)
   });
 }
 
-void TwoLayerModel::fused_step_blocks(const Batch& batch, const OutputLoss& loss) {
+void TwoLayerModel::fused_step_blocks(const Batch& batch, const SeparableLoss& loss) {
   const bool w_trains = block_info(W_).trainable, a_trains = block_info(a_).trainable;
   const Index block_rows = std::clamp<Index>(kFusedBlockFloats / dim_, 8, 256);
   // A few units (Li et al.'s m = 10): products that read X in place (two_layer_narrow_products.hpp).

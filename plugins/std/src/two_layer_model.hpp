@@ -11,13 +11,14 @@
 #pragma once
 
 #include <featurelab/activation.hpp>
+#include <featurelab/capabilities.hpp>
 #include <featurelab/model.hpp>
 
 #include <optional>
 
 namespace featurelab::std_pack {
 
-class TwoLayerModel : public Model {
+class TwoLayerModel : public Model, public FusedStep {
  public:
   static constexpr Doc kDoc =
       "Two-layer network f(x) = a·φ(Wx + b): ReLU, leaky, smoothed-ReLU, z^p or identity activation; "
@@ -42,7 +43,7 @@ class TwoLayerModel : public Model {
   // stays in cache beside its rows of X (Li et al.'s m = 10: forward, loss and backward per block of
   // rows, X read once), or at most kSmallInputMaxDim inputs (Frei et al.'s D = 2: per row, nothing n×m
   // stored, two_layer_small_input.hpp).
-  bool fused_step(const Batch& batch, const OutputLoss& loss, VecRef grad, Scalar& value) override;
+  bool fused_step(const Batch& batch, const SeparableLoss& loss, VecRef grad, Scalar& value) override;
 
  protected:
   TwoLayerModel(const Params& params, Context& context, bool random_features);
@@ -76,8 +77,8 @@ class TwoLayerModel : public Model {
   static constexpr Index kSmallInputMaxDim = 8;
   // Rows whose outputs go to the loss at once in that step.
   static constexpr Index kSmallInputLossRows = 64;
-  void small_input_step(const Batch& batch, const OutputLoss& loss);
-  void fused_step_blocks(const Batch& batch, const OutputLoss& loss);
+  void small_input_step(const Batch& batch, const SeparableLoss& loss);
+  void fused_step_blocks(const Batch& batch, const SeparableLoss& loss);
   // Rows per block of the fused step: about 384 KB of X.
   static constexpr Index kFusedBlockFloats = 98304;
   // At most this many first-layer weights for the fused step (a chunk's ∇W in L2 beside its rows of X).

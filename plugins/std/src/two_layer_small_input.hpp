@@ -6,7 +6,7 @@
 // passes of the recompute mode spent their time storing Z, H, D and G. Here nothing n×m exists:
 //   pass 1, per row i:    f_i = Σ_j a_j φ(z_ij), z_ij = ⟨w_j, x_i⟩ + b_j, over strips of hidden units
 //                         whose z stay in vector registers;
-//   the loss, per block:  d_i = ∂(mean loss)/∂f_i (OutputLoss::row_block);
+//   the loss, per block:  d_i = ∂(mean loss)/∂f_i (SeparableLoss::row_block);
 //   pass 2, per 4 rows:   z_ij again, g_ij = d_i a_j φ'(z_ij), and ∇w_jk += Σ_i g_ij x_ik,
 //                         ∇b_j += Σ_i g_ij, ∇a_j += Σ_i d_i φ(z_ij) into a chunk's accumulators
 //                         (D+2)×m, a few KB in L1.

@@ -1,6 +1,7 @@
 // std losses at hand-computed values; optimizers' first steps against PyTorch's formulas; schedules.
 #include "std_harness.hpp"
 
+#include <featurelab/capabilities.hpp>
 #include <featurelab/testing.hpp>
 #include <featurelab/tunable.hpp>
 
@@ -78,7 +79,8 @@ TEST_CASE("row_block of the separable losses equals value_and_gradient") {
                                  {"cross-entropy", 4, false, {{"label_smoothing", 0.2}}}};
   for (const Arm& arm : arms) {
     auto loss = harness().make<OutputLoss>(arm.loss, arm.params, {});
-    REQUIRE(loss->separable());
+    const auto* separable = dynamic_cast<const SeparableLoss*>(loss.get());
+    REQUIRE(separable != nullptr);
     const Index n = 13;
     Rng rng(5);
     Mat out(n, arm.outputs);
@@ -98,7 +100,7 @@ TEST_CASE("row_block of the separable losses equals value_and_gradient") {
     double sum = 0;
     for (Index first = 0; first < n; first += 5) {
       const Index rows = std::min<Index>(5, n - first);
-      sum += loss->row_block(out.middleRows(first, rows), batch, first, n, blocks.middleRows(first, rows));
+      sum += separable->row_block(out.middleRows(first, rows), batch, first, n, blocks.middleRows(first, rows));
     }
     INFO(arm.loss << (arm.soft ? ", soft targets" : ""));
     CHECK(sum / static_cast<double>(n) == Approx(value).epsilon(1e-5));

@@ -1,5 +1,6 @@
 // std models: gradients against finite differences for every model × loss, activation, bias and
 // second-layer mode; input gradients; exact values of the activations and second layers.
+#include <featurelab/capabilities.hpp>
 #include <featurelab/gradient_check.hpp>
 #include <featurelab/loss.hpp>
 #include "std_harness.hpp"
@@ -246,7 +247,7 @@ TEST_CASE("two-layer gives the same bits on one, two and three threads (row chun
   CHECK(d1 == d3);
 }
 
-// Model::fused_step against the three calls it replaces: the blocked step of a small first layer (Li et
+// The FusedStep capability against the three calls it replaces: the blocked step of a small first layer (Li et
 // al.'s m = 10 at D = 300; up to 16 units its products read X in place, tiles of 5 units and their
 // remainders, inputs not whole strips; 40 units through Eigen) and the per-row step of few inputs (Frei et al.'s D = 2; widths that are not
 // whole strips, D = 1 and 2 unrolled, D = 5 at run time), with and without a bias, with a fixed and a
@@ -268,7 +269,8 @@ TEST_CASE("two-layer's fused step equals forward, the loss and backward") {
     Vec grad(model->trainable_size());
     Scalar value = 0;
     INFO("D = " << dim << ", m = " << width);
-    CHECK_FALSE(model->fused_step(Batch::of(data), dynamic_cast<OutputLoss&>(*loss), grad, value));
+    CHECK_FALSE(dynamic_cast<FusedStep&>(*model).fused_step(Batch::of(data), dynamic_cast<SeparableLoss&>(*loss), grad,
+                                                            value));
   }
   const std::vector<FusedCase> cases = {
       {300, 10, true, "trainable", "relu"},          {2, 500, false, "balanced", "relu"},
@@ -289,7 +291,8 @@ TEST_CASE("two-layer's fused step equals forward, the loss and backward") {
     auto model = harness().make<Model>("two-layer", params, s, 11);
     auto loss = harness().make<Loss>("logistic", {}, s);
     auto& output_loss = dynamic_cast<OutputLoss&>(*loss);
-    REQUIRE(output_loss.separable());
+    const auto* rows = dynamic_cast<const SeparableLoss*>(loss.get());
+    REQUIRE(rows != nullptr);
     Rng rng(3);
     model->init(rng);
     const Dataset data = batch_data(1003, c.dim, 2, 7, false);
@@ -297,7 +300,7 @@ TEST_CASE("two-layer's fused step equals forward, the loss and backward") {
     Vec fused(model->trainable_size()), separate(model->trainable_size());
     Scalar fused_value = 0;
     INFO("D = " << c.dim << ", m = " << c.width << ", " << c.activation << ", " << c.second_layer);
-    REQUIRE(model->fused_step(batch, output_loss, fused, fused_value));
+    REQUIRE(dynamic_cast<FusedStep&>(*model).fused_step(batch, *rows, fused, fused_value));
     Mat out(data.size(), 1), dout(data.size(), 1);
     model->forward(data.X, out);
     const Scalar value = output_loss.value_and_gradient(out, batch, dout);

@@ -5,11 +5,14 @@
 
 #include <featurelab/gradient_check.hpp>
 #include <featurelab/loss.hpp>
+#include <featurelab/model_comparison.hpp>
 #include <featurelab/testing.hpp>
 
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <string>
+#include <vector>
 
 using namespace featurelab;
 using featurelab::testing::layer;
@@ -29,44 +32,23 @@ double relative_difference(const Mat& a, const Mat& b) {
   return static_cast<double>((a - b).norm()) / std::max(1e-30, static_cast<double>(b.norm()));
 }
 
-// Copies every block of `from` into the block of the same name in `to` (the composed network names its
-// blocks as the hand-written model does), and checks both have the same blocks.
-void copy_blocks(const Model& from, Model& to) {
-  REQUIRE(from.blocks().size() == to.blocks().size());
-  for (const auto& b : from.blocks()) {
-    INFO("block " << b.name);
-    const ParamBlock* into = to.find_block(b.name);
-    REQUIRE(into != nullptr);
-    REQUIRE(into->rows == b.rows);
-    REQUIRE(into->cols == b.cols);
-    REQUIRE(into->trainable == b.trainable);
-    to.block(b.name) = from.block(b.name);
-  }
+ComponentSpec named(ComponentSpec spec, std::vector<std::string> blocks) {
+  spec.block_names = std::move(blocks);
+  return spec;
 }
 
-// The same outputs, parameter gradient (by block name) and input gradient.
+// The same outputs, parameter gradient (by block name) and input gradient, after the composition takes the
+// hand-written model's blocks (testing::compare_models).
 void require_same_model(Model& hand, Model& composed, const Mat& X, double tolerance) {
-  Mat out_hand(X.rows(), hand.outputs()), out_composed(X.rows(), composed.outputs());
-  REQUIRE(hand.outputs() == composed.outputs());
-  hand.forward(X, out_hand);
-  composed.forward(X, out_composed);
-  CHECK(relative_difference(out_composed, out_hand) <= tolerance);
-  const Mat dout = random_matrix(X.rows(), hand.outputs(), 11);
-  Vec g_hand(hand.trainable_size()), g_composed(composed.trainable_size());
-  REQUIRE(g_hand.size() == g_composed.size());
-  hand.backward(X, dout, g_hand);
-  composed.backward(X, dout, g_composed);
-  for (const auto& b : hand.blocks()) {
-    if (!b.trainable) continue;
-    const ParamBlock* c = composed.find_block(b.name);
-    INFO("gradient of block " << b.name);
-    CHECK(relative_difference(g_composed.segment(c->offset, c->size()), g_hand.segment(b.offset, b.size())) <=
-          tolerance);
-  }
-  Mat dx_hand(X.rows(), X.cols()), dx_composed(X.rows(), X.cols());
-  hand.input_gradient(X, dout, dx_hand);
-  composed.input_gradient(X, dout, dx_composed);
-  CHECK(relative_difference(dx_composed, dx_hand) <= tolerance);
+  const testing::ModelComparison c = testing::compare_models(hand, composed, X);
+  INFO(c.problems.size() << " problems, first: " << (c.problems.empty() ? "" : c.problems.front()));
+  REQUIRE(c.problems.empty());
+  CHECK(c.output_scale > 1e-3);  // not a trivial agreement
+  CHECK(c.outputs <= tolerance);
+  CHECK(c.gradient <= tolerance);
+  INFO("worst block " << c.worst_block_name);
+  CHECK(c.worst_block <= tolerance);
+  CHECK(c.input_gradient <= tolerance);
 }
 
 }  // namespace
@@ -92,19 +74,11 @@ TEST_CASE("network: Figure 1's two-layer net composed of layers equals std two-l
   // Blocks of the same names, for the generic check:
   auto renamed = harness().make<Model>(
       "network",
-      {{"layer", layers({[] {
-                           auto l = layer("linear", {{"out", std::int64_t(500)}, {"bias", false}});
-                           l.block_names = {"W"};
-                           return l;
-                         }(),
-                         layer("relu"), [] {
-                           auto l = layer("linear", {{"out", std::int64_t(1)}, {"bias", false},
-                                                     {"init", std::string("balanced")}, {"trainable", false}});
-                           l.block_names = {"a"};
-                           return l;
-                         }()})}},
+      {{"layer", layers({named(layer("linear", {{"out", std::int64_t(500)}, {"bias", false}}), {"W"}), layer("relu"),
+                         named(layer("linear", {{"out", std::int64_t(1)}, {"bias", false},
+                                                {"init", std::string("balanced")}, {"trainable", false}}),
+                               {"a"})})}},
       spec);
-  copy_blocks(*hand, *renamed);
   require_same_model(*hand, *renamed, X, 1e-5);
   // The balanced readout is the hand-written one's init, to the bit.
   auto fresh = harness().make<Model>("two-layer", {{"width", std::int64_t(500)}}, spec);
@@ -112,6 +86,50 @@ TEST_CASE("network: Figure 1's two-layer net composed of layers equals std two-l
   fresh->init(any);
   renamed->init(any);
   CHECK(renamed->block("a") == fresh->block("a"));
+}
+
+// std two-layer's other readouts (fixed ±s i.i.d., fixed per-class sums, trained), with and without the
+// first-layer bias, and random-features (first layer fixed, readout trained) as the same three layers.
+TEST_CASE("network: two-layer's readouts and random-features composed of layers equal the hand-written models") {
+  struct Variant {
+    const char* model;
+    const char* second_layer;  // two-layer's; random-features has none
+    const char* init;          // the readout linear's
+    bool bias;
+  };
+  const Variant variants[] = {{"two-layer", "random-sign", "random-sign", false},
+                              {"two-layer", "per-class", "per-class", true},
+                              {"two-layer", "trainable", "fan-in", true},
+                              {"random-features", "", "fan-in", true}};
+  const DataSpec spec = testing::spec(6, 3);
+  const Mat X = random_matrix(33, 6, 8);
+  for (const Variant& v : variants) {
+    INFO(v.model << " " << v.second_layer << (v.bias ? ", bias" : ""));
+    const bool random_features = std::string(v.model) == "random-features";
+    std::map<std::string, Value> params{{"width", std::int64_t(12)}, {"bias", v.bias}, {"activation", std::string("tanh")}};
+    if (random_features) {
+      params["second_scale"] = 0.3;
+    } else {
+      params["second_layer"] = std::string(v.second_layer);
+    }
+    auto hand = harness().make<Model>(v.model, params, spec);
+    const bool first_trains = !random_features;
+    const bool readout_trains = random_features || std::string(v.second_layer) == "trainable";
+    auto composed = harness().make<Model>(
+        "network",
+        {{"layer",
+          layers({named(layer("linear", {{"out", std::int64_t(12)}, {"bias", v.bias}, {"trainable", first_trains}}),
+                        v.bias ? std::vector<std::string>{"W", "b"} : std::vector<std::string>{"W"}),
+                  layer("tanh"),
+                  named(layer("linear", {{"out", std::int64_t(3)}, {"bias", false}, {"init", std::string(v.init)},
+                                         {"trainable", readout_trains}}),
+                        {"a"})})}},
+        spec);
+    Rng rng(4);
+    hand->init(rng);
+    if (v.bias) hand->block("b").setRandom();
+    require_same_model(*hand, *composed, X, 1e-5);
+  }
 }
 
 TEST_CASE("network: gradients against finite differences, at and away from init") {

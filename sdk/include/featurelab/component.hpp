@@ -70,6 +70,10 @@ struct Context {
   // network's layer) as a component of `kind`; its random stream derives from the job's seed and
   // spec.path. Null where no catalog is at hand. make_sub<T>() below is the typed call.
   std::function<std::shared_ptr<Component>(Kind kind, const ComponentSpec& spec)> make_component;
+  // The bytes the job may commit: its memory limit (--job-memory) where one is in force, else the
+  // machine's memory; 0 = unknown. A model whose size the pipeline sets (a network) refuses to be built
+  // past it, naming its largest layers, instead of failing in the allocator.
+  double memory_bytes = 0;
 };
 
 class Component {

@@ -23,7 +23,7 @@ struct DataShape {
   // Patch data (dims = {P', d}) that stores identical patches once: patch p stands for
   // patch_counts[p] equal patches (Chidambaram et al.'s Def. 4.1 noise patches, P − 2 of them, all
   // one vector). Empty: every patch counts once. Only a model that weighs them may read such data
-  // (Model::weighs_patch_counts); the core refuses any other.
+  // (the WeighsPatchCounts capability); the core refuses any other.
   std::vector<double> patch_counts;
 };
 

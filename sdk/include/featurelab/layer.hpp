@@ -177,6 +177,10 @@ class LayerBuilder {
   std::size_t declared_ = 0;              // blocks the current layer declared so far
   bool reads_data_ = false;
   bool weighs_patch_counts_ = false;
+  std::string describing_;  // "model.layer.2 (linear, at file:line)" while it builds
+  // Parameters each layer declared, in order (a container's under its innermost layer): what a network
+  // too large for the job's memory names.
+  std::vector<std::pair<std::string, double>> parameters_by_layer_;
 };
 
 // A layer's hook point below its own output (a container's sub-layers, attention's probabilities).

@@ -12,7 +12,7 @@ namespace featurelab {
 class Loss : public Component {
  public:
   static constexpr Kind kind_id = Kind::Loss;
-  static constexpr const char* interface_id = "featurelab.loss/2";  // 2: OutputLoss separable, row_block (ABI 9)
+  static constexpr const char* interface_id = "featurelab.loss/3";  // 3: separable and row_block became SeparableLoss (ABI 12)
 
   // Mean loss over the batch; grad (model.trainable_size()) receives its gradient.
   virtual Scalar evaluate_with_gradient(Model& model, const Batch& batch, VecRef grad) = 0;
@@ -29,13 +29,8 @@ class OutputLoss : public Loss {
   // out: n×K model outputs -> mean loss, and dout = d(mean loss)/d(out), presized n×K.
   virtual Scalar value_and_gradient(ConstMatRef out, const Batch& batch, MatRef dout) const = 0;
   virtual Scalar value(ConstMatRef out, const Batch& batch) const;
-  // True for a loss that is a mean over rows of a function of each row's outputs and targets: then
-  // row_block() computes it block by block and a model may fuse the step (Model::fused_step).
-  virtual bool separable() const { return false; }
-  // Rows [first, first + out.rows()) of the batch, for a separable loss: dout = d(mean loss over
-  // `total` rows)/d(out) for them, and their summed loss (not divided by total) returned. Keeps no
-  // mutable state: a model calls it from several threads at once. The default throws.
-  virtual double row_block(ConstMatRef out, const Batch& batch, Index first, Index total, MatRef dout) const;
+  // A loss that is a mean over rows also derives from SeparableLoss (capabilities.hpp): a model offering
+  // FusedStep then runs forward, loss and backward block by block.
 
  protected:
   Mat out_;   // reused buffers: no allocation while the batch size is stable

@@ -53,7 +53,7 @@ struct HookSpec {
 class Model : public Component {
  public:
   static constexpr Kind kind_id = Kind::Model;
-  static constexpr const char* interface_id = "featurelab.model/2";  // 2: fused_step, weighs_patch_counts (ABI 9)
+  static constexpr const char* interface_id = "featurelab.model/3";  // 3: fused_step, weighs_patch_counts became capabilities (ABI 12)
 
   virtual Index outputs() const = 0;
   // Draws the initial parameters from this model's own stream.
@@ -65,16 +65,8 @@ class Model : public Component {
   virtual void backward(ConstMatRef X, ConstMatRef dout, VecRef grad) = 0;
   // dout for the last forward(X) -> dX: n×D, the gradient with respect to the inputs (attacks).
   virtual void input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX);
-  // A training step in one pass over the batch's rows, for a loss that is a mean over rows
-  // (OutputLoss::separable()): each block of rows runs forward, its share of the loss
-  // (OutputLoss::row_block) and backward while it is in cache, so X is read once per step, not twice.
-  // Writes grad as backward() does, sets value to the mean loss and returns true; the same bits on
-  // any number of threads. The default returns false: the loss then runs forward() and backward().
-  virtual bool fused_step(const Batch& batch, const OutputLoss& loss, VecRef grad, Scalar& value);
-
-  // Whether the model weighs each patch by DataShape::patch_counts (the same function as on the
-  // uncompressed patches). The core refuses compressed patch data for a model that does not.
-  virtual bool weighs_patch_counts() const { return false; }
+  // Optional fast paths (a fused training step, weighing patch counts) are capabilities a model may also
+  // derive from (capabilities.hpp), not methods of this interface.
 
   virtual std::vector<HookSpec> hook_points() const { return {}; }
   // Activations at a hook point for inputs X (out is resized).

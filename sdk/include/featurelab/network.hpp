@@ -11,6 +11,7 @@
 // an image, channels first; dims {P, d} a sequence of P patches (or tokens) of width d.
 #pragma once
 
+#include <featurelab/capabilities.hpp>
 #include <featurelab/layer_stack.hpp>
 #include <featurelab/model.hpp>
 
@@ -19,7 +20,7 @@
 
 namespace featurelab {
 
-class Network : public Model {
+class Network : public Model, public WeighsPatchCounts {
  public:
   // The layers of a Components parameter (a `network`'s [[model.layer]]), made and built for the
   // context's data. Throws Error naming the layer (and its pipeline line) whose input does not fit.
@@ -31,6 +32,7 @@ class Network : public Model {
   void forward(ConstMatRef X, MatRef out) override;
   void backward(ConstMatRef X, ConstMatRef dout, VecRef grad) override;
   void input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) override;
+  // Whether a layer weighs the data's patch counts (patches does).
   bool weighs_patch_counts() const override { return weighs_patch_counts_; }
   std::vector<HookSpec> hook_points() const override;
   void hook(const std::string& name, ConstMatRef X, Mat& out) override;

@@ -11,6 +11,8 @@
 // ABI 10: ParamSpec gains pipeline_relative; Schema gains other_keys (a Python probe's own parameters).
 // ABI 11: kind Layer; Value gains ComponentList (sub-components: a network's layers) and ParamSpec
 // component_kind; Context gains make_component; TrainerHost checks gradients (train.check_gradient).
+// ABI 12: fused_step, weighs_patch_counts, separable and row_block leave Model and OutputLoss for the optional
+// capabilities FusedStep, WeighsPatchCounts and SeparableLoss (capabilities.hpp).
 //
 // Beside the number, the fingerprint carries a hash of the SDK's public headers (the field "headers",
 // computed by CMake when it configures the SDK, installed as featurelab/sdk_headers.hpp): a plugin built
@@ -31,7 +33,7 @@
 
 #include <string>
 
-#define FEATURELAB_ABI_VERSION 11u
+#define FEATURELAB_ABI_VERSION 12u
 #define FEATURELAB_SDK_VERSION "0.1.0"
 
 namespace featurelab {

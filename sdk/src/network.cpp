@@ -70,6 +70,12 @@ void Network::build(Context& context) {
     infos_.push_back({b.offset, b.rows, b.cols, b.trainable});
   }
   hooks_ = stack_.hooks();
+  // About three floats per value of each layer's output (the output, a slope or statistics, a layer's own
+  // scratch such as conv2d's patches) and the input row.
+  row_bytes_ = static_cast<double>(input_shape(context.data).size()) * sizeof(Scalar);
+  for (const auto& hook : hooks_) {
+    if (hook.route.size() == 1) row_bytes_ += 3.0 * static_cast<double>(hook.shape.size()) * sizeof(Scalar);
+  }
 }
 
 void Network::init(Rng& rng) {
@@ -77,20 +83,54 @@ void Network::init(Rng& rng) {
   stack_.init(weights(), rng);
 }
 
+Index Network::chunk_rows() const {
+  return std::max<Index>(1, static_cast<Index>(tape_budget_ / std::max(1.0, row_bytes_)));
+}
+
 void Network::forward(ConstMatRef X, MatRef out) {
-  stack_.forward(weights(), X, train_tape_);
-  out = train_tape_.outputs.back();
+  const Index n = X.rows(), chunk = chunk_rows();
+  chunked_ = n > chunk;
+  for (Index begin = 0; begin < n; begin += chunk) {
+    const Index rows = std::min(chunk, n - begin);
+    stack_.forward(weights(), X.middleRows(begin, rows), train_tape_);
+    out.middleRows(begin, rows) = train_tape_.outputs.back();
+  }
 }
 
 void Network::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
-  LayerGrads grads(grad.data(), &infos_);
   Mat unused;
-  stack_.backward(weights(), X, train_tape_, dout, MatRef(unused), false, grads);
+  if (!chunked_) {
+    LayerGrads grads(grad.data(), &infos_);
+    stack_.backward(weights(), X, train_tape_, dout, MatRef(unused), false, grads);
+    return;
+  }
+  // Each chunk's forward pass again (the tape holds the last one only), its gradient added in chunk order.
+  grad.setZero();
+  chunk_grad_.resize(trainable_size());
+  const Index n = X.rows(), chunk = chunk_rows();
+  for (Index begin = 0; begin < n; begin += chunk) {
+    const Index rows = std::min(chunk, n - begin);
+    stack_.forward(weights(), X.middleRows(begin, rows), train_tape_);
+    LayerGrads grads(chunk_grad_.data(), &infos_);
+    stack_.backward(weights(), X.middleRows(begin, rows), train_tape_, dout.middleRows(begin, rows), MatRef(unused),
+                    false, grads);
+    grad += chunk_grad_;
+  }
 }
 
 void Network::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
   LayerGrads none(nullptr, &infos_);
-  stack_.backward(weights(), X, train_tape_, dout, dX, true, none);
+  if (!chunked_) {
+    stack_.backward(weights(), X, train_tape_, dout, dX, true, none);
+    return;
+  }
+  const Index n = X.rows(), chunk = chunk_rows();
+  for (Index begin = 0; begin < n; begin += chunk) {
+    const Index rows = std::min(chunk, n - begin);
+    stack_.forward(weights(), X.middleRows(begin, rows), train_tape_);
+    stack_.backward(weights(), X.middleRows(begin, rows), train_tape_, dout.middleRows(begin, rows),
+                    dX.middleRows(begin, rows), true, none);
+  }
 }
 
 std::vector<HookSpec> Network::hook_points() const {
@@ -116,10 +156,17 @@ const LayerStack::Hook& Network::find_hook(const std::string& name) const {
 
 void Network::hook(const std::string& name, ConstMatRef X, Mat& out) {
   const LayerStack::Hook& h = find_hook(name);
-  stack_.forward(weights(), X, hook_tape_);
-  const Mat& value = LayerStack::read(stack_, hook_tape_, h);
-  // A sub-network that runs on every patch has n·P rows: one sample's values are its P rows together.
-  out = ConstMatMap(value.data(), X.rows(), value.size() / std::max<Index>(1, X.rows()));
+  const Index n = X.rows(), chunk = chunk_rows();
+  if (n == 0) out.resize(0, 0);
+  for (Index begin = 0; begin < n; begin += chunk) {
+    const Index rows = std::min(chunk, n - begin);
+    stack_.forward(weights(), X.middleRows(begin, rows), hook_tape_);
+    const Mat& value = LayerStack::read(stack_, hook_tape_, h);
+    // A sub-network that runs on every patch has rows·P rows: one sample's values are its P rows together.
+    const Index cols = value.size() / rows;
+    if (begin == 0) out.resize(n, cols);
+    out.middleRows(begin, rows) = ConstMatMap(value.data(), rows, cols);
+  }
 }
 
 void Network::hook_backward(const std::string& name, ConstMatRef X, ConstMatRef dhook, VecRef grad) {
@@ -128,13 +175,18 @@ void Network::hook_backward(const std::string& name, ConstMatRef X, ConstMatRef 
     throw Error(described() + " backpropagates from the outputs of its own layers, not from '" + name +
                 "' inside a container layer; name the container's output instead");
   }
-  stack_.forward(weights(), X, hook_tape_);
   hook_grad_.resize(trainable_size());
-  hook_grad_.setZero();
-  LayerGrads grads(hook_grad_.data(), &infos_);
   Mat unused;
-  stack_.backward(weights(), X, hook_tape_, dhook, MatRef(unused), false, grads, h.route[0]);
-  grad += hook_grad_;
+  const Index n = X.rows(), chunk = chunk_rows();
+  for (Index begin = 0; begin < n; begin += chunk) {
+    const Index rows = std::min(chunk, n - begin);
+    stack_.forward(weights(), X.middleRows(begin, rows), hook_tape_);
+    hook_grad_.setZero();
+    LayerGrads grads(hook_grad_.data(), &infos_);
+    stack_.backward(weights(), X.middleRows(begin, rows), hook_tape_, dhook.middleRows(begin, rows), MatRef(unused),
+                    false, grads, h.route[0]);
+    grad += hook_grad_;
+  }
 }
 
 }  // namespace featurelab

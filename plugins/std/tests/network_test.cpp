@@ -6,6 +6,7 @@
 #include <featurelab/gradient_check.hpp>
 #include <featurelab/loss.hpp>
 #include <featurelab/model_comparison.hpp>
+#include <featurelab/network.hpp>
 #include <featurelab/testing.hpp>
 
 #include <catch2/catch.hpp>
@@ -161,6 +162,52 @@ TEST_CASE("network: gradients against finite differences, at and away from init"
   const auto input = check_input_gradient(*model, batch);
   INFO(input.report);
   CHECK(input.ok);
+}
+
+// A batch past the tape budget runs in chunks of rows: outputs, the gradient (each chunk's forward pass
+// recomputed, the chunks' gradients added in order), the input gradient, a hook and its backward pass equal
+// those of the whole batch in one pass.
+TEST_CASE("network: a batch past the tape budget runs in chunks and equals one pass") {
+  const DataSpec spec = testing::spec(5, 3);
+  const Value body = layers({layer("linear", {{"out", std::int64_t(9)}}), layer("tanh"),
+                             layer("residual", {{"layers", layers({layer("layer-norm"), layer("linear", {{"out", std::int64_t(9)}}),
+                                                                   layer("gelu")},
+                                                                  "model.layer.2.layers")}}),
+                             layer("linear")});
+  auto whole = harness().make<Model>("network", {{"layer", body}}, spec);
+  auto chunked = harness().make<Model>("network", {{"layer", body}}, spec);
+  auto& network = dynamic_cast<Network&>(*chunked);
+  REQUIRE(network.chunk_rows() > 1000);  // the default budget: small networks never chunk
+  network.set_tape_budget(7 * 3 * 9 * 4 * static_cast<double>(sizeof(Scalar)));
+  REQUIRE(network.chunk_rows() < 10);
+  Rng rng(6);
+  whole->init(rng);
+  chunked->parameters() = whole->parameters();
+  const Mat X = random_matrix(50, 5, 12);
+  Mat out_whole(50, 3), out_chunked(50, 3);
+  whole->forward(X, out_whole);
+  chunked->forward(X, out_chunked);
+  CHECK(relative_difference(out_chunked, out_whole) <= 1e-6);
+  const Mat dout = random_matrix(50, 3, 13);
+  Vec g_whole(whole->trainable_size()), g_chunked(chunked->trainable_size());
+  whole->backward(X, dout, g_whole);
+  chunked->backward(X, dout, g_chunked);
+  CHECK(relative_difference(g_chunked, g_whole) <= 1e-5);
+  Mat dx_whole(50, 5), dx_chunked(50, 5);
+  whole->input_gradient(X, dout, dx_whole);
+  chunked->input_gradient(X, dout, dx_chunked);
+  CHECK(relative_difference(dx_chunked, dx_whole) <= 1e-5);
+  Mat hook_whole, hook_chunked;
+  whole->hook("2", X, hook_whole);
+  chunked->hook("2", X, hook_chunked);
+  REQUIRE(hook_chunked.rows() == 50);
+  CHECK(relative_difference(hook_chunked, hook_whole) <= 1e-6);
+  const Mat dhook = random_matrix(50, 9, 14);
+  Vec h_whole = Vec::Zero(whole->trainable_size()), h_chunked = Vec::Zero(chunked->trainable_size());
+  whole->hook_backward("2", X, dhook, h_whole);
+  chunked->hook_backward("2", X, dhook, h_chunked);
+  CHECK(relative_difference(h_chunked, h_whole) <= 1e-5);
+  CHECK(h_whole.norm() > 0);
 }
 
 TEST_CASE("network: every layer's output is a hook point, read from the forward pass") {

@@ -9,6 +9,12 @@
 //
 // Inputs: the data's shape decides the first layer's input: flat rows {D}; DataShape dims {C, H, W}
 // an image, channels first; dims {P, d} a sequence of P patches (or tokens) of width d.
+//
+// Large batches: every layer treats the rows of a batch independently, so a batch whose tape would pass
+// the tape budget (256 MiB; about three floats per value of every layer's output) runs in fixed chunks
+// of rows, and backward, input_gradient and hook_backward recompute each chunk's forward pass and add
+// the chunks' gradients in order: evaluating 10,000 images holds one chunk's activations, and the bits
+// depend on the batch size only, never on the thread count.
 #pragma once
 
 #include <featurelab/capabilities.hpp>
@@ -39,6 +45,10 @@ class Network : public Model, public WeighsPatchCounts {
   void hook_backward(const std::string& name, ConstMatRef X, ConstMatRef dhook, VecRef grad) override;
 
   const LayerStack& layers() const { return stack_; }
+  // The most rows one pass holds on a tape (at least 1), from the tape budget and the bytes a row takes.
+  Index chunk_rows() const;
+  // Tests: a smaller budget, to see chunked passes equal whole ones.
+  void set_tape_budget(double bytes) { tape_budget_ = bytes; }
   // The first layer's input, from the data's shape.
   static LayerShape input_shape(const DataSpec& data);
 
@@ -57,6 +67,10 @@ class Network : public Model, public WeighsPatchCounts {
   std::vector<LayerStack::Hook> hooks_;
   Index outputs_ = 0;
   bool weighs_patch_counts_ = false;
+  double row_bytes_ = 0;                       // the tape's estimated bytes per row of a batch
+  double tape_budget_ = 256.0 * 1024 * 1024;
+  bool chunked_ = false;                       // the last forward() ran in chunks: the tape holds its last one
+  Vec chunk_grad_;                             // one chunk's gradient before it is added
   StackTape train_tape_;  // forward()/backward()'s
   StackTape hook_tape_;   // hook()/hook_backward()'s
   Vec hook_grad_;         // hook_backward's gradient before it is added

@@ -6,6 +6,7 @@
 //                        GD on the logistic loss
 //   conv_net_fashion     conv-net at Fashion-MNIST's Table 1 setting: 2×28×28 inputs, 3×3 convolutions of 8 and 16
 //                        channels, max pooling, 10 classes, minibatches of 750, Adam
+//   conv_net_evaluate    the same networks' forward pass over 10,000 images at once (an accuracy probe's)
 //   transformer_k2       fourier-icl's transformer at modular-transformer.toml's k = 2 arm (as model_bench.cpp)
 #include "bench_components.hpp"
 
@@ -101,15 +102,20 @@ void two_layer_figure1(benchmark::State& state) {
   alternate(state, s, composed, hand);
 }
 
-void conv_net_fashion(benchmark::State& state) {
+Setting fashion_setting(Index rows, Index batch) {
   Setting s;
   s.spec = testing::spec(2 * 28 * 28, 10);
-  s.data.resize(1500, 2 * 28 * 28);
+  s.data.resize(rows, 2 * 28 * 28);
   Rng rng(1);
   rng.fill_uniform(s.data.X, 0, 1);
   for (Index i = 0; i < s.data.size(); ++i) s.data.y(i) = static_cast<std::int32_t>(i % 10);
   s.data.classes = 10;
-  s.batch = 750;
+  s.batch = batch;
+  return s;
+}
+
+// conv-net (hand) and the same layers written as a network (composed), Adam.
+std::pair<Arm, Arm> conv_arms(const Setting& s) {
   const std::map<std::string, Value> adam{{"lr", 1e-3}};
   Arm hand = arm(s,
                  make<Model>(Kind::Model, "conv-net",
@@ -124,7 +130,39 @@ void conv_net_fashion(benchmark::State& state) {
                             layer("std:activation", {{"activation", std::string("relu")}}), layer("std:pool"),
                             layer("std:flatten"), layer("std:linear")});
   Arm composed = arm(s, make<Model>(Kind::Model, "network", {{"layer", net}}, s.spec), "adam", adam);
+  return {std::move(hand), std::move(composed)};
+}
+
+void conv_net_fashion(benchmark::State& state) {
+  const Setting s = fashion_setting(1500, 750);
+  auto [hand, composed] = conv_arms(s);
   alternate(state, s, composed, hand);
+}
+
+// The accuracy probe's pass: forward over 10,000 images at once (Fashion-MNIST's test set), alternately.
+void conv_net_evaluate(benchmark::State& state) {
+  const Setting s = fashion_setting(10000, 10000);
+  auto [hand, composed] = conv_arms(s);
+  set_job_threads(static_cast<int>(state.range(0)));
+  Mat out(s.data.size(), 10);
+  const auto pass = [&](Arm& a) {
+    const auto start = std::chrono::steady_clock::now();
+    a.model->forward(s.data.X, out);
+    benchmark::DoNotOptimize(out.data());
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  pass(composed);
+  pass(hand);
+  double hand_seconds = 0, composed_seconds = 0;
+  for (auto _ : state) {
+    const double c = pass(composed);
+    state.SetIterationTime(c);
+    composed_seconds += c;
+    hand_seconds += pass(hand);
+  }
+  state.counters["hand_us"] = 1e6 * hand_seconds / static_cast<double>(state.iterations());
+  state.counters["ratio"] = composed_seconds / hand_seconds;
+  set_job_threads(1);
 }
 
 void transformer_k2(benchmark::State& state) {
@@ -166,4 +204,5 @@ void transformer_k2(benchmark::State& state) {
 
 BENCHMARK(two_layer_figure1)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseManualTime();
 BENCHMARK(conv_net_fashion)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseManualTime();
+BENCHMARK(conv_net_evaluate)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseManualTime();
 BENCHMARK(transformer_k2)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseManualTime();

@@ -4,6 +4,7 @@
 #include <featurelab/rng.hpp>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace featurelab::testing {
 
@@ -51,6 +52,31 @@ void copy_parameters(Model& hand, Model& composed, const CompareOptions& options
 }
 
 }  // namespace
+
+std::string ModelComparison::failures(double tolerance, double min_scale) const {
+  if (!problems.empty()) {
+    std::string text = "the blocks do not correspond:";
+    for (const std::string& p : problems) text += " " + p + ";";
+    return text;
+  }
+  std::string text;
+  const auto over = [&](const char* what, double value) {
+    if (value <= tolerance) return;
+    char line[160];
+    std::snprintf(line, sizeof line, "%s differ by %.3g relative (tolerance %.3g); ", what, value, tolerance);
+    text += line;
+  };
+  over("the outputs", outputs);
+  over("the gradients", gradient);
+  over(("the gradients of block '" + worst_block_name + "'").c_str(), worst_block);
+  if (input_gradient >= 0) over("the input gradients", input_gradient);
+  if (output_scale < min_scale) {
+    char line[160];
+    std::snprintf(line, sizeof line, "the outputs are at most %.3g: an agreement of near-zeros shows nothing; ", output_scale);
+    text += line;
+  }
+  return text;
+}
 
 ModelComparison compare_models(Model& hand, Model& composed, ConstMatRef X, const CompareOptions& options) {
   ModelComparison report;

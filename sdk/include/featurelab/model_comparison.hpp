@@ -22,6 +22,11 @@ struct ModelComparison {
   double input_gradient = -1;         // -1: not compared (either model has none)
   double output_scale = 0;            // max |out| of the hand-written model: 0 would make any match trivial
   std::vector<std::string> problems;  // blocks that do not correspond; empty when the layouts match
+
+  // Empty when the layouts match, every difference compared is at most `tolerance` and the outputs are not
+  // all below `min_scale` (an agreement of zeros shows nothing); otherwise what failed, with the numbers,
+  // for the test to print: CHECK(comparison.failures(1e-5) == "").
+  std::string failures(double tolerance, double min_scale = 1e-3) const;
 };
 
 struct CompareOptions {

@@ -70,7 +70,7 @@ void check_components(const RunPlan& plan, Catalog& catalog, std::size_t job_mem
   if (child < 0) throw Error(std::string("cannot check the components: fork: ") + std::strerror(errno));
   if (child == 0) {
     ::close(fds[0]);
-    if (job_memory_mib > 0) limit_job_memory(job_memory_mib, 1);
+    if (job_memory_mib > 0 && !kAddressSanitizer) limit_job_memory(job_memory_mib, 1);
     build_every_point(plan, catalog, fds[1]);
   }
   ::close(fds[1]);

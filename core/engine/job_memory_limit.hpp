@@ -15,6 +15,21 @@
 
 namespace featurelab {
 
+// Whether this build runs under AddressSanitizer, whose shadow memory needs terabytes of address space: no
+// RLIMIT_DATA can be set there (its allocator's mmap would fail), so the limit is held by watching a job's
+// resident memory instead (workers.cpp), and the component check runs without it.
+#if defined(__SANITIZE_ADDRESS__)
+inline constexpr bool kAddressSanitizer = true;
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+inline constexpr bool kAddressSanitizer = true;
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+#else
+inline constexpr bool kAddressSanitizer = false;
+#endif
+
 // The largest --job-memory: 2^43 MiB is 2^63 bytes, the most a limit in bytes can hold.
 inline constexpr std::int64_t kMaxJobMemoryMiB = std::int64_t(1) << 43;
 

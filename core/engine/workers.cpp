@@ -38,18 +38,6 @@ struct Running {
   long long machine_oom_kills;
 };
 
-#if defined(__SANITIZE_ADDRESS__)
-constexpr bool kAddressSanitizer = true;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kAddressSanitizer = true;
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-#else
-constexpr bool kAddressSanitizer = false;
-#endif
-
 // The progress slots, in memory the workers share with the parent.
 class SharedSlots {
  public:

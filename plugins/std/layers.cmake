@@ -3,6 +3,7 @@ set(STD_LAYER_SOURCES
   src/register_layers.cpp
   src/network_model.cpp
   src/layers/linear_layer.cpp
+  src/layers/tiled_linear.cpp
   src/layers/activation_layer.cpp
   src/layers/scale_layer.cpp
   src/layers/residual_layer.cpp

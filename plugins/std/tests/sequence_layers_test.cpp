@@ -265,17 +265,19 @@ TEST_CASE("activations gelu and softplus: values, and gradients through them as 
   check_network(*model, data, true);
 }
 
+// 61 sequences of 6 tokens at width 64 and an MLP of 128: 366 token rows, so the linear layers' products split
+// into blocks of rows (and of inputs, for a weight's gradient) that the threads share.
 TEST_CASE("sequence layers: the same bits on 1, 2 and 3 threads") {
   const Index T = 6, vocab = 11;
   const DataSpec spec = testing::spec(T, 4);
-  const Dataset data = labelled(token_ids(37, T, vocab, 2), 4);
+  const Dataset data = labelled(token_ids(61, T, vocab, 2), 4);
   auto model = harness().make<Model>(
       "network",
-      {{"layer", layers({layer("embedding", {{"vocab", std::int64_t(vocab)}, {"width", std::int64_t(16)}, {"positions", std::string("none")}}),
+      {{"layer", layers({layer("embedding", {{"vocab", std::int64_t(vocab)}, {"width", std::int64_t(64)}, {"positions", std::string("none")}}),
                          residual({layer("layer-norm"), layer("attention", {{"heads", std::int64_t(2)}, {"positions", std::string("rope")}})},
                                   "model.layer.1"),
-                         residual({layer("layer-norm"), layer("linear", {{"out", std::int64_t(32)}}), layer("softplus"),
-                                   layer("linear", {{"out", std::int64_t(16)}})},
+                         residual({layer("layer-norm"), layer("linear", {{"out", std::int64_t(128)}}), layer("softplus"),
+                                   layer("linear", {{"out", std::int64_t(64)}})},
                                   "model.layer.2"),
                          layer("layer-norm"), layer("last-token"), layer("linear")})}},
       spec);
@@ -285,7 +287,7 @@ TEST_CASE("sequence layers: the same bits on 1, 2 and 3 threads") {
   Vec grad1;
   for (const int threads : {1, 2, 3}) {
     set_job_threads(threads);
-    Mat out(37, 4);
+    Mat out(61, 4);
     model->forward(data.X, out);
     const Mat dout = (out.array() * Scalar(0.5)).sin().matrix();
     Vec grad(model->trainable_size());

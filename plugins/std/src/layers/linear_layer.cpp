@@ -1,8 +1,10 @@
-// The affine layer: one product forward (X Wᵀ), two backward (Gᵀ X for ∇W, G W for the input).
+// The affine layer: one product forward (X Wᵀ), two backward (Gᵀ X for ∇W, G W for the input), register-tiled
+// where the widths allow (tiled_linear.hpp).
 #include "linear_layer.hpp"
 
+#include "tiled_linear.hpp"
+
 #include <featurelab/error.hpp>
-#include <featurelab/parallel_product.hpp>
 
 #include <cmath>
 
@@ -91,12 +93,12 @@ void LinearLayer::init(const LayerWeights& weights, Rng& rng) {
   }
 }
 
-void LinearLayer::forward(const LayerWeights& weights, ConstMatRef in, MatRef out, LayerTape&) const {
+void LinearLayer::forward(const LayerWeights& weights, ConstMatRef in, MatRef out, LayerTape& tape) const {
   // A sequence's n×(T·d) rows are the (n·T)×d token rows, row-major: the same memory.
   const Index rows = in.rows() * tokens_;
   ConstMatMap X(in.data(), rows, in_);
   MatMap Y(out.data(), rows, out_);
-  parallel_product_rows(Y, X, weights(W_).transpose());
+  tiled_linear::times_transposed(Y, X, weights(W_), tape.buffer(0, in_, out_));  // buffer 0: Wᵀ
   if (bias_) Y.rowwise() += weights(b_).row(0);
 }
 
@@ -106,12 +108,12 @@ void LinearLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrads& 
   ConstMatMap G(dout.data(), rows, out_);
   if (grads.trains(W_)) {
     MatMap dW = grads(W_);
-    parallel_product_cols(dW, G.transpose(), X);  // out×in
+    tiled_linear::transpose_times(dW, X, G, pass.tape.buffer(1, in_, out_));  // out×in; buffer 1: ∇Wᵀ
     if (bias_) grads(b_).row(0) = G.colwise().sum();
   }
   if (pass.want_din) {
     MatMap dX(pass.din.data(), rows, in_);
-    parallel_product_rows(dX, G, pass.weights(W_));
+    tiled_linear::times(dX, G, pass.weights(W_));
   }
 }
 

@@ -1,10 +1,11 @@
-// Multi-head attention: the q/k/v/o projections as products over all n·T token rows (parallel_product.hpp's fixed
-// blocks), one T×T score block per (sample, head) over fixed chunks of the samples: the same bits on any number of
-// threads.
+// Multi-head attention: the q/k/v/o projections as products over all n·T token rows (tiled_linear.hpp: register-tiled
+// over fixed blocks), one T×T score block per (sample, head) over fixed chunks of the samples: the same bits on any
+// number of threads.
 #include "attention_layer.hpp"
 
+#include "tiled_linear.hpp"
+
 #include <featurelab/error.hpp>
-#include <featurelab/parallel_product.hpp>
 #include <featurelab/threads.hpp>
 
 #include <cmath>
@@ -15,7 +16,7 @@ namespace featurelab::std_pack {
 namespace {
 
 // The tape's buffers: the forward pass's (read by the backward pass) and the backward pass's scratch.
-enum Buffer : std::size_t { kQ, kK, kV, kP, kO, kdO, kdQKV, kdS };
+enum Buffer : std::size_t { kQ, kK, kV, kP, kO, kdO, kdQKV, kdS, kWoT, kWinT };  // kWoT, kWinT: W_o ᵀ, W_q,k,v ᵀ
 
 }  // namespace
 
@@ -142,9 +143,9 @@ void AttentionLayer::forward(const LayerWeights& weights, ConstMatRef in, MatRef
   Mat& V = tape.buffer(kV, N, HA);
   Mat& P = tape.buffer(kP, n * heads_ * T, T);
   Mat& O = tape.buffer(kO, N, HA);
-  parallel_product_rows(Q, X, weights(wq_));
-  parallel_product_rows(K, X, weights(wk_));
-  parallel_product_rows(V, X, weights(wv_));
+  tiled_linear::times(Q, X, weights(wq_));
+  tiled_linear::times(K, X, weights(wk_));
+  tiled_linear::times(V, X, weights(wv_));
   if (bias_) {
     Q.rowwise() += weights(bq_).row(0);
     K.rowwise() += weights(bk_).row(0);
@@ -172,7 +173,7 @@ void AttentionLayer::forward(const LayerWeights& weights, ConstMatRef in, MatRef
       }
     }
   });
-  parallel_product_rows(Y, O, weights(wo_));
+  tiled_linear::times(Y, O, weights(wo_));
   if (bias_) Y.rowwise() += weights(bo_).row(0);
 }
 
@@ -196,10 +197,10 @@ void AttentionLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrad
   const LayerWeights& w = pass.weights;
   // y = O W_o + b_o
   if (params) {
-    parallel_product_cols(grads(wo_), O.transpose(), G);
+    tiled_linear::weight_gradient(grads(wo_), O, G);
     if (bias_) grads(bo_).row(0) = G.colwise().sum();
   }
-  parallel_product_rows(dO, G, w(wo_).transpose());
+  tiled_linear::times_transposed(dO, G, w(wo_), tape.buffer(kWoT, width_, HA));
   auto dQ = dQKV.leftCols(HA);
   auto dK = dQKV.middleCols(HA, HA);
   auto dV = dQKV.rightCols(HA);
@@ -227,9 +228,9 @@ void AttentionLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrad
     rotate(dK, -1);
   }
   if (params) {
-    parallel_product_cols(grads(wq_), X.transpose(), dQ);
-    parallel_product_cols(grads(wk_), X.transpose(), dK);
-    parallel_product_cols(grads(wv_), X.transpose(), dV);
+    tiled_linear::weight_gradient(grads(wq_), X, dQ);
+    tiled_linear::weight_gradient(grads(wk_), X, dK);
+    tiled_linear::weight_gradient(grads(wv_), X, dV);
     if (bias_) {
       grads(bq_).row(0) = dQ.colwise().sum();
       grads(bk_).row(0) = dK.colwise().sum();
@@ -238,9 +239,10 @@ void AttentionLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrad
   }
   if (pass.want_din) {
     MatMap dX(pass.din.data(), N, width_);
-    parallel_product_rows(dX, dQ, w(wq_).transpose());
-    parallel_product_rows_add(dX, dK, w(wk_).transpose());
-    parallel_product_rows_add(dX, dV, w(wv_).transpose());
+    Mat& Wt = tape.buffer(kWinT, HA, width_);
+    tiled_linear::times_transposed(dX, dQ, w(wq_), Wt);
+    tiled_linear::times_transposed(dX, dK, w(wk_), Wt, true);
+    tiled_linear::times_transposed(dX, dV, w(wv_), Wt, true);
   }
 }
 

@@ -16,48 +16,66 @@ Index blocks_of(Index extent, double flops) {
   return extent < 256 ? 2 : 4;
 }
 
-template <class F>
-void over_blocks(Index extent, Index blocks, F&& f) {
-  detail::over_product_blocks(extent, blocks, std::forward<F>(f));
-}
+double flops(Index rows, Index inner, Index cols) { return 2.0 * double(rows) * double(inner) * double(cols); }
 
 }  // namespace
 
-void times_transposed(MatMap Y, ConstMatMap X, ConstMatMap W, Mat& Wt) {
-  const Index rows = X.rows(), in = X.cols(), out = W.rows();
-  if (!tiled_products::fits_strips(out)) {
-    parallel_product_rows(Y, X, W.transpose());
+void times(MatRef Y, ConstMatRef X, ConstMatRef W, bool accumulate) {
+  const Index rows = X.rows(), inner = X.cols(), cols = W.cols();
+  if (!tiled_products::fits_strips(cols)) {
+    if (accumulate) {
+      parallel_product_rows_add(Y, X, W);
+    } else {
+      parallel_product_rows(Y, X, W);
+    }
+    return;
+  }
+  detail::over_product_blocks(rows, blocks_of(rows, flops(rows, inner, cols)), [&](Index begin, Index size) {
+    const Scalar* x = X.data() + begin * X.outerStride();
+    Scalar* y = Y.data() + begin * Y.outerStride();
+    if (accumulate) {
+      tiled_products::times<true>(x, X.outerStride(), size, inner, W.data(), W.outerStride(), y, Y.outerStride(), cols);
+    } else {
+      tiled_products::times<false>(x, X.outerStride(), size, inner, W.data(), W.outerStride(), y, Y.outerStride(), cols);
+    }
+  });
+}
+
+void times_transposed(MatRef Y, ConstMatRef X, ConstMatRef W, Mat& Wt, bool accumulate) {
+  if (!tiled_products::fits_strips(W.rows())) {
+    if (accumulate) {
+      parallel_product_rows_add(Y, X, W.transpose());
+    } else {
+      parallel_product_rows(Y, X, W.transpose());
+    }
     return;
   }
   Wt = W.transpose();
-  over_blocks(rows, blocks_of(rows, 2.0 * double(rows) * double(in) * double(out)), [&](Index begin, Index size) {
-    tiled_products::times<false>(X.data() + begin * in, in, size, in, Wt.data(), out, Y.data() + begin * out, out, out);
+  times(Y, X, Wt, accumulate);
+}
+
+void weight_gradient(MatRef dW, ConstMatRef X, ConstMatRef G) {
+  const Index rows = X.rows(), in = X.cols(), cols = G.cols();
+  if (!tiled_products::fits_strips(cols)) {
+    parallel_product_cols(dW, X.transpose(), G);
+    return;
+  }
+  dW.setZero();
+  // Blocks of inputs: each row of ∇W is one sum over every row of the batch, in row order.
+  detail::over_product_blocks(in, blocks_of(in, flops(rows, in, cols)), [&](Index begin, Index size) {
+    tiled_products::add_transpose_times(X.data() + begin, X.outerStride(), rows, size, G.data(), G.outerStride(),
+                                        dW.data() + begin * dW.outerStride(), dW.outerStride(), cols);
   });
 }
 
-void transpose_times(MatMap dW, ConstMatMap X, ConstMatMap G, Mat& dWt) {
-  const Index rows = X.rows(), in = X.cols(), out = G.cols();
-  if (!tiled_products::fits_strips(out)) {
+void transpose_times(MatRef dW, ConstMatRef X, ConstMatRef G, Mat& dWt) {
+  if (!tiled_products::fits_strips(G.cols())) {
     parallel_product_cols(dW, G.transpose(), X);
     return;
   }
-  dWt.setZero(in, out);
-  // Blocks of inputs: each row of ∇Wᵀ is one sum over every row of the batch, in row order.
-  over_blocks(in, blocks_of(in, 2.0 * double(rows) * double(in) * double(out)), [&](Index begin, Index size) {
-    tiled_products::add_transpose_times(X.data() + begin, in, rows, size, G.data(), out, dWt.data() + begin * out, out, out);
-  });
+  dWt.resize(X.cols(), G.cols());
+  weight_gradient(dWt, X, G);
   dW = dWt.transpose();
-}
-
-void times(MatMap dX, ConstMatMap G, ConstMatMap W) {
-  const Index rows = G.rows(), out = G.cols(), in = W.cols();
-  if (!tiled_products::fits_strips(in)) {
-    parallel_product_rows(dX, G, W);
-    return;
-  }
-  over_blocks(rows, blocks_of(rows, 2.0 * double(rows) * double(in) * double(out)), [&](Index begin, Index size) {
-    tiled_products::times<false>(G.data() + begin * out, out, size, out, W.data(), in, dX.data() + begin * in, in, in);
-  });
 }
 
 }  // namespace featurelab::std_pack::tiled_linear

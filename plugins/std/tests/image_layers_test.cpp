@@ -1,5 +1,5 @@
-// The image layers conv2d, pool and flatten: a network of them equals std conv-net on the same parameters
-// (outputs, each block's gradient and the input gradient within 1e-5 relative in float), convolutions and
+// The image layers conv2d, pool and flatten: std conv-net (a preset of them) is the network its layers spell in
+// TOML (outputs, each block's gradient and the input gradient within 1e-5 relative in float), convolutions and
 // pooling worked by hand, gradients against finite differences (strides, valid padding, overlapping
 // windows, both image layouts), and the errors of layers that do not fit their input.
 #include "std_harness.hpp"
@@ -131,14 +131,14 @@ void check_network_gradients(const Value& network_layers, const DataSpec& spec, 
 
 }  // namespace
 
-TEST_CASE("image layers: conv2d → relu → pool ×2 → flatten → linear equals std conv-net") {
+TEST_CASE("image layers: std conv-net is conv2d → relu → pool ×2 → flatten → linear written as layers") {
   struct Case {
     Index channels, height, width;
     std::string pool;
     std::int64_t hidden;
   };
   // 12×10 → 6×5 → 3×2 (the second pooling drops an odd column); 28×28 takes two chunks of images per
-  // product in conv2d, and conv-net's backward recomputes its 32-image chunks.
+  // product in conv2d.
   for (const Case& c : {Case{2, 12, 10, "max", 0}, Case{2, 12, 10, "average", 0}, Case{2, 12, 10, "max", 5},
                         Case{2, 12, 10, "average", 5}, Case{2, 28, 28, "max", 0}}) {
     INFO(c.channels << "×" << c.height << "×" << c.width << ", pool = " << c.pool << ", hidden = " << c.hidden);

@@ -41,32 +41,27 @@ LayerShape PoolLayer::build(const LayerShape& in, LayerBuilder&) {
   return LayerShape::image(channels_, out_height_, out_width_, LayerShape::Layout::ChannelsLast);
 }
 
-void PoolLayer::forward(const LayerWeights&, ConstMatRef in, MatRef out, LayerTape& tape) const {
+void PoolLayer::forward(const LayerWeights&, ConstMatRef in, MatRef out, LayerTape&) const {
   const Index n = in.rows(), C = channels_, Ho = out_height_, Wo = out_width_, window = size_ * size_;
   const ConstMatMap X(in.data(), n * height_ * width_, C);
   MatMap Y(out.data(), n * Ho * Wo, C);
-  // Max: the window entry q of each output's maximum, per channel (exact in a Scalar: q < size²).
-  Mat* argmax = max_ ? &tape.buffer(0, n * Ho * Wo, C) : nullptr;
+  // Nothing kept for backward: an evaluation pass (most of a run's forward passes) pays for the pooling alone.
   parallel_over_chunks(n, [&](Index, Index begin, Index end) {
     for (Index s = begin; s < end; ++s) {
       for (Index y = 0; y < Ho; ++y) {
         for (Index x = 0; x < Wo; ++x) {
-          const Index o = (s * Ho + y) * Wo + x;
-          auto best = Y.row(o).array();
+          auto best = Y.row((s * Ho + y) * Wo + x).array();
           best = X.row(window_row(s, y, x, 0)).array();
-          if (!max_) {
-            for (Index q = 1; q < window; ++q) best += X.row(window_row(s, y, x, q)).array();
-            best /= static_cast<Scalar>(window);
-            continue;
-          }
-          auto arg = argmax->row(o).array();
-          arg.setZero();
           for (Index q = 1; q < window; ++q) {
-            const auto value = X.row(window_row(s, y, x, q)).array();
-            // Strictly larger: among ties the first entry keeps it.
-            arg = (value > best).select(static_cast<Scalar>(q), arg);
-            best = (value > best).select(value, best);
+            if (max_) {
+              // Strictly larger, as the backward pass's first-equal search assumes.
+              const auto value = X.row(window_row(s, y, x, q)).array();
+              best = (value > best).select(value, best);
+            } else {
+              best += X.row(window_row(s, y, x, q)).array();
+            }
           }
+          if (!max_) best /= static_cast<Scalar>(window);
         }
       }
     }
@@ -78,17 +73,26 @@ void PoolLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrads&) c
   const Index n = pass.in.rows(), C = channels_, Ho = out_height_, Wo = out_width_, window = size_ * size_;
   const ConstMatMap G(dout.data(), n * Ho * Wo, C);
   MatMap D(pass.din.data(), n * height_ * width_, C);
-  const Mat* argmax = max_ ? &pass.tape.buffers[0] : nullptr;
+  const ConstMatMap X(pass.in.data(), n * height_ * width_, C), Y(pass.out.data(), n * Ho * Wo, C);
+  // Max: per loop chunk, which channels of the current window have found their maximum.
+  Mat& claimed = pass.tape.buffer(0, parallel_chunks, C);
   // Windows may overlap (stride < size): each image's gradient is zeroed, then every window's share added.
-  parallel_over_chunks(n, [&](Index, Index begin, Index end) {
+  parallel_over_chunks(n, [&](Index chunk, Index begin, Index end) {
     for (Index s = begin; s < end; ++s) {
       D.middleRows(s * height_ * width_, height_ * width_).setZero();
       for (Index y = 0; y < Ho; ++y) {
         for (Index x = 0; x < Wo; ++x) {
           const Index o = (s * Ho + y) * Wo + x;
           if (max_) {
-            for (Index c = 0; c < C; ++c) {
-              D(window_row(s, y, x, static_cast<Index>((*argmax)(o, c))), c) += G(o, c);
+            // The first entry of the window (row by row) equal to the maximum, the one forward's comparisons kept
+            // among ties, per channel; a window holding NaN sends its gradient nowhere.
+            auto taken = claimed.row(chunk).array();
+            taken.setZero();
+            for (Index q = 0; q < window; ++q) {
+              const Index r = window_row(s, y, x, q);
+              const auto hit = (X.row(r).array() == Y.row(o).array()) && (taken == Scalar(0));
+              D.row(r).array() += hit.select(G.row(o).array(), Scalar(0));
+              taken = hit.select(Scalar(1), taken);
             }
             continue;
           }

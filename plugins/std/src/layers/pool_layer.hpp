@@ -2,8 +2,8 @@
 // channels-last images that conv2d writes, each channel alone. An edge the windows do not reach is dropped:
 // H' = (H − size)/stride + 1, so 2×2 pooling of a 7×7 map drops its last row and column (conv-net's pooling).
 //
-// Max pooling keeps, on the tape, which entry of each window was the maximum (the first, row by row, among
-// ties: conv-net's choice), and its backward pass sends each output's gradient there alone; average
+// Max pooling's backward pass sends each output's gradient to the entry of its window that is the maximum (the
+// first, row by row, among ties: conv-net's choice), found again from the input and output; average
 // pooling spreads it evenly, 1/size² to each entry of the window.
 #pragma once
 

@@ -18,13 +18,19 @@ check "the job is recorded interrupted" grep -q '"status": "interrupted"' "$work
 check "and has no done marker" bash -c "! ls '$work'/preempted/jobs/*/done 2>/dev/null"
 check "the task's log says it stopped on SIGTERM" grep -q "interrupted" "$work"/preempted/slurm/*.out
 expect 0 "^0$" -- $fl status "$work/preempted" --missing
+# slurmd refuses to launch a job whose credential is older than its revocation ("Job 1 already killed, do not launch
+# batch job"), and both times have a resolution of a second: the requeued task's credential must come from a later
+# second than the cancellation, or the task fails at once (exit 1, no output), as it did one run in four under load.
+sleep 2
 expect 0 "" -- scontrol requeue "${id}_0"
 # Slurm gives a requeued job a later begin time (minutes); the test lets it begin now.
 expect 0 "" -- scontrol update JobId="${id}_0" StartTime=now
 check "the requeued task ends" settled "$id" 120
 check "the job is done now" bash -c "ls '$work'/preempted/jobs/*/done >/dev/null"
 # What the task printed, for a failure to read from CI's log.
-ls "$work"/preempted/jobs/*/done >/dev/null 2>&1 || { scontrol show job -o "$id"; tail -n 20 "$work"/preempted/slurm/*.out; }
+ls "$work"/preempted/jobs/*/done >/dev/null 2>&1 || {
+  scontrol show job -o "$id"; tail -n 20 "$work"/preempted/slurm/*.out; tail -n 20 "$cluster/slurmd.log"
+}
 check "its requeue is recorded (restart count 1)" \
   bash -c "jq -e '.provenance.slurm.restart_count == \"1\"' '$work'/preempted/jobs/*/summary.json >/dev/null"
 expect 0 "1 job\(s\): 1 ok" -- $fl collect "$work/preempted"

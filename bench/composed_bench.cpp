@@ -9,8 +9,16 @@
 //                        these layers since it ran within the criterion (bench/README.md round 13), so the row
 //                        times it alone
 //   conv_net_evaluate    its forward pass over 10,000 images at once (an accuracy probe's)
+//   conv_net_contrastive conv-net at the contrastive digits proxies' setting (contrastive-decoupling's digits-firing):
+//                        1×28×28 inputs, 5×5 convolutions of 16 and 32 channels, max pooling, minibatches of 512
+//                        (its 256 view pairs and 256 negatives), Adam; a 10-class head stands in for its 64-output
+//                        representation and InfoNCE, which cost a few percent of the step
+// The conv-net rows give %sgemm: the convolutions' and the head's floating-point operations per step (forward
+// 2·n·H'·W'·k²·C_in·C_out for each convolution, the same again for ∇W and, but for the first, for the input's
+// gradient) over the best GEMM of the machine at the same thread count (machine_limits.hpp).
 //   transformer_k2       fourier-icl's transformer at modular-transformer.toml's k = 2 arm (as model_bench.cpp)
 #include "bench_components.hpp"
+#include "machine_limits.hpp"
 
 #include <featurelab/distribution.hpp>
 #include <featurelab/loss.hpp>
@@ -21,6 +29,8 @@
 #include <benchmark/benchmark.h>
 
 #include <chrono>
+#include <cmath>
+#include <vector>
 
 using namespace featurelab;
 using featurelab::bench::make;
@@ -104,10 +114,20 @@ void two_layer_figure1(benchmark::State& state) {
   alternate(state, s, composed, hand);
 }
 
-Setting fashion_setting(Index rows, Index batch) {
+// The shape of a conv-net arm: images in_channels × 28 × 28, convolutions of `channels`, k×k, each followed by
+// 2×2 max pooling, a 10-class head.
+struct ConvShape {
+  Index in_channels;
+  std::vector<std::int64_t> channels;
+  Index kernel;
+};
+const ConvShape kFashion{2, {8, 16}, 3};
+const ConvShape kContrastive{1, {16, 32}, 5};
+
+Setting image_setting(const ConvShape& shape, Index rows, Index batch) {
   Setting s;
-  s.spec = testing::spec(2 * 28 * 28, 10);
-  s.data.resize(rows, 2 * 28 * 28);
+  s.spec = testing::spec(shape.in_channels * 28 * 28, 10);
+  s.data.resize(rows, shape.in_channels * 28 * 28);
   Rng rng(1);
   rng.fill_uniform(s.data.X, 0, 1);
   for (Index i = 0; i < s.data.size(); ++i) s.data.y(i) = static_cast<std::int32_t>(i % 10);
@@ -116,30 +136,58 @@ Setting fashion_setting(Index rows, Index batch) {
   return s;
 }
 
-// std conv-net: a preset of conv2d → relu → pool (8, then 16 channels), flatten, linear; Adam.
-Arm conv_net(const Setting& s) {
+// std conv-net: a preset of conv2d → relu → pool blocks, flatten, linear; Adam.
+Arm conv_net(const Setting& s, const ConvShape& shape) {
   return arm(s,
              make<Model>(Kind::Model, "conv-net",
-                         {{"channels", std::vector<std::int64_t>{8, 16}}, {"kernel", std::int64_t(3)},
-                          {"in_channels", std::int64_t(2)}},
+                         {{"channels", shape.channels}, {"kernel", std::int64_t(shape.kernel)},
+                          {"in_channels", std::int64_t(shape.in_channels)}},
                          s.spec),
              "adam", {{"lr", 1e-3}});
 }
 
-void conv_net_fashion(benchmark::State& state) {
-  const Setting s = fashion_setting(1500, 750);
-  Arm net = conv_net(s);
-  set_job_threads(static_cast<int>(state.range(0)));
+// Floating-point operations of one training step of n images (the header's count) and of its forward pass alone.
+struct ConvFlops {
+  double step = 0, forward = 0;
+};
+ConvFlops conv_net_flops(const ConvShape& shape, Index n) {
+  ConvFlops f;
+  double side = 28, in = double(shape.in_channels);
+  for (std::size_t l = 0; l < shape.channels.size(); ++l) {
+    const double out = double(shape.channels[l]);
+    const double product = 2.0 * double(n) * side * side * double(shape.kernel * shape.kernel) * in * out;
+    f.forward += product;
+    f.step += product * (l == 0 ? 2 : 3);
+    side = std::floor(side / 2);
+    in = out;
+  }
+  const double head = 2.0 * double(n) * side * side * in * 10;
+  f.forward += head;
+  f.step += 3 * head;
+  return f;
+}
+
+void conv_net_step(benchmark::State& state, const ConvShape& shape, Index batch) {
+  const Setting s = image_setting(shape, 2 * batch, batch);
+  Arm net = conv_net(s, shape);
+  const int threads = static_cast<int>(state.range(0));
+  set_job_threads(threads);
   step(s, net);
   for (auto _ : state) state.SetIterationTime(step(s, net));
   set_job_threads(1);
+  const double bytes = sizeof(Scalar) * (double(batch) * double(s.data.X.cols()) + 2.0 * double(net.model->trainable_size()));
+  bench::report_against_limits(state, conv_net_flops(shape, batch).step, bytes, threads);
 }
+
+void conv_net_fashion(benchmark::State& state) { conv_net_step(state, kFashion, 750); }
+void conv_net_contrastive(benchmark::State& state) { conv_net_step(state, kContrastive, 512); }
 
 // The accuracy probe's pass: forward over 10,000 images at once (Fashion-MNIST's test set).
 void conv_net_evaluate(benchmark::State& state) {
-  const Setting s = fashion_setting(10000, 10000);
-  Arm net = conv_net(s);
-  set_job_threads(static_cast<int>(state.range(0)));
+  const Setting s = image_setting(kFashion, 10000, 10000);
+  Arm net = conv_net(s, kFashion);
+  const int threads = static_cast<int>(state.range(0));
+  set_job_threads(threads);
   Mat out(s.data.size(), 10);
   for (auto _ : state) {
     const auto start = std::chrono::steady_clock::now();
@@ -148,6 +196,7 @@ void conv_net_evaluate(benchmark::State& state) {
     state.SetIterationTime(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   }
   set_job_threads(1);
+  bench::report_against_limits(state, conv_net_flops(kFashion, s.data.size()).forward, sizeof(Scalar) * double(s.data.X.size()), threads);
 }
 
 void transformer_k2(benchmark::State& state) {
@@ -189,5 +238,6 @@ void transformer_k2(benchmark::State& state) {
 
 BENCHMARK(two_layer_figure1)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseManualTime();
 BENCHMARK(conv_net_fashion)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseManualTime();
+BENCHMARK(conv_net_contrastive)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseManualTime();
 BENCHMARK(conv_net_evaluate)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseManualTime();
 BENCHMARK(transformer_k2)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseManualTime();

@@ -7,6 +7,7 @@
 #include <featurelab/gradient_check.hpp>
 #include <featurelab/loss.hpp>
 #include <featurelab/testing.hpp>
+#include <featurelab/threads.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -137,8 +138,7 @@ TEST_CASE("image layers: std conv-net is conv2d → relu → pool ×2 → flatte
     std::string pool;
     std::int64_t hidden;
   };
-  // 12×10 → 6×5 → 3×2 (the second pooling drops an odd column); 28×28 takes two chunks of images per
-  // product in conv2d.
+  // 12×10 → 6×5 → 3×2 (the second pooling drops an odd column); 28×28 rows are two tiles of positions in conv2d.
   for (const Case& c : {Case{2, 12, 10, "max", 0}, Case{2, 12, 10, "average", 0}, Case{2, 12, 10, "max", 5},
                         Case{2, 12, 10, "average", 5}, Case{2, 28, 28, "max", 0}}) {
     INFO(c.channels << "×" << c.height << "×" << c.width << ", pool = " << c.pool << ", hidden = " << c.hidden);
@@ -271,6 +271,15 @@ TEST_CASE("image layers: gradients against finite differences") {
                 layer("pool"), layer("flatten"), layer("linear")}),
         image_spec(1, 6, 5, 3, false), 31, 2e-3);  // a small step: max pooling's kinks
   }
+  SECTION("conv2d with output channels in one and a half, and in two and a half vector strips; rows wider than a tile") {
+    // 3×5×31 channels first → conv 5×5 same, 20 channels → 20×5×31 → conv 3×3 valid, 40 channels → 40×3×29 → linear.
+    // 20 and 40 channels fill partial strips of 16 (or 8) lanes; 31 and 29 positions a row are several tiles and a rest.
+    check_network_gradients(layers({layer("conv2d", {{"channels", std::int64_t(20)}, {"kernel", std::int64_t(5)}}), layer("tanh"),
+                                    layer("conv2d", {{"channels", std::int64_t(40)}, {"padding", std::string("valid")},
+                                                     {"init", std::string("uniform")}}),
+                                    layer("flatten"), layer("linear")}),
+                            image_spec(3, 5, 31, 3, true), 61, 2e-3);
+  }
   SECTION("flatten of a channels-first image and of a channels-last one") {
     check_network_gradients(layers({layer("flatten"), layer("linear", {{"out", std::int64_t(4)}}), layer("tanh"), layer("linear")}),
                             image_spec(3, 4, 5, 3, true), 41);
@@ -286,6 +295,37 @@ TEST_CASE("image layers: gradients against finite differences") {
     net->hook("0", X, flat);
     CHECK(flat == X);
   }
+}
+
+TEST_CASE("image layers: conv-net gives the same bits on one, two and three threads") {
+  // 23 images: chunks of unequal size; 5×5 filters of 16 and 32 channels, the contrastive proxies' shape.
+  const DataSpec spec = image_spec(1, 28, 28, 10, true);
+  auto model = harness().make<Model>(
+      "conv-net", {{"channels", std::vector<std::int64_t>{16, 32}}, {"kernel", std::int64_t(5)}, {"in_channels", std::int64_t(1)}}, spec);
+  auto loss = harness().make<Loss>("cross-entropy", {}, spec);
+  Rng rng(3);
+  model->init(rng);
+  const Dataset data = labelled(23, spec.dim, spec.classes, 7);
+  const auto run = [&](int threads, Vec& grad, Mat& dX) {
+    set_job_threads(threads);
+    grad.resize(model->trainable_size());
+    const Scalar value = loss->evaluate_with_gradient(*model, Batch::of(data), grad);
+    dX.resize(data.size(), spec.dim);
+    model->input_gradient(data.X, Mat::Constant(data.size(), spec.classes, Scalar(0.25)), dX);
+    set_job_threads(1);
+    return value;
+  };
+  Vec g1, g2, g3;
+  Mat d1, d2, d3;
+  const Scalar v1 = run(1, g1, d1), v2 = run(2, g2, d2), v3 = run(3, g3, d3);
+  CHECK(v1 == v2);
+  CHECK(v1 == v3);
+  CHECK(g1 == g2);
+  CHECK(g1 == g3);
+  CHECK(d1 == d2);
+  CHECK(d1 == d3);
+  CHECK(g1.norm() > 0);
+  CHECK(d1.norm() > 0);
 }
 
 TEST_CASE("image layers: a layer that does not fit its input says what to change") {

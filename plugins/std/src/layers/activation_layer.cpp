@@ -26,7 +26,9 @@ void ActivationLayer::forward(const LayerWeights&, ConstMatRef in, MatRef out, L
 void ActivationLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrads&) const {
   if (!pass.want_din) return;
   const Mat& slope = pass.tape.buffers[0];
-  pass.din.array() = dout.array() * slope.array();
+  parallel_over_chunks(dout.rows(), [&](Index, Index first, Index last) {
+    pass.din.middleRows(first, last - first).array() = dout.middleRows(first, last - first).array() * slope.middleRows(first, last - first).array();
+  });
 }
 
 }  // namespace featurelab::std_pack

@@ -1,9 +1,8 @@
-// The convolution as im2col products over chunks of images: one product forward (patches·Wᵀ), two backward
-// (Gᵀ·patches for ∇W, G·W for the patches' gradient, folded back by col2im).
+// The convolution image by image with the kernels of conv2d_kernels.hpp: one correlation forward, ∇W and a
+// second correlation (for the input's gradient) backward.
 #include "conv2d_layer.hpp"
 
 #include <featurelab/error.hpp>
-#include <featurelab/parallel_product.hpp>
 #include <featurelab/threads.hpp>
 
 #include <algorithm>
@@ -13,10 +12,7 @@ namespace featurelab::std_pack {
 
 namespace {
 
-// A chunk's patches hold about this many values (2 MB in float): few enough images that the im2col
-// buffer stays near the cache between its writing and the product that reads it, and still tens of
-// thousands of rows per product at 28×28 (chunks of 32 images measured 1.3× quicker than 256: bench/README.md round 10).
-constexpr Index kChunkValues = Index(1) << 19;
+using conv2d_kernels::strip_width;
 
 std::string text(Index value) { return std::to_string(value); }
 
@@ -119,7 +115,12 @@ LayerShape Conv2dLayer::build(const LayerShape& in, LayerBuilder& builder) {
   out_height_ = (padded_height_ - kernel_) / stride_ + 1;
   out_width_ = (padded_width_ - kernel_) / stride_ + 1;
   patch_size_ = kernel_ * kernel_ * in_channels_;
-  chunk_images_ = std::max<Index>(1, kChunkValues / (out_height_ * out_width_ * patch_size_));
+  forward_ = {in_channels_, kernel_, stride_, padded_width_ * in_channels_, out_height_, out_width_};
+  // The output's gradient spread out: G(y, x) at (s·y + k − 1, s·x + k − 1) of a zero (H_p + k − 1)×(W_p + k − 1)
+  // map; the input's gradient at (Y, X) (padded coordinates) is Σ_{ey, ex} spread(Y + ey, X + ex) · W turned over.
+  spread_height_ = padded_height_ + kernel_ - 1;
+  spread_width_ = padded_width_ + kernel_ - 1;
+  backward_ = {out_channels_, kernel_, 1, spread_width_ * out_channels_, height_, width_};
   W_ = builder.declare("W", out_channels_, patch_size_, trainable_);
   if (bias_) b_ = builder.declare("b", 1, out_channels_, trainable_);
   return LayerShape::image(out_channels_, out_height_, out_width_, LayerShape::Layout::ChannelsLast);
@@ -138,138 +139,130 @@ void Conv2dLayer::init(const LayerWeights& weights, Rng& rng) {
   if (bias_) weights.value(b_).setZero();
 }
 
-const Scalar* Conv2dLayer::pad(ConstMatRef in, Mat* padded_buffer) const {
-  if (reads_input_directly()) return in.data();
-  Mat& padded = *padded_buffer;
-  const Index C = in_channels_, H = height_, W = width_, p = pad_, Hp = padded_height_, Wp = padded_width_;
-  // Image s is rows [s·Hp·Wp, (s + 1)·Hp·Wp): its top and bottom border rows and each inner row's left and
-  // right border set to 0, the inside copied (a channels-first image transposed on the way).
-  parallel_over_chunks(in.rows(), [&](Index, Index begin, Index end) {
-    for (Index s = begin; s < end; ++s) {
-      const Index base = s * Hp * Wp;
-      padded.middleRows(base, p * Wp).setZero();
-      padded.middleRows(base + (p + H) * Wp, p * Wp).setZero();
-      for (Index y = 0; y < H; ++y) {
-        const Index row = base + (y + p) * Wp;
-        padded.middleRows(row, p).setZero();
-        padded.middleRows(row + p + W, p).setZero();
-        if (channels_last_) {
-          padded.middleRows(row + p, W) = ConstMatMap(in.row(s).data() + y * W * C, W, C);
-        } else {
-          for (Index x = 0; x < W; ++x) {
-            for (Index c = 0; c < C; ++c) padded(row + p + x, c) = in(s, (c * H + y) * W + x);
-          }
-        }
+const Scalar* Conv2dLayer::padded_image(const Scalar* row, Mat* padded, Index slot) const {
+  if (reads_input_directly()) return row;
+  const Index C = in_channels_, H = height_, W = width_, p = pad_, Wp = padded_width_;
+  // The image's top and bottom border rows and each inner row's left and right border set to 0, the inside
+  // copied (a channels-first image transposed on the way).
+  auto image = padded->middleRows(slot * padded_positions(), padded_positions());
+  image.topRows(p * Wp).setZero();
+  image.bottomRows(p * Wp).setZero();
+  for (Index y = 0; y < H; ++y) {
+    const Index first = (y + p) * Wp;
+    image.middleRows(first, p).setZero();
+    image.middleRows(first + p + W, p).setZero();
+    if (channels_last_) {
+      image.middleRows(first + p, W) = ConstMatMap(row + y * W * C, W, C);
+    } else {
+      // Row y of every channel plane (planes H·W apart), interleaved: a few channels (the data's 1 to 3) are too
+      // narrow for a vectorised transpose, and the compiler unrolls this.
+      Scalar* to = image.data() + (first + p) * C;
+      for (Index c = 0; c < C; ++c) {
+        const Scalar* plane = row + c * H * W + y * W;
+        for (Index x = 0; x < W; ++x) to[x * C + c] = plane[x];
       }
     }
-  });
-  return padded.data();
-}
-
-void Conv2dLayer::im2col(const Scalar* source, Index images, Mat& patches) const {
-  const Index C = in_channels_, k = kernel_, s = stride_, run = k * C, Ho = out_height_, Wo = out_width_;
-  const Index Wp = padded_width_, image_values = padded_height_ * padded_width_ * C;
-  // Patch (y, x) of an image: for each dy, the k·C values of its padded rows' positions (s·y + dy, s·x … s·x + k − 1),
-  // contiguous in the channels-last buffer.
-  parallel_over_chunks(images, [&](Index, Index begin, Index end) {
-    for (Index i = begin; i < end; ++i) {
-      const Scalar* image = source + i * image_values;
-      for (Index y = 0; y < Ho; ++y) {
-        for (Index x = 0; x < Wo; ++x) {
-          Scalar* to = patches.row((i * Ho + y) * Wo + x).data();
-          for (Index dy = 0; dy < k; ++dy) {
-            const Scalar* from = image + ((s * y + dy) * Wp + s * x) * C;
-            // A plain loop: a run is k·C values (6 for 3×3 filters over 2 channels), shorter than a memcpy call is worth.
-            for (Index j = 0; j < run; ++j) to[dy * run + j] = from[j];
-          }
-        }
-      }
-    }
-  });
-}
-
-void Conv2dLayer::col2im(const Mat& dpatches, Index images, Mat* dpadded, MatRef din) const {
-  const Index C = in_channels_, H = height_, W = width_, p = pad_, k = kernel_, s = stride_, run = k * C;
-  const Index Ho = out_height_, Wo = out_width_, Hp = padded_height_, Wp = padded_width_;
-  const bool direct = reads_input_directly();
-  parallel_over_chunks(images, [&](Index, Index begin, Index end) {
-    for (Index i = begin; i < end; ++i) {
-      // Each patch's gradient added back where im2col read it: into the input's own row (channels last,
-      // no border), else into the padded buffer whose inside is then the input's gradient.
-      Scalar* image = direct ? din.row(i).data() : dpadded->row(i * Hp * Wp).data();
-      MatMap(image, Hp * Wp, C).setZero();
-      for (Index y = 0; y < Ho; ++y) {
-        for (Index x = 0; x < Wo; ++x) {
-          const Scalar* from = dpatches.row((i * Ho + y) * Wo + x).data();
-          for (Index dy = 0; dy < k; ++dy) {
-            Scalar* to = image + ((s * y + dy) * Wp + s * x) * C;
-            for (Index j = 0; j < run; ++j) to[j] += from[dy * run + j];
-          }
-        }
-      }
-      if (direct) continue;
-      // The border's gradient belongs to no input.
-      for (Index y = 0; y < H; ++y) {
-        const Scalar* inside = image + ((y + p) * Wp + p) * C;
-        if (channels_last_) {
-          MatMap(din.row(i).data() + y * W * C, W, C) = ConstMatMap(inside, W, C);
-        } else {
-          for (Index x = 0; x < W; ++x) {
-            for (Index c = 0; c < C; ++c) din(i, (c * H + y) * W + x) = inside[x * C + c];
-          }
-        }
-      }
-    }
-  });
+  }
+  return image.data();
 }
 
 void Conv2dLayer::forward(const LayerWeights& weights, ConstMatRef in, MatRef out, LayerTape& tape) const {
-  const Index n = in.rows(), chunk = std::min(n, chunk_images_), positions = out_height_ * out_width_;
-  // Sized for a whole chunk (a smaller last chunk uses their first rows): no allocation while n stays.
-  Mat& patches = tape.buffer(kPatches, chunk * positions, patch_size_);
-  Mat* padded = reads_input_directly() ? nullptr : &tape.buffer(kPadded, chunk * padded_height_ * padded_width_, in_channels_);
-  // The output, n×(H'·W'·C_out), is the (n·H'·W')×C_out convolution, position after position.
-  MatMap Y(out.data(), n * positions, out_channels_);
-  const ConstMatMap filters = weights(W_);
-  for (Index first = 0; first < n; first += chunk) {
-    const Index images = std::min(chunk, n - first);
-    im2col(pad(in.middleRows(first, images), padded), images, patches);
-    parallel_product_rows(Y.middleRows(first * positions, images * positions), patches.topRows(images * positions), filters.transpose());
-  }
-  if (bias_) Y.rowwise() += weights(b_).row(0);
+  const Index n = in.rows(), cols = out_channels_, width = strip_width(cols);
+  // T = Wᵀ in whole strips (k²·C_in × width), the bias one strip row.
+  Mat& taps = tape.buffer(kTaps, patch_size_, width);
+  taps.rightCols(width - cols).setZero();
+  taps.leftCols(cols) = weights(W_).transpose();
+  Mat& bias = tape.buffer(kBias, 1, width);
+  bias.setZero();
+  if (bias_) bias.leftCols(cols) = weights(b_);
+  Mat* padded = reads_input_directly() ? nullptr : &tape.buffer(kPadded, parallel_chunks * padded_positions(), in_channels_);
+  parallel_over_chunks(n, [&](Index chunk, Index begin, Index end) {
+    for (Index i = begin; i < end; ++i) {
+      conv2d_kernels::correlate(padded_image(in.row(i).data(), padded, chunk), forward_, taps.data(), cols, bias.data(),
+                                out.row(i).data(), cols);
+    }
+  });
 }
 
 void Conv2dLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrads& grads) const {
-  const bool weight_grads = grads.trains(W_);
-  if (!weight_grads && !pass.want_din) return;
-  const Index n = pass.in.rows(), chunk = std::min(n, chunk_images_), positions = out_height_ * out_width_;
-  const ConstMatMap G(dout.data(), n * positions, out_channels_);  // d(pre-bias output), (n·H'·W')×C_out
-  if (bias_ && grads.trains(b_)) grads(b_).row(0) = G.colwise().sum();
-  Mat& patches = pass.tape.buffer(kPatches, chunk * positions, patch_size_);
-  const Index padded_rows = chunk * padded_height_ * padded_width_;
-  Mat* padded = reads_input_directly() ? nullptr : &pass.tape.buffer(kPadded, padded_rows, in_channels_);
-  Mat* dpatches = pass.want_din ? &pass.tape.buffer(kPatchGrad, chunk * positions, patch_size_) : nullptr;
-  Mat* dpadded = pass.want_din && !reads_input_directly() ? &pass.tape.buffer(kPaddedGrad, padded_rows, in_channels_) : nullptr;
-  // A batch of one chunk: forward() left its patches on the tape (and nothing here overwrites them).
-  const bool patches_kept = n <= chunk_images_;
-  for (Index first = 0; first < n; first += chunk) {
-    const Index images = std::min(chunk, n - first), rows = images * positions;
-    const auto Gc = G.middleRows(first * positions, rows);
-    if (weight_grads) {
-      if (!patches_kept) im2col(pad(pass.in.middleRows(first, images), padded), images, patches);
-      // ∇W = Gᵀ·patches (C_out × k²·C_in), the chunks' products added in order.
-      if (first == 0) {
-        parallel_product_cols(grads(W_), Gc.transpose(), patches.topRows(rows));
-      } else {
-        parallel_product_cols_add(grads(W_), Gc.transpose(), patches.topRows(rows));
+  const bool weight_grads = grads.trains(W_), bias_grads = bias_ && grads.trains(b_);
+  if (!weight_grads && !bias_grads && !pass.want_din) return;
+  const Index n = pass.in.rows(), positions = out_height_ * out_width_, cols = out_channels_, width = strip_width(cols);
+  if (weight_grads || bias_grads) {
+    // ∇Wᵀ and ∇b of each chunk's images in its own rows (summed in registers), then the chunks added in order.
+    Mat* partial = weight_grads ? &pass.tape.buffer(kTapGrads, parallel_chunks * patch_size_, width) : nullptr;
+    Mat* sums = bias_grads ? &pass.tape.buffer(kBiasGrads, parallel_chunks, width) : nullptr;
+    Mat* padded = !weight_grads || reads_input_directly() ? nullptr : &pass.tape.buffer(kPadded, parallel_chunks * padded_positions(), in_channels_);
+    // G in whole strips (zeros beyond the channels) unless its rows are whole strips already.
+    Mat* strips = width != cols ? &pass.tape.buffer(kGradStrips, parallel_chunks * positions, width) : nullptr;
+    parallel_over_chunks(n, [&](Index chunk, Index begin, Index end) {
+      if (partial) partial->middleRows(chunk * patch_size_, patch_size_).setZero();
+      if (sums) sums->row(chunk).setZero();
+      for (Index i = begin; i < end; ++i) {
+        const Scalar* G = dout.row(i).data();
+        if (strips) {
+          auto rows = strips->middleRows(chunk * positions, positions);
+          rows.rightCols(width - cols).setZero();
+          rows.leftCols(cols) = ConstMatMap(G, positions, cols);
+          G = rows.data();
+        }
+        if (sums) conv2d_kernels::add_column_sums(G, positions, cols, sums->row(chunk).data());
+        if (partial) {
+          conv2d_kernels::add_tap_gradients(padded_image(pass.in.row(i).data(), padded, chunk), forward_, G, cols,
+                                            partial->middleRows(chunk * patch_size_, patch_size_).data());
+        }
       }
+    });
+    if (partial) {
+      auto dW = grads(W_);
+      dW = partial->topRows(patch_size_).leftCols(cols).transpose();
+      for (Index chunk = 1; chunk < parallel_chunks; ++chunk) dW += partial->middleRows(chunk * patch_size_, patch_size_).leftCols(cols).transpose();
     }
-    if (pass.want_din) {
-      parallel_product_rows(dpatches->topRows(rows), Gc, pass.weights(W_));  // (n·H'·W')×(k²·C_in)
-      auto din = pass.din.middleRows(first, images);
-      col2im(*dpatches, images, dpadded, MatRef(din));
+    if (sums) {
+      auto db = grads(b_);
+      db = sums->row(0).leftCols(cols);
+      for (Index chunk = 1; chunk < parallel_chunks; ++chunk) db += sums->row(chunk).leftCols(cols);
     }
   }
+  if (!pass.want_din) return;
+  // The filters turned over, as the input gradient's correlation reads them: row (ey·k + ex)·C_out + o,
+  // column c = W(o, ((k − 1 − ey)·k + (k − 1 − ex))·C_in + c), in whole strips of C_in.
+  const Index k = kernel_, C = in_channels_, in_width = strip_width(C);
+  Mat& turned = pass.tape.buffer(kTurnedTaps, k * k * cols, in_width);
+  turned.setZero();
+  const ConstMatMap W = pass.weights(W_);
+  for (Index ey = 0; ey < k; ++ey) {
+    for (Index ex = 0; ex < k; ++ex) {
+      const Index tap = ((k - 1 - ey) * k + (k - 1 - ex)) * C;
+      turned.block((ey * k + ex) * cols, 0, cols, C) = W.middleCols(tap, C);
+    }
+  }
+  const Index spread_positions = spread_height_ * spread_width_, pixels = height_ * width_;
+  Mat& spread = pass.tape.buffer(kSpread, parallel_chunks * spread_positions, cols);
+  Mat* channels_first = channels_last_ ? nullptr : &pass.tape.buffer(kInputGrad, parallel_chunks * pixels, C);
+  parallel_over_chunks(n, [&](Index chunk, Index begin, Index end) {
+    auto map = spread.middleRows(chunk * spread_positions, spread_positions);
+    map.setZero();
+    for (Index i = begin; i < end; ++i) {
+      const ConstMatMap G(dout.row(i).data(), positions, cols);
+      for (Index y = 0; y < out_height_; ++y) {
+        for (Index x = 0; x < out_width_; ++x) {
+          std::copy_n(G.data() + (y * out_width_ + x) * cols, cols,
+                      map.data() + ((stride_ * y + k - 1) * spread_width_ + stride_ * x + k - 1) * cols);
+        }
+      }
+      // Input position (Y, X) is padded position (Y + p, X + p): the correlation starts p rows and columns in.
+      const Scalar* origin = map.data() + (pad_ * spread_width_ + pad_) * cols;
+      Scalar* din = pass.din.row(i).data();
+      if (channels_first) {
+        auto image = channels_first->middleRows(chunk * pixels, pixels);
+        conv2d_kernels::correlate(origin, backward_, turned.data(), C, nullptr, image.data(), C);
+        MatMap(din, C, pixels) = image.transpose();
+      } else {
+        conv2d_kernels::correlate(origin, backward_, turned.data(), C, nullptr, din, C);
+      }
+    }
+  });
 }
 
 }  // namespace featurelab::std_pack

@@ -8,13 +8,12 @@
 // Blocks W (C_out × k²·C_in) and b (1×C_out). A filter's columns are ordered (dy, dx, channel), conv-net's
 // order, so conv-net's conv1.W and conv1.b can be copied in as they are.
 //
-// The products (im2col): the input is first copied into a channels-last buffer inside a zero border,
-// ((n·Hp·Wp)×C, Hp = H + 2p), so that each of a patch's k rows is one run of k·C contiguous values; the
-// patches of a chunk of images then form an (n·H'·W')×(k²·C) matrix, and the convolution is one product
-// with Wᵀ. The backward pass rebuilds each chunk's patches from its input (a batch of one chunk finds its
-// patches still on the tape): ∇W = Gᵀ·patches summed over the chunks in order, the input's gradient the
-// patches' gradient G·W folded back (col2im) and read out in the input's own layout. The chunks' size
-// depends on the shapes alone, so results are the same bits on any number of threads.
+// The products read the images in place (conv2d_kernels.hpp): each image is copied once into a channels-last
+// buffer inside its zero border (unless it already is one: channels last, "valid"), and its output positions
+// are tiles of vector registers over the filters' taps. The backward pass: ∇W summed over each of a fixed
+// number of image chunks in registers, the chunks added in order; the input's gradient the correlation of
+// the output's gradient (spread s apart inside a border of k − 1) with the filters turned over. The chunks
+// are fixed by the batch size alone, so results are the same bits on any number of threads.
 //
 // Initialisation (init), fan-in = k²·C_in:
 //   he        W ~ N(0, 2/fan-in)       (conv-net's)
@@ -23,6 +22,8 @@
 // each std (or bound) times init_scale; init_std, a number, is the std (bound) itself. The bias starts at 0
 // except with uniform.
 #pragma once
+
+#include "conv2d_kernels.hpp"
 
 #include <featurelab/layer.hpp>
 
@@ -38,7 +39,7 @@ class Conv2dLayer : public Layer {
  public:
   static constexpr Doc kDoc =
       "2-d convolution k×k, stride s, same or valid padding, with a bias; images in either layout (or flat data read "
-      "as in_channels × height × width), channels-last images out; im2col products; init He, fan-in or uniform.";
+      "as in_channels × height × width), channels-last images out; products read the images in place; init He, fan-in or uniform.";
   static Schema schema();
   // The contract test builds it with a few output channels (channels has no default).
   static std::map<std::string, Value> test_params() { return {{"channels", std::int64_t(3)}}; }
@@ -50,20 +51,18 @@ class Conv2dLayer : public Layer {
   void backward(const LayerPass& pass, ConstMatRef dout, LayerGrads& grads) const override;
 
  private:
-  // The tape's buffers, by number.
-  enum Buffer : std::size_t { kPatches = 0, kPadded = 1, kPatchGrad = 2, kPaddedGrad = 3 };
+  // The tape's buffers, by number: the filters as the kernels read them (taps × strips), the bias as one strip
+  // row, one padded image per chunk, ∇W per chunk, the output's gradient per chunk (spread out; in whole
+  // strips), the input's gradient per chunk (channels first, before it is transposed into din), the filters
+  // turned over, ∇b per chunk.
+  enum Buffer : std::size_t { kTaps, kBias, kPadded, kTapGrads, kSpread, kGradStrips, kInputGrad, kTurnedTaps, kBiasGrads };
 
-  // The images `in` (a chunk's rows) as channels-last rows inside the zero border: a pointer to
-  // (rows·Hp·Wp)×C values, in `padded` or, when the input already is that (channels last, no border;
-  // padded is then null), in `in` itself.
-  const Scalar* pad(ConstMatRef in, Mat* padded) const;
-  // The patches of `images` images whose padded values start at `source`: patches' first images·H'·W' rows.
-  void im2col(const Scalar* source, Index images, Mat& patches) const;
-  // d(patches) of `images` images back to the gradient of their input rows `din`, in the input's layout,
-  // through dpadded (null when the input is read directly: then straight into din).
-  void col2im(const Mat& dpatches, Index images, Mat* dpadded, MatRef din) const;
+  // Image `row`'s values channels last inside the zero border: the row itself when it already is that
+  // (channels last, no border), else written into `padded`'s rows for `slot`.
+  const Scalar* padded_image(const Scalar* row, Mat* padded, Index slot) const;
   // Channels last without a border: the input is its own padded buffer.
   bool reads_input_directly() const { return channels_last_ && pad_ == 0; }
+  Index padded_positions() const { return padded_height_ * padded_width_; }
 
   // Settings.
   Index out_channels_;
@@ -82,8 +81,10 @@ class Conv2dLayer : public Layer {
   Index in_channels_ = 0, height_ = 0, width_ = 0;
   Index pad_ = 0, padded_height_ = 0, padded_width_ = 0;
   Index out_height_ = 0, out_width_ = 0;
-  Index patch_size_ = 0;    // k²·C_in
-  Index chunk_images_ = 1;  // images per product, from the shapes alone
+  Index patch_size_ = 0;  // k²·C_in
+  conv2d_kernels::Geometry forward_;   // the convolution of a padded input image
+  conv2d_kernels::Geometry backward_;  // the input gradient's: the spread output gradient against the turned filters
+  Index spread_height_ = 0, spread_width_ = 0;
   LayerBlock W_, b_;
 };
 

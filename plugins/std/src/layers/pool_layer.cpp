@@ -1,11 +1,14 @@
-// Pooling as row operations over the (n·H·W)×C channels-last view: each output row is the maximum (or the
-// mean) of its window's size² rows, all channels at once.
+// Pooling over the channels-last view: each output position is the maximum (or the mean) of its window's
+// size² input positions, a vector register of channels at a time.
 #include "pool_layer.hpp"
+
+#include "lane_packets.hpp"
 
 #include <featurelab/error.hpp>
 #include <featurelab/threads.hpp>
 
 #include <algorithm>
+#include <vector>
 
 namespace featurelab::std_pack {
 
@@ -38,30 +41,83 @@ LayerShape PoolLayer::build(const LayerShape& in, LayerBuilder&) {
   }
   out_height_ = (height_ - size_) / stride_ + 1;
   out_width_ = (width_ - size_) / stride_ + 1;
+  offsets_.clear();
+  for (Index q = 0; q < size_ * size_; ++q) offsets_.push_back(((q / size_) * width_ + q % size_) * channels_);
   return LayerShape::image(channels_, out_height_, out_width_, LayerShape::Layout::ChannelsLast);
 }
 
+namespace {
+
+using Eigen::internal::pand;
+using Eigen::internal::pandnot;
+using Eigen::internal::pcmp_eq;
+using Eigen::internal::pcmp_lt;
+using Eigen::internal::pdiv;
+using Eigen::internal::pload1;
+using Eigen::internal::ploadu;
+using Eigen::internal::por;
+using Eigen::internal::pselect;
+using Eigen::internal::pset1;
+using Eigen::internal::pstoreu;
+using Eigen::internal::pzero;
+
+// One window's output, L channels at a time: its q-th input position (row by row) at origin + offsets[q].
+template <int L>
+void pool_window(bool max, const Scalar* origin, const Index* offsets, Index window, Index channels, Scalar* out) {
+  using P = typename PacketOf<L>::type;
+  const P size = pset1<P>(static_cast<Scalar>(window));
+  for (Index c = 0; c < channels; c += L) {
+    P best = ploadu<P>(origin + offsets[0] + c);
+    for (Index q = 1; q < window; ++q) {
+      const P value = ploadu<P>(origin + offsets[q] + c);
+      // Strictly larger (a NaN is never taken over, nor replaced), as the backward pass's first-equal search assumes.
+      best = max ? pselect(pcmp_lt(best, value), value, best) : best + value;
+    }
+    pstoreu(out + c, max ? best : pdiv(best, size));
+  }
+}
+
+// One window's share of the input's gradient, L channels at a time: entry q's at to + offsets[q];
+// `add` when windows overlap (the rows were zeroed and each window adds to them), else each row is written once.
+// Max: the first entry equal to the maximum per channel takes the whole gradient; a window holding NaN sends it
+// nowhere. Average: 1/size² to each entry.
+template <int L>
+void unpool_window(bool max, bool add, const Scalar* origin, Scalar* to, const Index* offsets, Index window, Index channels,
+                   const Scalar* maxima, const Scalar* grads) {
+  using P = typename PacketOf<L>::type;
+  const P size = pset1<P>(static_cast<Scalar>(window));
+  for (Index c = 0; c < channels; c += L) {
+    const P g = ploadu<P>(grads + c);
+    const P y = ploadu<P>(maxima + c);
+    const P share = pdiv(g, size);
+    P taken = pzero(g);
+    for (Index q = 0; q < window; ++q) {
+      P part = share;
+      if (max) {
+        const P hit = pandnot(pcmp_eq(ploadu<P>(origin + offsets[q] + c), y), taken);
+        part = pand(hit, g);
+        taken = por(taken, hit);
+      }
+      Scalar* entry = to + offsets[q] + c;
+      pstoreu(entry, add ? ploadu<P>(entry) + part : part);
+    }
+  }
+}
+
+}  // namespace
+
 void PoolLayer::forward(const LayerWeights&, ConstMatRef in, MatRef out, LayerTape&) const {
-  const Index n = in.rows(), C = channels_, Ho = out_height_, Wo = out_width_, window = size_ * size_;
-  const ConstMatMap X(in.data(), n * height_ * width_, C);
-  MatMap Y(out.data(), n * Ho * Wo, C);
   // Nothing kept for backward: an evaluation pass (most of a run's forward passes) pays for the pooling alone.
+  const Index n = in.rows(), C = channels_, window = size_ * size_;
+  const auto pool = lanes_dividing(C) == kLanes       ? pool_window<kLanes>
+                    : lanes_dividing(C) == kHalfLanes ? pool_window<kHalfLanes>
+                                                      : pool_window<1>;
   parallel_over_chunks(n, [&](Index, Index begin, Index end) {
     for (Index s = begin; s < end; ++s) {
-      for (Index y = 0; y < Ho; ++y) {
-        for (Index x = 0; x < Wo; ++x) {
-          auto best = Y.row((s * Ho + y) * Wo + x).array();
-          best = X.row(window_row(s, y, x, 0)).array();
-          for (Index q = 1; q < window; ++q) {
-            if (max_) {
-              // Strictly larger, as the backward pass's first-equal search assumes.
-              const auto value = X.row(window_row(s, y, x, q)).array();
-              best = (value > best).select(value, best);
-            } else {
-              best += X.row(window_row(s, y, x, q)).array();
-            }
-          }
-          if (!max_) best /= static_cast<Scalar>(window);
+      for (Index y = 0; y < out_height_; ++y) {
+        for (Index x = 0; x < out_width_; ++x) {
+          pool(max_, in.data() + window_row(s, y, x, 0) * C, offsets_.data(), window, C,
+               out.data() + ((s * out_height_ + y) * out_width_ + x) * C);
         }
       }
     }
@@ -70,33 +126,22 @@ void PoolLayer::forward(const LayerWeights&, ConstMatRef in, MatRef out, LayerTa
 
 void PoolLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrads&) const {
   if (!pass.want_din) return;
-  const Index n = pass.in.rows(), C = channels_, Ho = out_height_, Wo = out_width_, window = size_ * size_;
-  const ConstMatMap G(dout.data(), n * Ho * Wo, C);
-  MatMap D(pass.din.data(), n * height_ * width_, C);
-  const ConstMatMap X(pass.in.data(), n * height_ * width_, C), Y(pass.out.data(), n * Ho * Wo, C);
-  // Max: per loop chunk, which channels of the current window have found their maximum.
-  Mat& claimed = pass.tape.buffer(0, parallel_chunks, C);
-  // Windows may overlap (stride < size): each image's gradient is zeroed, then every window's share added.
-  parallel_over_chunks(n, [&](Index chunk, Index begin, Index end) {
+  const Index n = pass.in.rows(), C = channels_, window = size_ * size_, pixels = height_ * width_;
+  const auto unpool = lanes_dividing(C) == kLanes       ? unpool_window<kLanes>
+                      : lanes_dividing(C) == kHalfLanes ? unpool_window<kHalfLanes>
+                                                        : unpool_window<1>;
+  // Side by side windows that cover the map write each input entry once; otherwise the entries no window reaches
+  // must be 0 and overlapping windows add.
+  const bool overlap = stride_ < size_;
+  const bool covered = stride_ == size_ && height_ % size_ == 0 && width_ % size_ == 0;
+  parallel_over_chunks(n, [&](Index, Index begin, Index end) {
     for (Index s = begin; s < end; ++s) {
-      D.middleRows(s * height_ * width_, height_ * width_).setZero();
-      for (Index y = 0; y < Ho; ++y) {
-        for (Index x = 0; x < Wo; ++x) {
-          const Index o = (s * Ho + y) * Wo + x;
-          if (max_) {
-            // The first entry of the window (row by row) equal to the maximum, the one forward's comparisons kept
-            // among ties, per channel; a window holding NaN sends its gradient nowhere.
-            auto taken = claimed.row(chunk).array();
-            taken.setZero();
-            for (Index q = 0; q < window; ++q) {
-              const Index r = window_row(s, y, x, q);
-              const auto hit = (X.row(r).array() == Y.row(o).array()) && (taken == Scalar(0));
-              D.row(r).array() += hit.select(G.row(o).array(), Scalar(0));
-              taken = hit.select(Scalar(1), taken);
-            }
-            continue;
-          }
-          for (Index q = 0; q < window; ++q) D.row(window_row(s, y, x, q)) += G.row(o) / static_cast<Scalar>(window);
+      if (!covered) MatMap(pass.din.data() + s * pixels * C, pixels, C).setZero();
+      for (Index y = 0; y < out_height_; ++y) {
+        for (Index x = 0; x < out_width_; ++x) {
+          const Index at = window_row(s, y, x, 0) * C, o = ((s * out_height_ + y) * out_width_ + x) * C;
+          unpool(max_, overlap, pass.in.data() + at, pass.din.data() + at, offsets_.data(), window, C, pass.out.data() + o,
+                 dout.data() + o);
         }
       }
     }

@@ -9,6 +9,9 @@
 
 #include <featurelab/layer.hpp>
 
+#include <vector>
+
+
 namespace featurelab::std_pack {
 
 class PoolLayer : public Layer {
@@ -24,7 +27,7 @@ class PoolLayer : public Layer {
   void backward(const LayerPass& pass, ConstMatRef dout, LayerGrads& grads) const override;
 
  private:
-  // The input row of entry q (row by row) of output (y, x)'s window in image s (rows of the (n·H·W)×C view).
+  // The input position of entry q (row by row) of output (y, x)'s window in image s (a row of the (n·H·W)×C view).
   Index window_row(Index s, Index y, Index x, Index q) const {
     return (s * height_ + y * stride_ + q / size_) * width_ + x * stride_ + q % size_;
   }
@@ -33,6 +36,7 @@ class PoolLayer : public Layer {
   Index size_;
   Index stride_;
   Index channels_ = 0, height_ = 0, width_ = 0, out_height_ = 0, out_width_ = 0;
+  std::vector<Index> offsets_;  // entry q of a window: offsets_[q] values after its first entry
 };
 
 }  // namespace featurelab::std_pack

@@ -1,0 +1,239 @@
+// The conv2d layer's products read from the images themselves (an implicit GEMM), in vector registers: no
+// patches matrix is written and read back, the im2col pass that held the layer to the memory's speed
+// (bench/README.md, round 14).
+//
+// An image is channels last inside its zero border: value c of padded position (y, x) at (y·Wp + x)·C + c. A
+// filter's taps are ordered (dy, dx, c), so for each filter row dy the k·C values a patch reads are one
+// contiguous run of the padded image, and the runs of an output row's positions are that run shifted by s·C
+// per position. The two products read them in place:
+//   correlate(…)         Z(y, x, :) = b + Σ_{dy, dx, c} P(s·y + dy, s·x + dx, c) · T((dy·k + dx)·C + c, :)   forward
+//   add_tap_gradients(…) ∂T((dy·k + dx)·C + c, :) += Σ_{y, x} P(s·y + dy, s·x + dx, c) · G(y, x, :)       ∇W
+// T (taps × output channels) is the filters transposed, its columns padded with zeros to whole vector strips;
+// the input's gradient is a correlate() too, of the output's gradient spread out with the filters turned over
+// (conv2d_layer.cpp). A tile holds R positions (or I taps) × S strips of accumulators; each output is one
+// accumulator whose terms come in a fixed order (dy, dx, c ascending; positions ascending for ∂T), so the
+// bits depend on the operands alone, never on the tiling or the thread count.
+#pragma once
+
+#include "lane_packets.hpp"
+
+#include <featurelab/register_tiles.hpp>
+
+#include <algorithm>
+#include <type_traits>
+#include <utility>
+
+namespace featurelab::std_pack::conv2d_kernels {
+
+// The lanes of the strips for `cols` outputs (half registers for at most half a register's width, so no lane
+// computes a zero), and cols rounded up to whole strips: T's and a strip-padded G's row width.
+constexpr int lanes_for(Index cols) { return kHalfLanes < kLanes && cols <= kHalfLanes ? kHalfLanes : kLanes; }
+constexpr Index strip_width(Index cols) { return (cols + lanes_for(cols) - 1) / lanes_for(cols) * lanes_for(cols); }
+
+// Tiles sized to the vector registers (32 with AVX-512, 16 with AVX2): accumulators, S strips of the
+// right operand and one broadcast. A 28-wide output row is two tiles of 14 positions.
+constexpr int kStrips = 2;
+constexpr int kTileRows1 = register_tiles::kManyRegisters ? 14 : 12;  // positions, one strip
+constexpr int kTileRows2 = register_tiles::kManyRegisters ? 12 : 6;   // positions, two strips
+constexpr int kTileTaps1 = register_tiles::kManyRegisters ? 24 : 12;  // taps, one strip
+constexpr int kTileTaps2 = register_tiles::kManyRegisters ? 12 : 6;   // taps, two strips
+
+// One correlation's shape: the padded input's channels and row length, the filter, the output's size.
+struct Geometry {
+  Index channels = 0;     // C: values per position of the padded input
+  Index kernel = 1;       // k
+  Index stride = 1;       // s
+  Index row_values = 0;   // values per row of the padded input (Wp·C)
+  Index out_height = 0;   // H'
+  Index out_width = 0;    // W'
+  Index run() const { return kernel * channels; }        // a filter row's taps, contiguous in the input
+  Index step() const { return stride * channels; }       // from one output position's patch to the next
+};
+
+namespace detail {
+
+using Eigen::internal::pmadd;
+using Eigen::internal::ploadu;
+using Eigen::internal::pset1;
+using Eigen::internal::pstoreu;
+
+// `cols` values of a strip to `to` (all of it when it is whole).
+template <int L, typename P = typename PacketOf<L>::type>
+inline void store_strip(Scalar* to, const P& strip, Index cols) {
+  if (cols >= L) {
+    pstoreu(to, strip);
+    return;
+  }
+  Scalar lanes[L];
+  pstoreu(lanes, strip);
+  std::copy(lanes, lanes + cols, to);
+}
+
+// Z of R consecutive positions of one output row × S strips; `in` is the first position's patch origin,
+// `out` its output (ldo values per position, `cols` of them written from this strip on).
+template <int L, int R, int S>
+inline void correlate_tile(const Scalar* in, const Geometry& g, const Scalar* T, Index ldt, const Scalar* bias, Scalar* out,
+                           Index ldo, Index cols) {
+  using P = typename PacketOf<L>::type;
+  P acc[R][S];
+  for (int s = 0; s < S; ++s) {
+    const P start = bias ? ploadu<P>(bias + s * L) : pset1<P>(Scalar(0));
+    for (int r = 0; r < R; ++r) acc[r][s] = start;
+  }
+  const Index run = g.run(), step = g.step();
+  for (Index dy = 0; dy < g.kernel; ++dy) {
+    const Scalar* row = in + dy * g.row_values;
+    const Scalar* taps = T + dy * run * ldt;
+    for (Index j = 0; j < run; ++j) {
+      P w[S];
+      for (int s = 0; s < S; ++s) w[s] = ploadu<P>(taps + j * ldt + s * L);
+      for (int r = 0; r < R; ++r) {
+        const P x = pset1<P>(row[r * step + j]);
+        for (int s = 0; s < S; ++s) acc[r][s] = pmadd(x, w[s], acc[r][s]);
+      }
+    }
+  }
+  for (int r = 0; r < R; ++r) {
+    for (int s = 0; s < S; ++s) store_strip<L>(out + r * ldo + s * L, acc[r][s], cols - s * L);
+  }
+}
+
+// The last positions of a row (fewer than a tile) in one tile of that many.
+template <int L, int S, int... Rest>
+inline void correlate_rest(int positions, const Scalar* in, const Geometry& g, const Scalar* T, Index ldt, const Scalar* bias,
+                           Scalar* out, Index ldo, Index cols, std::integer_sequence<int, Rest...>) {
+  ((positions == Rest + 1 ? correlate_tile<L, Rest + 1, S>(in, g, T, ldt, bias, out, ldo, cols) : void()), ...);
+}
+
+// One output row, S strips: whole tiles of R positions, then the rest.
+template <int L, int S, int R>
+inline void correlate_row(const Scalar* in, const Geometry& g, const Scalar* T, Index ldt, const Scalar* bias, Scalar* out,
+                          Index ldo, Index cols) {
+  const Index width = g.out_width, step = g.step();
+  Index x = 0;
+  for (; x + R <= width; x += R) correlate_tile<L, R, S>(in + x * step, g, T, ldt, bias, out + x * ldo, ldo, cols);
+  if (x < width) {
+    correlate_rest<L, S>(static_cast<int>(width - x), in + x * step, g, T, ldt, bias, out + x * ldo, ldo, cols,
+                      std::make_integer_sequence<int, R - 1>{});
+  }
+}
+
+// ∂T of I consecutive taps of one filter row × S strips, summed over every output position of one image;
+// `in` is position (0, 0)'s value of the first tap.
+template <int L, int I, int S>
+inline void tap_gradient_tile(const Scalar* in, const Geometry& g, const Scalar* G, Index ldg, Scalar* dT, Index ldt) {
+  using P = typename PacketOf<L>::type;
+  P acc[I][S];
+  for (int i = 0; i < I; ++i) {
+    for (int s = 0; s < S; ++s) acc[i][s] = ploadu<P>(dT + i * ldt + s * L);
+  }
+  const Index step = g.step();
+  for (Index y = 0; y < g.out_height; ++y) {
+    const Scalar* row = in + y * g.stride * g.row_values;
+    const Scalar* grads = G + y * g.out_width * ldg;
+    for (Index x = 0; x < g.out_width; ++x) {
+      P d[S];
+      for (int s = 0; s < S; ++s) d[s] = ploadu<P>(grads + x * ldg + s * L);
+      for (int i = 0; i < I; ++i) {
+        const P v = pset1<P>(row[x * step + i]);
+        for (int s = 0; s < S; ++s) acc[i][s] = pmadd(v, d[s], acc[i][s]);
+      }
+    }
+  }
+  for (int i = 0; i < I; ++i) {
+    for (int s = 0; s < S; ++s) pstoreu(dT + i * ldt + s * L, acc[i][s]);
+  }
+}
+
+template <int L, int S, int... Rest>
+inline void tap_gradient_rest(int taps, const Scalar* in, const Geometry& g, const Scalar* G, Index ldg, Scalar* dT, Index ldt,
+                              std::integer_sequence<int, Rest...>) {
+  ((taps == Rest + 1 ? tap_gradient_tile<L, Rest + 1, S>(in, g, G, ldg, dT, ldt) : void()), ...);
+}
+
+// Every tap of every filter row, S strips: whole tiles of I taps, then the rest of each row's run.
+template <int L, int S, int I>
+inline void tap_gradient_strips(const Scalar* image, const Geometry& g, const Scalar* G, Index ldg, Scalar* dT, Index ldt) {
+  const Index run = g.run();
+  for (Index dy = 0; dy < g.kernel; ++dy) {
+    const Scalar* in = image + dy * g.row_values;
+    Scalar* rows = dT + dy * run * ldt;
+    Index j = 0;
+    for (; j + I <= run; j += I) tap_gradient_tile<L, I, S>(in + j, g, G, ldg, rows + j * ldt, ldt);
+    if (j < run) {
+      tap_gradient_rest<L, S>(static_cast<int>(run - j), in + j, g, G, ldg, rows + j * ldt, ldt, std::make_integer_sequence<int, I - 1>{});
+    }
+  }
+}
+
+// Z of one padded image with strips of L lanes (correlate below).
+template <int L>
+inline void correlate_lanes(const Scalar* image, const Geometry& g, const Scalar* T, Index cols, const Scalar* bias, Scalar* out,
+                            Index ldo) {
+  const Index ldt = strip_width(cols), strips = ldt / L;
+  for (Index y = 0; y < g.out_height; ++y) {
+    const Scalar* in = image + y * g.stride * g.row_values;
+    Scalar* row_out = out + y * g.out_width * ldo;
+    Index s = 0;
+    for (; s + kStrips <= strips; s += kStrips) {
+      correlate_row<L, kStrips, kTileRows2>(in, g, T + s * L, ldt, bias ? bias + s * L : nullptr, row_out + s * L, ldo, cols - s * L);
+    }
+    if (s < strips) {
+      correlate_row<L, 1, kTileRows1>(in, g, T + s * L, ldt, bias ? bias + s * L : nullptr, row_out + s * L, ldo, cols - s * L);
+    }
+  }
+}
+
+// ∂T from one image with strips of L lanes (add_tap_gradients below).
+template <int L>
+inline void add_tap_gradients_lanes(const Scalar* image, const Geometry& g, const Scalar* G, Index ldg, Scalar* dT) {
+  const Index strips = ldg / L;
+  Index s = 0;
+  for (; s + kStrips <= strips; s += kStrips) tap_gradient_strips<L, kStrips, kTileTaps2>(image, g, G + s * L, ldg, dT + s * L, ldg);
+  if (s < strips) tap_gradient_strips<L, 1, kTileTaps1>(image, g, G + s * L, ldg, dT + s * L, ldg);
+}
+
+}  // namespace detail
+
+// Z = the correlation of one padded image (`image`, shaped by g) with T (g.kernel²·g.channels ×
+// strip_width(cols)), plus `bias` (strip_width(cols) values, or null for none): position (y, x)'s `cols`
+// values at out + (y·W' + x)·ldo.
+inline void correlate(const Scalar* image, const Geometry& g, const Scalar* T, Index cols, const Scalar* bias, Scalar* out,
+                      Index ldo) {
+  if (lanes_for(cols) == kLanes) {
+    detail::correlate_lanes<kLanes>(image, g, T, cols, bias, out, ldo);
+  } else {
+    detail::correlate_lanes<kHalfLanes>(image, g, T, cols, bias, out, ldo);
+  }
+}
+
+// dT (g.kernel²·g.channels × strip_width(cols)) += the taps' gradients from one image: its padded values
+// `image` against its output's gradient G (position (y, x)'s strip-padded row at G + (y·W' + x)·strip_width(cols)).
+inline void add_tap_gradients(const Scalar* image, const Geometry& g, const Scalar* G, Index cols, Scalar* dT) {
+  if (lanes_for(cols) == kLanes) {
+    detail::add_tap_gradients_lanes<kLanes>(image, g, G, strip_width(cols), dT);
+  } else {
+    detail::add_tap_gradients_lanes<kHalfLanes>(image, g, G, strip_width(cols), dT);
+  }
+}
+
+// sums (strip_width(cols) values) += Σ_p G(p, :) over `positions` rows of a strip-padded G (∇b), p ascending.
+inline void add_column_sums(const Scalar* G, Index positions, Index cols, Scalar* sums) {
+  const auto add = [&](auto lanes) {
+    constexpr int L = decltype(lanes)::value;
+    using P = typename PacketOf<L>::type;
+    const Index ldg = strip_width(cols);
+    for (Index s = 0; s < ldg; s += L) {
+      P acc = Eigen::internal::ploadu<P>(sums + s);
+      for (Index p = 0; p < positions; ++p) acc = Eigen::internal::padd(acc, Eigen::internal::ploadu<P>(G + p * ldg + s));
+      Eigen::internal::pstoreu(sums + s, acc);
+    }
+  };
+  if (lanes_for(cols) == kLanes) {
+    add(std::integral_constant<int, kLanes>{});
+  } else {
+    add(std::integral_constant<int, kHalfLanes>{});
+  }
+}
+
+}  // namespace featurelab::std_pack::conv2d_kernels

@@ -18,6 +18,7 @@ using namespace featurelab;
 using featurelab::testing::layer;
 using featurelab::testing::layers;
 using std_test::harness;
+using std_test::check_same_bits_on_threads;
 using std_test::Overrides;
 
 namespace {
@@ -305,27 +306,7 @@ TEST_CASE("image layers: conv-net gives the same bits on one, two and three thre
   auto loss = harness().make<Loss>("cross-entropy", {}, spec);
   Rng rng(3);
   model->init(rng);
-  const Dataset data = labelled(23, spec.dim, spec.classes, 7);
-  const auto run = [&](int threads, Vec& grad, Mat& dX) {
-    set_job_threads(threads);
-    grad.resize(model->trainable_size());
-    const Scalar value = loss->evaluate_with_gradient(*model, Batch::of(data), grad);
-    dX.resize(data.size(), spec.dim);
-    model->input_gradient(data.X, Mat::Constant(data.size(), spec.classes, Scalar(0.25)), dX);
-    set_job_threads(1);
-    return value;
-  };
-  Vec g1, g2, g3;
-  Mat d1, d2, d3;
-  const Scalar v1 = run(1, g1, d1), v2 = run(2, g2, d2), v3 = run(3, g3, d3);
-  CHECK(v1 == v2);
-  CHECK(v1 == v3);
-  CHECK(g1 == g2);
-  CHECK(g1 == g3);
-  CHECK(d1 == d2);
-  CHECK(d1 == d3);
-  CHECK(g1.norm() > 0);
-  CHECK(d1.norm() > 0);
+  check_same_bits_on_threads(*model, *loss, labelled(23, spec.dim, spec.classes, 7), spec.classes);
 }
 
 TEST_CASE("image layers: a layer that does not fit its input says what to change") {

@@ -18,6 +18,7 @@
 
 using namespace featurelab;
 using std_test::harness;
+using std_test::check_same_bits_on_threads;
 using std_test::Overrides;
 
 namespace {
@@ -346,25 +347,7 @@ TEST_CASE("two-layer's whole-batch products give the same bits on one, two and t
   auto loss = harness().make<Loss>("cross-entropy", {}, s);
   Rng rng(3);
   model->init(rng);
-  const Dataset data = batch_data(1003, 300, 3, 7, false);
-  auto run = [&](int threads, Vec& grad, Mat& dX) {
-    set_job_threads(threads);
-    grad.resize(model->trainable_size());
-    const Scalar value = loss->evaluate_with_gradient(*model, Batch::of(data), grad);
-    dX.resize(data.size(), 300);
-    model->input_gradient(data.X, Mat::Constant(data.size(), 3, Scalar(0.25)), dX);
-    set_job_threads(1);
-    return value;
-  };
-  Vec g1, g2, g3;
-  Mat d1, d2, d3;
-  const Scalar v1 = run(1, g1, d1), v2 = run(2, g2, d2), v3 = run(3, g3, d3);
-  CHECK(v1 == v2);
-  CHECK(v1 == v3);
-  CHECK(g1 == g2);
-  CHECK(g1 == g3);
-  CHECK(d1 == d2);
-  CHECK(d1 == d3);
+  check_same_bits_on_threads(*model, *loss, batch_data(1003, 300, 3, 7, false), 3);
 }
 
 TEST_CASE("conv-net with a hidden layer: parameter, input and hidden-hook gradients") {

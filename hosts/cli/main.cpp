@@ -12,6 +12,7 @@
 #include "engine/provenance.hpp"
 #include "errors.hpp"
 #include "huge_pages.hpp"
+#include "openmp_waiting.hpp"
 
 #include <featurelab/version.hpp>
 
@@ -21,6 +22,7 @@
 int main(int argc, char** argv) {
   using namespace featurelab;
   cli::restart_with_huge_pages(argv);  // first: glibc reads its tunables only when a process starts
+  cli::restart_with_brief_openmp_waits(argv);  // and libgomp its settings
   set_command_line(std::vector<std::string>(argv, argv + argc));  // for run.json and summary.json
   CLI::App app{"featurelab: feature-learning experiments from plugin components and TOML pipelines.\n"
                "Exit codes: 0 ok, 1 job or assertion failed, 2 bad input, 3 plugin refused, 75 run directory or\n"

@@ -33,6 +33,11 @@ from typing import Any, Callable, Iterable, List, Mapping, Optional, Sequence, U
 
 import pandas as pd
 
+# Brief OpenMP waits, as the featurelab command sets them (hosts/cli/openmp_waiting.cpp): libgomp reads this once,
+# when it is loaded with the extension below, unless the process loaded it before.
+if "GOMP_SPINCOUNT" not in os.environ and "OMP_WAIT_POLICY" not in os.environ:
+    os.environ["GOMP_SPINCOUNT"] = "10000"
+
 from . import _featurelab
 from ._featurelab import BusyError, ConfigError, FeaturelabError, PluginError
 

@@ -225,27 +225,7 @@ TEST_CASE("two-layer gives the same bits on one, two and three threads (row chun
   auto loss = harness().make<Loss>("logistic", {}, s);
   Rng rng(3);
   model->init(rng);
-  const Dataset data = batch_data(1003, 2, 2, 7, false);  // not a multiple of the chunk count
-  auto run = [&](int threads, Vec& grad, Mat& dX) {
-    set_job_threads(threads);
-    grad.resize(model->trainable_size());
-    const Scalar value = loss->evaluate_with_gradient(*model, Batch::of(data), grad);
-    Mat out(data.size(), 1), dout = Mat::Constant(data.size(), 1, Scalar(0.25));
-    model->forward(data.X, out);
-    dX.resize(data.size(), 2);
-    model->input_gradient(data.X, dout, dX);
-    set_job_threads(1);
-    return value + out.sum();
-  };
-  Vec g1, g2, g3;
-  Mat d1, d2, d3;
-  const Scalar v1 = run(1, g1, d1), v2 = run(2, g2, d2), v3 = run(3, g3, d3);
-  CHECK(v1 == v2);
-  CHECK(v1 == v3);
-  CHECK(g1 == g2);
-  CHECK(g1 == g3);
-  CHECK(d1 == d2);
-  CHECK(d1 == d3);
+  check_same_bits_on_threads(*model, *loss, batch_data(1003, 2, 2, 7, false), 1);  // not a multiple of the chunk count
 }
 
 // The FusedStep capability against the three calls it replaces: the blocked step of a small first layer (Li et

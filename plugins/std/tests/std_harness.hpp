@@ -17,8 +17,8 @@ using Overrides = std::map<std::string, featurelab::Value>;
 
 inline featurelab::testing::Harness& harness() { return featurelab::testing::pack(FEATURELAB_STD_PLUGIN); }
 
-// The loss, its gradient and the input gradient (of a constant 0.25 output gradient) on `data` are the same
-// bits on one, two and three threads, and not all zero.
+// The loss, the outputs, the loss's gradient and the input gradient (of a constant 0.25 output gradient)
+// on `data` are the same bits on one, two and three threads, and the gradients not all zero.
 inline void check_same_bits_on_threads(featurelab::Model& model, featurelab::Loss& loss, const featurelab::Dataset& data,
                                        featurelab::Index outputs) {
   using namespace featurelab;
@@ -26,10 +26,12 @@ inline void check_same_bits_on_threads(featurelab::Model& model, featurelab::Los
     set_job_threads(threads);
     grad.resize(model.trainable_size());
     const Scalar value = loss.evaluate_with_gradient(model, Batch::of(data), grad);
+    Mat out(data.size(), outputs);
+    model.forward(data.X, out);
     dX.resize(data.size(), data.X.cols());
     model.input_gradient(data.X, Mat::Constant(data.size(), outputs, Scalar(0.25)), dX);
     set_job_threads(1);
-    return value;
+    return value + out.sum();
   };
   Vec g1, g2, g3;
   Mat d1, d2, d3;

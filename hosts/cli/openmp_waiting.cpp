@@ -17,16 +17,22 @@
 
 namespace featurelab::cli {
 
+#ifdef FEATURELAB_BRIEF_OPENMP_WAITS
 namespace {
 constexpr const char* kSpinCount = "GOMP_SPINCOUNT";
 constexpr const char* kBriefSpin = "10000";
 }  // namespace
+#endif
 
 void restart_with_brief_openmp_waits(char** argv) {
+#ifndef FEATURELAB_BRIEF_OPENMP_WAITS
+  (void)argv;  // a build without OpenMP: no libgomp to set
+#else
   if (std::getenv(kSpinCount) != nullptr || std::getenv("OMP_WAIT_POLICY") != nullptr) return;  // the user's, or done
   if (::setenv(kSpinCount, kBriefSpin, 1) != 0) return;
   ::execv("/proc/self/exe", argv);
   ::unsetenv(kSpinCount);  // no /proc: run on with libgomp's default, and the environment as it was
+#endif
 }
 
 }  // namespace featurelab::cli

@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <optional>
@@ -38,6 +39,14 @@ namespace {
 // few hundred metrics; a larger summary needs the rest of its space when it is written.
 constexpr long kSummaryReserveBytes = 16 << 10;
 
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// A probe is worth a note when it costs more than a second in all and more per evaluation than the
+// training between two evaluations: the job measures more than it trains (`every` on the probe, or a
+// cheaper probe, gives the time back).
+constexpr double kProbeNoteSeconds = 1.0;
+
 class JobRunner final : public TrainerHost {
  public:
   JobRunner(const Pipeline& p, Catalog& catalog, const JobOptions& options)
@@ -45,14 +54,16 @@ class JobRunner final : public TrainerHost {
 
   JobResult run() {
     JobResult result;
-    const auto start = std::chrono::steady_clock::now();
+    const auto start = Clock::now();
     // Outside the try: the handlers below still finish its line (it lived inside the try block
     // once, and the handlers used it after its scope ended: found by AddressSanitizer).
     std::optional<Progress> progress;
     try {
+      const auto setup_start = Clock::now();
       build();
       sample();
       c_.model->init(init_rng_);
+      time_.setup = seconds_since(setup_start);
       if (options_.load_params) {  // `featurelab eval`: measure saved parameters, train nothing
         load_parameter_blocks(*c_.model, options_.load_params->dir, options_.load_params->hashes);
         run_probes(options_.load_params->step);
@@ -61,6 +72,8 @@ class JobRunner final : public TrainerHost {
         result.ok = true;
         result.steps = options_.load_params->step;
         result.final_metrics = metrics_.final_values();
+        result.seconds = seconds_since(start);
+        result.time = time_;
         return result;
       }
       progress.emplace(options_.label.empty() ? p_.name + " seed " + std::to_string(options_.seed) : options_.label,
@@ -85,7 +98,9 @@ class JobRunner final : public TrainerHost {
     if (!metrics_.failure().empty()) result.error = metrics_.failure();
     if (progress) progress->finish();
     progress_ = nullptr;
-    result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    result.seconds = seconds_since(start);
+    result.time = time_;
+    if (result.ok) note_costly_probes(result.seconds);
     result.steps = last_step_;
     result.final_metrics = metrics_.final_values();
     result.history = metrics_.history();
@@ -150,6 +165,7 @@ class JobRunner final : public TrainerHost {
       }
       Measurements out;
       ProbeInput input{*c_.model, *c_.loss, train_, test_, c_.features, c_.named_attacks, step};
+      const auto probe_start = Clock::now();
       try {
         c_.probes[i]->measure(input, out);
       } catch (const std::bad_alloc&) {
@@ -158,6 +174,8 @@ class JobRunner final : public TrainerHost {
         throw Error(probe_at(i, step) + ": " + e.what());
       }
       const std::string& prefix = p_.probes[i].name;
+      time_.probes[prefix] += seconds_since(probe_start);
+      ++time_.evaluations[prefix];
       for (const auto& [name, value] : out.scalars()) metrics_.scalar(step, prefix + "." + name, value);
       for (const auto& [name, table] : out.tables()) metrics_.table(step, prefix + "." + name, table);
     }
@@ -182,7 +200,27 @@ class JobRunner final : public TrainerHost {
   void save_params(Index step) {
     const std::string dir = saved_step_dir(step);
     if (saved_params_.count(dir + "/" + c_.model->blocks().front().name + ".npy") != 0) return;
+    const auto save_start = Clock::now();
     for (auto& [file, hash] : save_parameter_blocks(*c_.model, options_.dir / "params" / dir)) saved_params_[file] = hash;
+    time_.saving += seconds_since(save_start);
+  }
+
+  // The job log's note of each probe that took longer per evaluation than the training between two.
+  void note_costly_probes(double seconds) const {
+    if (!options_.log) return;
+    double measuring = 0.0;
+    for (const auto& [name, spent] : time_.probes) measuring += spent;
+    const double training = seconds - time_.setup - time_.saving - measuring;
+    for (const auto& [name, spent] : time_.probes) {
+      const Index runs = time_.evaluations.at(name);
+      const double per_run = spent / double(runs);
+      const double between = runs > 1 ? training / double(runs - 1) : training;
+      if (spent >= kProbeNoteSeconds && per_run > between) {
+        options_.log->warn("probe '{}' took {:.3g}s per evaluation ({} evaluations, {:.3g}s in all), more than the "
+                           "{:.3g}s of training between two: give it `every` (a multiple of train.eval_every) or "
+                           "make it cheaper", name, per_run, runs, spent, between);
+      }
+    }
   }
 
   void build() {
@@ -243,7 +281,20 @@ class JobRunner final : public TrainerHost {
   Rng init_rng_;
   Index last_step_ = 0;
   std::map<std::string, std::string> saved_params_;
+  JobTime time_;
 };
+
+// summary.json's "time": {"setup": s, "training": s, "saving": s, "probes": {name: {"seconds": s, "evaluations": n}}}.
+nlohmann::json time_spent(const JobResult& result) {
+  nlohmann::json probes = nlohmann::json::object();
+  double measuring = 0.0;
+  for (const auto& [name, spent] : result.time.probes) {
+    probes[name] = {{"seconds", spent}, {"evaluations", result.time.evaluations.at(name)}};
+    measuring += spent;
+  }
+  const double training = std::max(0.0, result.seconds - result.time.setup - result.time.saving - measuring);
+  return {{"setup", result.time.setup}, {"training", training}, {"saving", result.time.saving}, {"probes", probes}};
+}
 
 }  // namespace
 
@@ -276,6 +327,7 @@ JobResult run_job(const Pipeline& pipeline, Catalog& catalog, const JobOptions& 
   if (!result.ok) summary["error"] = result.error;
   summary["steps"] = result.steps;
   summary["seconds"] = result.seconds;
+  summary["time"] = time_spent(result);
   nlohmann::json final_metrics = nlohmann::json::object();
   for (const auto& [metric, value] : result.final_metrics) {
     final_metrics[metric] = std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);

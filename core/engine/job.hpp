@@ -38,6 +38,16 @@ struct JobOptions {
   std::optional<LoadParams> load_params;
 };
 
+// Where a job's time went (summary.json "time"), so a probe that costs more than the training it measures is
+// seen: making the components and sampling the data, each probe (by name) and how often it ran, and saving
+// parameters. The rest of the job's seconds is training.
+struct JobTime {
+  double setup = 0.0;
+  double saving = 0.0;
+  std::map<std::string, double> probes;       // {"accuracy": 1.7}
+  std::map<std::string, Index> evaluations;   // {"accuracy": 11}
+};
+
 struct JobResult {
   bool ok = false;
   bool interrupted = false;
@@ -47,6 +57,7 @@ struct JobResult {
   std::map<std::string, double> final_metrics;
   std::map<std::string, std::vector<std::pair<Index, double>>> history;
   std::map<std::string, std::string> saved_params;  // {"step000300/W.npy": sha256}
+  JobTime time;
 };
 
 // Never throws for a failure inside the job (plugin error, divergence): it is reported in the

@@ -25,6 +25,9 @@ check "metrics.jsonl lines are JSON with step, metric, value" \
 check "every assertion held" bash -c "! grep -qE '^    \"holds\": false' '$out/asserts.json'"
 check "each assertion is checked at initialisation too" grep -q '"at_init"' "$out/asserts.json"
 check "the cosine table was written" bash -c "ls '$job'/tables/*.csv >/dev/null"
+check "summary.json says where the job's time went: setup, training, each probe and its evaluations" \
+  jq -e '.time | (.setup > 0) and (.training > 0) and (.probes.observed.evaluations == 4) and (.probes.clean.seconds > 0)' \
+  "$job/summary.json"
 # A failing prediction exits 1 and says so.
 expect 1 "assert FAIL" -- $fl run "$pipeline" --out "$work/fail" --set data.train=400 --set model.width=20 \
   --set train.steps=1

@@ -40,6 +40,17 @@ check "no every: at every evaluation" test "$(probe_steps "$work/every" accuracy
 expect 2 "probe.2.every: expected a step count >= 0" -- $fl validate "$sweep" --set probe.2.every=-1
 expect 2 "probe.2.every: expected a step count >= 0" -- $fl validate "$sweep" --set 'probe.2.every="final"'
 
+# Where a job's time went: summary.json's "time"; a probe costlier per evaluation than the training between two
+# evaluations is named in the job's log (fixture:slow-probe sleeps 0.1 s at each of 11), a cheap one is not.
+expect 0 "" -- env FEATURELAB_PLUGIN_PATH="$FIXTURE_DIR/fixture" $fl run "$SOURCE_DIR/tests/data/slow-probe.toml" --out "$work/slow" -q
+check "summary.json: setup, training, each probe's seconds and evaluations" jq -e \
+  '.time | (.setup > 0) and (.training > 0) and (.probes["slow-probe"].evaluations == 11) and (.probes["slow-probe"].seconds >= 1.1)' \
+  "$work"/slow/jobs/0000-*/summary.json
+check "the slow probe is named in log.txt, with its cost" \
+  grep -qE "warning probe 'slow-probe' took 0\.1[0-9]*s per evaluation \(11 evaluations, 1\.[0-9]+s in all\), more than the" \
+  "$work"/slow/jobs/0000-*/log.txt
+check "the cheap probe is not" bash -c "! grep -q \"probe 'accuracy' took\" '$work'/slow/jobs/0000-*/log.txt"
+
 # Re-running into the same directory skips the finished jobs.
 expect 0 "4 already done" -- $fl run "$sweep" --out "$work/j1"
 expect 2 "another configuration" -- $fl run "$sweep" --out "$work/j1" --set train.steps=61

@@ -3,6 +3,7 @@
 #include "crash_model.hpp"
 #include "forgetful_augment.hpp"
 #include "keyword_probe.hpp"
+#include "slow_probe.hpp"
 
 #include <featurelab/pack.hpp>
 
@@ -56,4 +57,5 @@ FEATURELAB_PACK("fixture", "1.0") {
   pack.add<fixture::CrashModel>("crash-model");
   pack.add<fixture::ForgetfulAugment>("forgetful-augment");
   pack.add<fixture::KeywordProbe>("keyword-probe");
+  pack.add<fixture::SlowProbe>("slow-probe");
 }

@@ -115,7 +115,9 @@ def time_spent:
 def time_shares:
   if . == null then "—"
   else . as $t
-    | def pct($x): if $t.jobs_s > 0 then "\($x / $t.jobs_s * 100 | round) %" else "—" end;
+    | def pct($x): if $t.jobs_s <= 0 then "—"
+                  elif $x > 0 and $x / $t.jobs_s < 0.005 then "< 1 %"
+                  else "\($x / $t.jobs_s * 100 | round) %" end;
       "training \(pct($t.training)) · probes \(pct($t.probes))"
       + (if $t.top then " (\($t.top.name | cell) \(pct($t.top.seconds)))" else "" end)
       + " · setup \(pct($t.setup))" + (if $t.saving >= 0.005 * $t.jobs_s then " · saving \(pct($t.saving))" else "" end)

@@ -17,6 +17,10 @@
 // 2·n·H'·W'·k²·C_in·C_out for each convolution, the same again for ∇W and, but for the first, for the input's
 // gradient) over the best GEMM of the machine at the same thread count (machine_limits.hpp).
 //   transformer_k2       fourier-icl's transformer at modular-transformer.toml's k = 2 arm (as model_bench.cpp)
+//   transformer_wide     a transformer composed of std's layers at a width where the products are large enough to
+//                        matter: width 128, 4 heads of 32 with rotary positions, MLP 512 (GELU), 2 pre-norm blocks,
+//                        prompts of 32 tokens (fourier-icl's needle-retrieval), batches of 64, AdamW; %sgemm from
+//                        its products' operations (transformer_flops)
 #include "bench_components.hpp"
 #include "machine_limits.hpp"
 
@@ -234,6 +238,50 @@ void transformer_k2(benchmark::State& state) {
   alternate(state, s, composed, hand);
 }
 
+// Floating-point operations of one training step of the products of a pre-norm transformer with `blocks` blocks,
+// n sequences of T tokens, width d, MLP width f, c classes: per block and sequence the projections q, k, v, o
+// (4·2·T·d²), the scores and the weighted values (2·2·T²·d), the MLP (2·2·T·d·f); the head on the last token
+// (2·d·c). The backward pass multiplies twice as much (the input's and the weights' gradients): 3× in all.
+double transformer_flops(Index blocks, Index n, Index T, Index d, Index f, Index c) {
+  const double per_block = 8.0 * double(T * d * d) + 4.0 * double(T * T * d) + 4.0 * double(T * d * f);
+  return 3.0 * double(n) * (double(blocks) * per_block + 2.0 * double(d * c));
+}
+
+void transformer_wide(benchmark::State& state) {
+  constexpr Index kWidth = 128, kMlp = 512, kBlocks = 2, kTokens = 32;
+  Setting s;
+  auto dist = make<Distribution>(Kind::Distribution, "needle-retrieval", {{"length", std::int64_t(kTokens)}}, s.spec);
+  s.spec = dist->spec();
+  s.features = dist->features();
+  Rng rng(1);
+  dist->sample(640, Split::Train, rng, s.data);
+  s.batch = 64;
+  std::vector<ComponentSpec> body{layer("std:embedding", {{"width", std::int64_t(kWidth)}, {"positions", std::string("none")}})};
+  for (Index l = 0; l < kBlocks; ++l) {
+    body.push_back(layer("std:residual", {{"layers", layers({layer("std:layer-norm"),
+                                                              layer("std:attention", {{"heads", std::int64_t(4)},
+                                                                                      {"positions", std::string("rope")}})},
+                                                             "model.layer.r")}}));
+    body.push_back(layer("std:residual",
+                         {{"layers", layers({layer("std:layer-norm"), layer("std:linear", {{"out", std::int64_t(kMlp)}}),
+                                             layer("std:activation", {{"activation", std::string("gelu")}}),
+                                             layer("std:linear", {{"out", std::int64_t(kWidth)}})},
+                                            "model.layer.m")}}));
+  }
+  body.push_back(layer("std:layer-norm"));
+  body.push_back(layer("std:last-token"));
+  body.push_back(layer("std:linear"));
+  Arm net = arm(s, make<Model>(Kind::Model, "network", {{"layer", layers(body)}}, s.spec, 1000000, &s.features), "adamw",
+                {{"lr", 1e-3}, {"beta1", 0.9}, {"beta2", 0.98}, {"weight_decay", 1.0}});
+  const int threads = static_cast<int>(state.range(0));
+  set_job_threads(threads);
+  step(s, net);
+  for (auto _ : state) state.SetIterationTime(step(s, net));
+  set_job_threads(1);
+  const double flops = transformer_flops(kBlocks, s.batch, kTokens, kWidth, kMlp, s.spec.classes);
+  bench::report_against_limits(state, flops, sizeof(Scalar) * 2.0 * double(net.model->trainable_size()), threads);
+}
+
 }  // namespace
 
 BENCHMARK(two_layer_figure1)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseManualTime();
@@ -241,3 +289,4 @@ BENCHMARK(conv_net_fashion)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark:
 BENCHMARK(conv_net_contrastive)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseManualTime();
 BENCHMARK(conv_net_evaluate)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseManualTime();
 BENCHMARK(transformer_k2)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseManualTime();
+BENCHMARK(transformer_wide)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseManualTime();

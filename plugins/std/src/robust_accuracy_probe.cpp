@@ -33,15 +33,51 @@ void RobustAccuracyProbe::measure(const ProbeInput& in, Measurements& out) {
   in.model.forward(batch.X(), logits);
   const ConstIVecMap truth = batch.Y();
   out.scalar("clean", static_cast<double>(readout_.correct(logits, truth).count()) / double(n));
-  Mat X_adv(n, batch.dim);
   for (double r : radii_) {
-    Eigen::Array<bool, Eigen::Dynamic, 1> robust = Eigen::Array<bool, Eigen::Dynamic, 1>::Constant(n, true);
+    Robust robust = Robust::Constant(n, true);
     for (const auto& attack : in.attacks) {
-      attack.attack->perturb(in.model, batch, r, X_adv, rng_);
-      in.model.forward(X_adv, logits);
-      robust = robust && readout_.correct(logits, truth);
+      if (!robust.any()) break;  // every sample already fell to an earlier attack at this radius
+      attack_survivors(in.model, *attack.attack, batch, r, robust);
     }
     out.scalar(fmt::format("r={}", r), static_cast<double>(robust.count()) / double(n));
+  }
+}
+
+// An attack on the samples still robust at this radius only: a sample that an earlier attack broke counts as
+// broken whatever the later ones do, and the later ones (PGD: 2·steps passes) cost as much per sample. The
+// samples' attacks are independent of each other, so the verdicts are those of an attack on every sample.
+void RobustAccuracyProbe::attack_survivors(Model& model, Attack& attack, const Batch& batch, double radius, Robust& robust) {
+  const Index n = batch.n;
+  const Index left = robust.count();
+  X_adv_.resize(left, batch.dim);
+  logits_.resize(left, model.outputs());
+  if (left == n) {
+    attack.perturb(model, batch, radius, X_adv_, rng_);
+    model.forward(X_adv_, logits_);
+    robust = robust && readout_.correct(logits_, batch.Y());
+    return;
+  }
+  // The survivors' rows, labels and targets (if any), in order.
+  survivors_.resize(left, batch.dim);
+  survivor_labels_.resize(left);
+  survivor_targets_.resize(batch.has_targets() ? left : 0, batch.t_cols);
+  for (Index i = 0, j = 0; i < n; ++i) {
+    if (!robust(i)) continue;
+    survivors_.row(j) = batch.X().row(i);
+    survivor_labels_(j) = batch.Y()(i);
+    if (batch.has_targets()) survivor_targets_.row(j) = batch.T().row(i);
+    ++j;
+  }
+  Batch sub = batch;
+  sub.x = survivors_.data();
+  sub.y = survivor_labels_.data();
+  sub.t = batch.has_targets() ? survivor_targets_.data() : nullptr;
+  sub.n = left;
+  attack.perturb(model, sub, radius, X_adv_, rng_);
+  model.forward(X_adv_, logits_);
+  const auto held = readout_.correct(logits_, sub.Y());
+  for (Index i = 0, j = 0; i < n; ++i) {
+    if (robust(i)) robust(i) = held(j++);
   }
 }
 

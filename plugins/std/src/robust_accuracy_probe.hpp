@@ -1,6 +1,7 @@
 // Probe `robust-accuracy`: accuracy under the pipeline's attacks, per radius.
 #pragma once
 
+#include <featurelab/attack.hpp>
 #include <featurelab/probe.hpp>
 #include <featurelab/readout.hpp>
 
@@ -17,11 +18,16 @@ class RobustAccuracyProbe : public Probe {
   void measure(const ProbeInput& in, Measurements& out) override;
 
  private:
+  using Robust = Eigen::Array<bool, Eigen::Dynamic, 1>;
+  void attack_survivors(Model& model, Attack& attack, const Batch& batch, double radius, Robust& robust);
+
   std::vector<double> radii_;
   std::string split_;
   Index max_samples_;
   Readout readout_;
   Rng rng_;
+  Mat X_adv_, logits_, survivors_, survivor_targets_;  // n or fewer rows: the samples an attack runs on
+  IVec survivor_labels_;
 };
 
 }  // namespace featurelab::std_pack

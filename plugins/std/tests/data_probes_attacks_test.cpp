@@ -300,6 +300,64 @@ TEST_CASE("robust-accuracy takes the worst case over attacks") {
                     Catch::Contains("[[attack]]"));
 }
 
+namespace {
+// An attack that records the samples it is given, then lets another attack do the work.
+class RecordingAttack : public Attack {
+ public:
+  explicit RecordingAttack(Attack& inner) : inner_(inner) {}
+  void perturb(Model& model, const Batch& batch, double radius, MatRef X_adv, Rng& rng) override {
+    seen.push_back(Mat(batch.X()));
+    inner_.perturb(model, batch, radius, X_adv, rng);
+  }
+  std::vector<Mat> seen;
+
+ private:
+  Attack& inner_;
+};
+}  // namespace
+
+TEST_CASE("robust-accuracy attacks with each attack only the samples the earlier ones left standing") {
+  DataSpec s;
+  s.dim = 3;
+  s.classes = 2;
+  auto model = harness().make<Model>("linear", {{"bias", false}}, s);
+  model->block("W") << 3, 4, 0;
+  auto loss = harness().make<Loss>("logistic", {}, s);
+  Dataset d;
+  d.X.resize(3, 3);
+  d.X << 1, 1, 0, -1, 0, 2, 2, 1, 1;  // margins 7, 3 and 10
+  d.y.resize(3);
+  d.y << 1, 0, 1;
+  d.classes = 2;
+  // ℓ∞ at r = 0.5 lowers a margin by r‖w‖₁ = 3.5: the second sample falls; PGD (ℓ2, by r‖w‖₂ = 2.5) then sees only
+  // the first and third, and neither falls. At r = 1.5: ℓ∞ (−10.5) takes all three, so PGD is not run.
+  auto fgsm = harness().make<Attack>("fgsm", {}, s);
+  auto pgd = harness().make<Attack>("pgd-l2", {}, s);
+  RecordingAttack first(*fgsm), second(*pgd);
+  std::vector<NamedAttack> attacks{{"fgsm", &first}, {"pgd-l2", &second}};
+  FeatureSet f;
+  Measurements m;
+  harness().make<Probe>("robust-accuracy", {{"radii", std::vector<double>{0.5, 1.5}}}, s)
+      ->measure(input(*model, *loss, d, d, f, attacks), m);
+  CHECK(metric(m, "r=0.5") == Approx(2.0 / 3.0));
+  CHECK(metric(m, "r=1.5") == 0.0);
+  REQUIRE(first.seen.size() == 2);
+  CHECK(first.seen[0] == d.X);
+  REQUIRE(second.seen.size() == 1);
+  const Mat survivors = (Mat(2, 3) << 1, 1, 0, 2, 1, 1).finished();
+  CHECK(second.seen[0] == survivors);
+  // The verdicts are those of every attack on every sample.
+  Mat adv(3, 3), out(3, 1);
+  Rng rng(1);
+  Eigen::Array<bool, Eigen::Dynamic, 1> robust = Eigen::Array<bool, Eigen::Dynamic, 1>::Constant(3, true);
+  for (Attack* a : {fgsm.get(), pgd.get()}) {
+    a->perturb(*model, Batch::of(d), 0.5, adv, rng);
+    model->forward(adv, out);
+    for (Index i = 0; i < 3; ++i) robust(i) = robust(i) && (out(i, 0) > 0) == (d.y(i) == 1);
+  }
+  CHECK(robust.count() == 2);
+}
+
 TEST_CASE("gaussian-mixture: antipodal clusters ±e_l up to r = 2·dim, a pair per class, no linear signal") {
   auto dist = harness().make<Distribution>("gaussian-mixture", {{"means", std::string("antipodal")}, {"dim", std::int64_t(3)},
                                                                 {"clusters", std::int64_t(6)}, {"mean_norm", 2.0},

@@ -6,8 +6,10 @@
 //                        GD on the logistic loss
 //   conv_net_fashion     conv-net at Fashion-MNIST's Table 1 setting: 2×28×28 inputs, 3×3 convolutions of 8 and 16
 //                        channels, max pooling, 10 classes, minibatches of 750, Adam; conv-net is a preset of
-//                        these layers since it ran within the criterion (bench/README.md round 13), so the row
+//                        std's layers (a conv-block per block, bench/README.md rounds 13 and 16), so the row
 //                        times it alone
+//   conv_layers_fashion  the same network written as conv2d → relu → pool layers per block instead of conv-net's
+//                        conv-blocks (the same bits): what the fused pass saves
 //   conv_net_evaluate    its forward pass over 10,000 images at once (an accuracy probe's)
 //   conv_net_contrastive conv-net at the contrastive digits proxies' setting (contrastive-decoupling's digits-firing):
 //                        1×28×28 inputs, 5×5 convolutions of 16 and 32 channels, max pooling, minibatches of 512
@@ -171,9 +173,25 @@ ConvFlops conv_net_flops(const ConvShape& shape, Index n) {
   return f;
 }
 
-void conv_net_step(benchmark::State& state, const ConvShape& shape, Index batch) {
+// The same network as conv2d → relu → pool written as three layers per block (what conv-net was before its
+// blocks became conv-blocks), with conv-net's block names.
+Arm conv_layers(const Setting& s, const ConvShape& shape) {
+  std::vector<ComponentSpec> list;
+  for (std::size_t b = 0; b < shape.channels.size(); ++b) {
+    std::map<std::string, Value> conv{{"channels", shape.channels[b]}, {"kernel", std::int64_t(shape.kernel)}};
+    if (b == 0) conv["in_channels"] = std::int64_t(shape.in_channels);
+    list.push_back(layer("std:conv2d", conv));
+    list.push_back(layer("std:activation", {{"activation", std::string("relu")}}));
+    list.push_back(layer("std:pool"));
+  }
+  list.push_back(layer("std:flatten"));
+  list.push_back(layer("std:linear"));
+  return arm(s, make<Model>(Kind::Model, "network", {{"layer", layers(list)}}, s.spec), "adam", {{"lr", 1e-3}});
+}
+
+void conv_net_step(benchmark::State& state, const ConvShape& shape, Index batch, bool in_a_row = false) {
   const Setting s = image_setting(shape, 2 * batch, batch);
-  Arm net = conv_net(s, shape);
+  Arm net = in_a_row ? conv_layers(s, shape) : conv_net(s, shape);
   const int threads = static_cast<int>(state.range(0));
   set_job_threads(threads);
   step(s, net);
@@ -184,6 +202,7 @@ void conv_net_step(benchmark::State& state, const ConvShape& shape, Index batch)
 }
 
 void conv_net_fashion(benchmark::State& state) { conv_net_step(state, kFashion, 750); }
+void conv_layers_fashion(benchmark::State& state) { conv_net_step(state, kFashion, 750, true); }
 void conv_net_contrastive(benchmark::State& state) { conv_net_step(state, kContrastive, 512); }
 
 // The accuracy probe's pass: forward over 10,000 images at once (Fashion-MNIST's test set).
@@ -286,6 +305,7 @@ void transformer_wide(benchmark::State& state) {
 
 BENCHMARK(two_layer_figure1)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseManualTime();
 BENCHMARK(conv_net_fashion)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseManualTime();
+BENCHMARK(conv_layers_fashion)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseManualTime();
 BENCHMARK(conv_net_contrastive)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseManualTime();
 BENCHMARK(conv_net_evaluate)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseManualTime();
 BENCHMARK(transformer_k2)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseManualTime();

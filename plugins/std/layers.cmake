@@ -12,6 +12,7 @@ set(STD_LAYER_SOURCES
   src/layers/attention_layer.cpp
   src/layers/last_token_layer.cpp
   src/layers/conv2d_layer.cpp
+  src/layers/conv_block_layer.cpp
   src/layers/pool_layer.cpp
   src/layers/flatten_layer.cpp
   src/layers/concat_layer.cpp

@@ -1,11 +1,11 @@
-// conv-net as std's layers: conv2d → activation → pool per block, flatten, [linear → activation], linear.
+// conv-net as std's layers: a conv-block (conv2d → activation → pool in one pass) per block, flatten,
+// [linear → activation], linear.
 #include "conv_net_model.hpp"
 
 #include "layers/activation_layer.hpp"
-#include "layers/conv2d_layer.hpp"
+#include "layers/conv_block_layer.hpp"
 #include "layers/flatten_layer.hpp"
 #include "layers/linear_layer.hpp"
-#include "layers/pool_layer.hpp"
 
 #include <featurelab/activation.hpp>
 #include <featurelab/error.hpp>
@@ -96,15 +96,16 @@ LayerStack ConvNetModel::layers_of(const Params& params, Context& context) {
   check_room(input, params, channels.size());
   LayerStack stack;
   for (std::size_t b = 0; b < channels.size(); ++b) {
-    std::map<std::string, Value> conv{{"channels", channels[b]}, {"kernel", params.integer("kernel")}};
+    std::map<std::string, Value> conv = activation;
+    conv["channels"] = channels[b];
+    conv["kernel"] = params.integer("kernel");
+    conv["pool"] = params.str("pool");
     if (b == 0 && flat) {
       conv["in_channels"] = params.integer("in_channels");
       if (const auto height = params.integer_or_auto("height")) conv["height"] = *height;
     }
     const std::string name = "conv" + std::to_string(b + 1);
-    stack.add(entry<Conv2dLayer>("conv2d", conv, context, name, {name + ".W", name + ".b"}));
-    stack.add(entry<ActivationLayer>("activation", activation, context));
-    stack.add(entry<PoolLayer>("pool", {{"mode", params.str("pool")}}, context));
+    stack.add(entry<ConvBlockLayer>("conv-block", conv, context, name, {name + ".W", name + ".b"}));
   }
   stack.add(entry<FlattenLayer>("flatten", {}, context, "features"));
   if (const std::int64_t hidden = params.integer("hidden"); hidden > 0) {

@@ -2,7 +2,8 @@
 // et al. Table 1 on Fashion-MNIST, Li et al. Fig. 3 middle on MNIST, the contrastive digits proxies). L blocks of
 //   conv2d k×k (same padding, stride 1, bias) → activation (ReLU by default) → 2×2 pool (max or average; an odd
 //   edge's last row or column is dropped)
-// then flatten (hook `features`: the pooled maps of the last block, channels last), with hidden = h > 0 a linear
+// each one `conv-block` layer (the three in one pass over each image; hook convN: the block's pooled maps), then
+// flatten (hook `features`: the pooled maps of the last block, channels last), with hidden = h > 0 a linear
 // layer of h units and the same activation (hook `hidden`, the projection a contrastive loss reads), and a linear
 // head. Nothing here computes a gradient: the layers do (featurelab/network.hpp), and a batch too large for one
 // pass runs in chunks of rows. Blocks keep the names the hand-written conv-net gave them (conv1.W, conv1.b, …,

@@ -3,6 +3,7 @@
 #include "layers/attention_layer.hpp"
 #include "layers/concat_layer.hpp"
 #include "layers/conv2d_layer.hpp"
+#include "layers/conv_block_layer.hpp"
 #include "layers/embedding_layer.hpp"
 #include "layers/flatten_layer.hpp"
 #include "layers/last_token_layer.hpp"
@@ -29,6 +30,7 @@ void register_layers(PackBuilder& pack) {
   pack.add<AttentionLayer>("attention");
   pack.add<LastTokenLayer>("last-token");
   pack.add<Conv2dLayer>("conv2d");
+  pack.add<ConvBlockLayer>("conv-block");
   pack.add<PoolLayer>("pool");
   pack.add<FlattenLayer>("flatten");
   pack.add<ConcatLayer>("concat");

@@ -167,6 +167,13 @@ const Scalar* Conv2dLayer::padded_image(const Scalar* row, Mat* padded, Index sl
 }
 
 void Conv2dLayer::forward(const LayerWeights& weights, ConstMatRef in, MatRef out, LayerTape& tape) const {
+  convolve(
+      weights, in, tape, [&](Index i, Index) { return out.row(i).data(); }, [](Index, Index) {});
+}
+
+void Conv2dLayer::convolve(const LayerWeights& weights, ConstMatRef in, LayerTape& tape,
+                           const std::function<Scalar*(Index image, Index chunk)>& output,
+                           const std::function<void(Index image, Index chunk)>& finished) const {
   const Index n = in.rows(), cols = out_channels_, width = strip_width(cols);
   // T = Wᵀ in whole strips (k²·C_in × width), the bias one strip row.
   Mat& taps = tape.buffer(kTaps, patch_size_, width);
@@ -179,27 +186,52 @@ void Conv2dLayer::forward(const LayerWeights& weights, ConstMatRef in, MatRef ou
   parallel_over_chunks(n, [&](Index chunk, Index begin, Index end) {
     for (Index i = begin; i < end; ++i) {
       conv2d_kernels::correlate(padded_image(in.row(i).data(), padded, chunk), forward_, taps.data(), cols, bias.data(),
-                                out.row(i).data(), cols);
+                                output(i, chunk), cols);
+      finished(i, chunk);
     }
   });
 }
 
 void Conv2dLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrads& grads) const {
+  backward_from(pass, grads, [&](Index i, Index) { return dout.row(i).data(); });
+}
+
+void Conv2dLayer::backward_from(const LayerPass& pass, LayerGrads& grads,
+                                const std::function<const Scalar*(Index image, Index chunk)>& gradient) const {
   const bool weight_grads = grads.trains(W_), bias_grads = bias_ && grads.trains(b_);
   if (!weight_grads && !bias_grads && !pass.want_din) return;
   const Index n = pass.in.rows(), positions = out_height_ * out_width_, cols = out_channels_, width = strip_width(cols);
-  if (weight_grads || bias_grads) {
-    // ∇Wᵀ and ∇b of each chunk's images in its own rows (summed in registers), then the chunks added in order.
-    Mat* partial = weight_grads ? &pass.tape.buffer(kTapGrads, parallel_chunks * patch_size_, width) : nullptr;
-    Mat* sums = bias_grads ? &pass.tape.buffer(kBiasGrads, parallel_chunks, width) : nullptr;
-    Mat* padded = !weight_grads || reads_input_directly() ? nullptr : &pass.tape.buffer(kPadded, parallel_chunks * padded_positions(), in_channels_);
-    // G in whole strips (zeros beyond the channels) unless its rows are whole strips already.
-    Mat* strips = width != cols ? &pass.tape.buffer(kGradStrips, parallel_chunks * positions, width) : nullptr;
-    parallel_over_chunks(n, [&](Index chunk, Index begin, Index end) {
-      if (partial) partial->middleRows(chunk * patch_size_, patch_size_).setZero();
-      if (sums) sums->row(chunk).setZero();
-      for (Index i = begin; i < end; ++i) {
-        const Scalar* G = dout.row(i).data();
+  // ∇Wᵀ and ∇b of each chunk's images in its own rows (summed in registers), then the chunks added in order.
+  Mat* partial = weight_grads ? &pass.tape.buffer(kTapGrads, parallel_chunks * patch_size_, width) : nullptr;
+  Mat* sums = bias_grads ? &pass.tape.buffer(kBiasGrads, parallel_chunks, width) : nullptr;
+  Mat* padded = !weight_grads || reads_input_directly() ? nullptr : &pass.tape.buffer(kPadded, parallel_chunks * padded_positions(), in_channels_);
+  // G in whole strips (zeros beyond the channels) unless its rows are whole strips already.
+  Mat* strips = (weight_grads || bias_grads) && width != cols ? &pass.tape.buffer(kGradStrips, parallel_chunks * positions, width) : nullptr;
+  // The input's gradient: the filters turned over, as its correlation reads them: row (ey·k + ex)·C_out + o,
+  // column c = W(o, ((k − 1 − ey)·k + (k − 1 − ex))·C_in + c), in whole strips of C_in; G spread out per chunk.
+  const Index k = kernel_, C = in_channels_, in_width = strip_width(C);
+  const Index spread_positions = spread_height_ * spread_width_, pixels = height_ * width_;
+  Mat* turned = pass.want_din ? &pass.tape.buffer(kTurnedTaps, k * k * cols, in_width) : nullptr;
+  Mat* spread = pass.want_din ? &pass.tape.buffer(kSpread, parallel_chunks * spread_positions, cols) : nullptr;
+  Mat* channels_first = pass.want_din && !channels_last_ ? &pass.tape.buffer(kInputGrad, parallel_chunks * pixels, C) : nullptr;
+  if (turned) {
+    turned->setZero();
+    const ConstMatMap W = pass.weights(W_);
+    for (Index ey = 0; ey < k; ++ey) {
+      for (Index ex = 0; ex < k; ++ex) {
+        const Index tap = ((k - 1 - ey) * k + (k - 1 - ex)) * C;
+        turned->block((ey * k + ex) * cols, 0, cols, C) = W.middleCols(tap, C);
+      }
+    }
+  }
+  parallel_over_chunks(n, [&](Index chunk, Index begin, Index end) {
+    if (partial) partial->middleRows(chunk * patch_size_, patch_size_).setZero();
+    if (sums) sums->row(chunk).setZero();
+    if (spread) spread->middleRows(chunk * spread_positions, spread_positions).setZero();
+    for (Index i = begin; i < end; ++i) {
+      const Scalar* image_gradient = gradient(i, chunk);
+      if (weight_grads || bias_grads) {
+        const Scalar* G = image_gradient;
         if (strips) {
           auto rows = strips->middleRows(chunk * positions, positions);
           rows.rightCols(width - cols).setZero();
@@ -212,57 +244,39 @@ void Conv2dLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrads& 
                                             partial->middleRows(chunk * patch_size_, patch_size_).data());
         }
       }
-    });
-    if (partial) {
-      auto dW = grads(W_);
-      dW = partial->topRows(patch_size_).leftCols(cols).transpose();
-      for (Index chunk = 1; chunk < parallel_chunks; ++chunk) dW += partial->middleRows(chunk * patch_size_, patch_size_).leftCols(cols).transpose();
-    }
-    if (sums) {
-      auto db = grads(b_);
-      db = sums->row(0).leftCols(cols);
-      for (Index chunk = 1; chunk < parallel_chunks; ++chunk) db += sums->row(chunk).leftCols(cols);
-    }
-  }
-  if (!pass.want_din) return;
-  // The filters turned over, as the input gradient's correlation reads them: row (ey·k + ex)·C_out + o,
-  // column c = W(o, ((k − 1 − ey)·k + (k − 1 − ex))·C_in + c), in whole strips of C_in.
-  const Index k = kernel_, C = in_channels_, in_width = strip_width(C);
-  Mat& turned = pass.tape.buffer(kTurnedTaps, k * k * cols, in_width);
-  turned.setZero();
-  const ConstMatMap W = pass.weights(W_);
-  for (Index ey = 0; ey < k; ++ey) {
-    for (Index ex = 0; ex < k; ++ex) {
-      const Index tap = ((k - 1 - ey) * k + (k - 1 - ex)) * C;
-      turned.block((ey * k + ex) * cols, 0, cols, C) = W.middleCols(tap, C);
-    }
-  }
-  const Index spread_positions = spread_height_ * spread_width_, pixels = height_ * width_;
-  Mat& spread = pass.tape.buffer(kSpread, parallel_chunks * spread_positions, cols);
-  Mat* channels_first = channels_last_ ? nullptr : &pass.tape.buffer(kInputGrad, parallel_chunks * pixels, C);
-  parallel_over_chunks(n, [&](Index chunk, Index begin, Index end) {
-    auto map = spread.middleRows(chunk * spread_positions, spread_positions);
-    map.setZero();
-    for (Index i = begin; i < end; ++i) {
-      const ConstMatMap G(dout.row(i).data(), positions, cols);
+      if (!spread) continue;
+      auto map = spread->middleRows(chunk * spread_positions, spread_positions);
       for (Index y = 0; y < out_height_; ++y) {
-        for (Index x = 0; x < out_width_; ++x) {
-          std::copy_n(G.data() + (y * out_width_ + x) * cols, cols,
-                      map.data() + ((stride_ * y + k - 1) * spread_width_ + stride_ * x + k - 1) * cols);
+        const Scalar* from = image_gradient + y * out_width_ * cols;
+        Scalar* to = map.data() + ((stride_ * y + k - 1) * spread_width_ + k - 1) * cols;
+        if (stride_ == 1) {
+          std::copy_n(from, out_width_ * cols, to);  // a row's positions lie side by side in both
+          continue;
         }
+        for (Index x = 0; x < out_width_; ++x) std::copy_n(from + x * cols, cols, to + stride_ * x * cols);
       }
       // Input position (Y, X) is padded position (Y + p, X + p): the correlation starts p rows and columns in.
       const Scalar* origin = map.data() + (pad_ * spread_width_ + pad_) * cols;
       Scalar* din = pass.din.row(i).data();
       if (channels_first) {
         auto image = channels_first->middleRows(chunk * pixels, pixels);
-        conv2d_kernels::correlate(origin, backward_, turned.data(), C, nullptr, image.data(), C);
+        conv2d_kernels::correlate(origin, backward_, turned->data(), C, nullptr, image.data(), C);
         MatMap(din, C, pixels) = image.transpose();
       } else {
-        conv2d_kernels::correlate(origin, backward_, turned.data(), C, nullptr, din, C);
+        conv2d_kernels::correlate(origin, backward_, turned->data(), C, nullptr, din, C);
       }
     }
   });
+  if (partial) {
+    auto dW = grads(W_);
+    dW = partial->topRows(patch_size_).leftCols(cols).transpose();
+    for (Index chunk = 1; chunk < parallel_chunks; ++chunk) dW += partial->middleRows(chunk * patch_size_, patch_size_).leftCols(cols).transpose();
+  }
+  if (sums) {
+    auto db = grads(b_);
+    db = sums->row(0).leftCols(cols);
+    for (Index chunk = 1; chunk < parallel_chunks; ++chunk) db += sums->row(chunk).leftCols(cols);
+  }
 }
 
 }  // namespace featurelab::std_pack

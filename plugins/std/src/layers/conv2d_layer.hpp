@@ -26,10 +26,10 @@
 #include "conv2d_kernels.hpp"
 
 #include <featurelab/layer.hpp>
-
-#include <map>
 #include <featurelab/params.hpp>
 
+#include <functional>
+#include <map>
 #include <optional>
 #include <string>
 
@@ -49,6 +49,22 @@ class Conv2dLayer : public Layer {
   void init(const LayerWeights& weights, Rng& rng) override;
   void forward(const LayerWeights& weights, ConstMatRef in, MatRef out, LayerTape& tape) const override;
   void backward(const LayerPass& pass, ConstMatRef dout, LayerGrads& grads) const override;
+
+ protected:
+  // Each image i of `in` convolved into output(i, chunk) (positions × C_out, channels last), then finished(i, chunk)
+  // called: on the job's threads, in the fixed chunks of images of parallel_over_chunks.
+  void convolve(const LayerWeights& weights, ConstMatRef in, LayerTape& tape,
+                const std::function<Scalar*(Index image, Index chunk)>& output,
+                const std::function<void(Index image, Index chunk)>& finished) const;
+  // The backward pass from each image's output gradient, gradient(i, chunk) (positions × C_out, channels last),
+  // asked for once per image.
+  void backward_from(const LayerPass& pass, LayerGrads& grads,
+                     const std::function<const Scalar*(Index image, Index chunk)>& gradient) const;
+  // The tape's buffers a subclass may use: numbers from kBuffers on.
+  static constexpr std::size_t kBuffers = 9;
+  Index out_channels() const { return out_channels_; }
+  Index out_height() const { return out_height_; }
+  Index out_width() const { return out_width_; }
 
  private:
   // The tape's buffers, by number: the filters as the kernels read them (taps × strips), the bias as one strip

@@ -57,14 +57,17 @@ install: build
 # AddressSanitizer + UndefinedBehaviorSanitizer and the libFuzzer targets; double as the scalar type, so no
 # kDouble branch goes untested; the other product kernel (-DFEATURELAB_BLAS=blis, Debian's serial BLIS for the
 # blocks where it wins), so the suite runs both kernels' code. The core, the SDK and std are instrumented; the
-# paper packs are built without it (FEATURELAB_SANITIZE_PACKS=OFF: instrumented code compiles 1.8x slower).
+# paper packs are built without it (FEATURELAB_SANITIZE_PACKS=OFF: instrumented code compiles 1.8x slower), in
+# double, and checked here by the contract test; their unit tests run in the main build only
+# (FEATURELAB_PACK_UNIT_TESTS=OFF: their executables were a fifth of this build's compile time).
 # It runs every test but the pipelines (their thresholds are float runs') and the end-to-end stories labelled
-# main-build-only: every pack's unit and contract tests, the command's errors, the engine with every
-# broken-plugin job, an XOR run, and a short run of every fuzzer. -O1 with line tables: reports keep file:line.
+# main-build-only: the core's and std's unit tests, every pack's contract test, the command's errors, the engine
+# with every broken-plugin job, an XOR run, and a short run of every fuzzer. -O1 with line tables: reports keep
+# file:line.
 sanitize: deps
 	CXX=clang++ cmake -S . -B $(SANITIZE_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -gline-tables-only -DNDEBUG" -DFEATURELAB_FUZZ=ON \
-	  -DFEATURELAB_SANITIZE_PACKS=OFF -DFEATURELAB_DOUBLE=ON -DFEATURELAB_BLAS=blis \
+	  -DFEATURELAB_SANITIZE_PACKS=OFF -DFEATURELAB_PACK_UNIT_TESTS=OFF -DFEATURELAB_DOUBLE=ON -DFEATURELAB_BLAS=blis \
 	  -DFEATURELAB_OPENMP=OFF -DFEATURELAB_BUILD_BENCH=OFF -DFEATURELAB_FUZZ_SECONDS=$(FUZZ_SECONDS) \
 	  -DCMAKE_UNITY_BUILD=$(UNITY) $(CMAKE_FLAGS)
 	cmake --build $(SANITIZE_BUILD) -j$(JOBS)

@@ -6,6 +6,9 @@
 # prefix "<pack>:".
 function(featurelab_add_pack_tests)
   cmake_parse_arguments(ARG "" "PACK;DEFINE" "SOURCES;LIBS" ${ARGN})
+  if(NOT FEATURELAB_PACK_UNIT_TESTS)  # the target does not exist: a pack's own settings check if(TARGET <pack>-tests)
+    return()
+  endif()
   set(target ${ARG_PACK}-tests)
   add_executable(${target} ${ARG_SOURCES})
   target_link_libraries(${target} PRIVATE featurelab::sdk featurelab-test-main ${ARG_LIBS})

@@ -15,6 +15,11 @@ namespace {
 
 // F's scalar type decides the route: the Gram matrix in double loses nothing below a float F's rounding.
 constexpr bool kSvdRoute = kDouble;
+#ifdef FEATURELAB_SCALAR_DOUBLE
+static_assert(kSvdRoute, "the SVD route is compiled where Scalar is double");
+#else
+static_assert(!kSvdRoute, "the Gram route is compiled where Scalar is float");
+#endif
 // The smallest fraction of σ_max each route resolves: √ε_double for the Gram matrix, ~100·ε_double for the SVD.
 constexpr double kResolved = kSvdRoute ? 1e-13 : 1e-7;
 
@@ -44,14 +49,30 @@ void NuclearNormRegularizer::bind(Model& model) { require_hook_point(model, "nuc
 double NuclearNormRegularizer::decompose(Model& model, ConstMatRef X) {
   model.hook(hook_, X, features_);
   features_d_ = features_.cast<double>();
-  if constexpr (kSvdRoute) {
-    decompose_by_svd();
-  } else {
-    decompose_by_gram();
-  }
+#ifdef FEATURELAB_SCALAR_DOUBLE
+  decompose_by_svd();
+#else
+  decompose_by_gram();
+#endif
   const double scale = per_sample_ ? static_cast<double>(X.rows()) : 1.0;
   return lambda_ * sigma_.sum() / scale;
 }
+
+#ifdef FEATURELAB_SCALAR_DOUBLE
+void NuclearNormRegularizer::decompose_by_svd() {
+  svd_.compute(features_d_, Eigen::ComputeThinU | Eigen::ComputeThinV);
+  sigma_ = svd_.singularValues();  // descending
+  const double cut = sigma_.size() > 0 ? std::max(tol_, kResolved) * sigma_(0) : 0.0;
+  sigma_ = (sigma_.array() > cut).select(sigma_, 0.0);
+  rank_ = 0;
+  while (rank_ < sigma_.size() && sigma_(rank_) > 0) ++rank_;
+}
+
+void NuclearNormRegularizer::subgradient_by_svd(double scale) {
+  dfeatures_ = (scale * svd_.matrixU().leftCols(rank_) * svd_.matrixV().leftCols(rank_).transpose()).cast<Scalar>();
+}
+
+#else
 
 void NuclearNormRegularizer::decompose_by_gram() {
   right_side_ = features_d_.cols() <= features_d_.rows();
@@ -71,15 +92,6 @@ void NuclearNormRegularizer::decompose_by_gram() {
   while (rank_ < m && sigma_(m - 1 - rank_) > 0) ++rank_;
 }
 
-void NuclearNormRegularizer::decompose_by_svd() {
-  svd_.compute(features_d_, Eigen::ComputeThinU | Eigen::ComputeThinV);
-  sigma_ = svd_.singularValues();  // descending
-  const double cut = sigma_.size() > 0 ? std::max(tol_, kResolved) * sigma_(0) : 0.0;
-  sigma_ = (sigma_.array() > cut).select(sigma_, 0.0);
-  rank_ = 0;
-  while (rank_ < sigma_.size() && sigma_(rank_) > 0) ++rank_;
-}
-
 void NuclearNormRegularizer::subgradient_by_gram(double scale) {
   // U₊V₊ᵀ = F·V₊Σ₊⁻¹V₊ᵀ (or U₊Σ₊⁻¹U₊ᵀ·F): the eigenvectors of the kept eigenvalues, the last rank_.
   const auto basis = eigen_.eigenvectors().rightCols(rank_);
@@ -91,9 +103,7 @@ void NuclearNormRegularizer::subgradient_by_gram(double scale) {
   }
 }
 
-void NuclearNormRegularizer::subgradient_by_svd(double scale) {
-  dfeatures_ = (scale * svd_.matrixU().leftCols(rank_) * svd_.matrixV().leftCols(rank_).transpose()).cast<Scalar>();
-}
+#endif
 
 Scalar NuclearNormRegularizer::penalty(Model& model, const Batch& batch, Index step) {
   if (!active(step) || batch.n == 0) return 0;
@@ -105,11 +115,11 @@ Scalar NuclearNormRegularizer::add_penalty(Model& model, const Batch& batch, Ind
   const double value = decompose(model, batch.X());
   if (rank_ == 0) return static_cast<Scalar>(value);  // F = 0: 0 is a subgradient
   const double scale = lambda_ / (per_sample_ ? static_cast<double>(batch.n) : 1.0);
-  if constexpr (kSvdRoute) {
-    subgradient_by_svd(scale);
-  } else {
-    subgradient_by_gram(scale);
-  }
+#ifdef FEATURELAB_SCALAR_DOUBLE
+  subgradient_by_svd(scale);
+#else
+  subgradient_by_gram(scale);
+#endif
   model.hook_backward(hook_, batch.X(), dfeatures_, grad);
   return static_cast<Scalar>(value);
 }

@@ -12,8 +12,11 @@
 
 #include <featurelab/regularizer.hpp>
 
-#include <Eigen/Eigenvalues>
+#ifdef FEATURELAB_SCALAR_DOUBLE
 #include <Eigen/SVD>
+#else
+#include <Eigen/Eigenvalues>
+#endif
 
 #include <map>
 #include <string>
@@ -38,11 +41,15 @@ class NuclearNormRegularizer : public Regularizer {
   // F = hook(X) in double and its singular values, those below the cut set to 0, by the route the scalar type
   // calls for; returns λ·Σσ / N (N = 1 without per_sample).
   double decompose(Model& model, ConstMatRef X);
-  void decompose_by_gram();  // float F: σ = √λ of the smaller Gram matrix, ascending
-  void decompose_by_svd();   // double F: σ of an SVD of F, descending
+  // The SVD route exists only in double builds: BDCSVD's instantiation alone took 50 s of a float build's compile.
   // dfeatures_ = scale·U₊V₊ᵀ (N×k) over the singular values above the cut, from the route's decomposition.
-  void subgradient_by_gram(double scale);
+#ifdef FEATURELAB_SCALAR_DOUBLE
+  void decompose_by_svd();  // double F: σ of an SVD of F, descending
   void subgradient_by_svd(double scale);
+#else
+  void decompose_by_gram();  // float F: σ = √λ of the smaller Gram matrix, ascending
+  void subgradient_by_gram(double scale);
+#endif
 
   double lambda_;
   std::string hook_;
@@ -51,12 +58,15 @@ class NuclearNormRegularizer : public Regularizer {
   double tol_;
   Mat features_;
   Eigen::MatrixXd features_d_;  // column-major double: the eigensolver's layout and precision
+#ifdef FEATURELAB_SCALAR_DOUBLE
+  Eigen::BDCSVD<Eigen::MatrixXd> svd_;
+#else
   Eigen::MatrixXd gram_, projector_;
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen_;
-  Eigen::BDCSVD<Eigen::MatrixXd> svd_;
+  bool right_side_ = true;  // gram_ = FᵀF (k ≤ N) or FFᵀ
+#endif
   Eigen::VectorXd sigma_;   // F's singular values, those below the cut 0: ascending (Gram) or descending (SVD)
   Index rank_ = 0;          // how many are above the cut
-  bool right_side_ = true;  // the Gram route: gram_ = FᵀF (k ≤ N) or FFᵀ
   Mat dfeatures_;
 };
 

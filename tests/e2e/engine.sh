@@ -80,8 +80,11 @@ expect 2 "sweep.n: 'n' is a column of summary.csv" -- $fl validate "$work/column
 sed 's/"model.width" = \[8, 40\]/"model.widht" = [8, 40]/' "$sweep" > "$work/badsweep.toml"
 expect 2 "\[sweep\] model.widht.*did you mean 'width'" -- $fl validate "$work/badsweep.toml"
 
-# kill -9 in the middle of a sweep: finished jobs survive, --resume completes, results identical.
-$fl run "$sweep" --out "$work/killed" --jobs 1 --set train.steps=3000 -q >/dev/null 2>&1 &
+# kill -9 in the middle of a sweep: finished jobs survive, --resume completes, results identical. The jobs last
+# about a second each in any build (tests/data/kill-sweep.toml: a probe that sleeps), so the kill lands between jobs.
+killsweep=$SOURCE_DIR/tests/data/kill-sweep.toml
+export FEATURELAB_PLUGIN_PATH=$FIXTURE_DIR/fixture
+$fl run "$killsweep" --out "$work/killed" --jobs 1 -q >/dev/null 2>&1 &
 pid=$!
 for _ in $(seq 1 200); do
   [[ $(ls "$work"/killed/jobs/*/done 2>/dev/null | wc -l) -ge 1 ]] && break
@@ -91,8 +94,8 @@ kill -9 $pid; pkill -9 -f "$work/killed" 2>/dev/null; wait $pid 2>/dev/null
 finished=$(ls "$work"/killed/jobs/*/done 2>/dev/null | wc -l)
 check "some but not all jobs finished before the kill ($finished)" test "$finished" -ge 1 -a "$finished" -lt 4
 cp -r "$work/killed" "$work/killed-before"
-expect 0 "$finished already done" -- $fl run "$sweep" --out "$work/killed" --resume --set train.steps=3000
-$fl run "$sweep" --out "$work/clean" --set train.steps=3000 -q >/dev/null 2>&1
+expect 0 "$finished already done" -- $fl run "$killsweep" --out "$work/killed" --resume
+$fl run "$killsweep" --out "$work/clean" -q >/dev/null 2>&1
 for d in "$work"/killed-before/jobs/*/; do
   [[ -f $d/done ]] || continue
   name=$(basename "$d")
@@ -102,6 +105,8 @@ for d in "$work"/clean/jobs/*/; do
   name=$(basename "$d")
   check "resumed job $name equals an uninterrupted run" cmp "$d/metrics.jsonl" "$work/killed/jobs/$name/metrics.jsonl"
 done
+
+unset FEATURELAB_PLUGIN_PATH
 
 # Ctrl-C (SIGINT to the parent): running jobs stop cleanly, nothing is lost, exit 130; resume finishes.
 $fl run "$sweep" --out "$work/int" --jobs 2 --set train.steps=200000 -q >/dev/null 2>&1 &

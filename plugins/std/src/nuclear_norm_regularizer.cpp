@@ -81,8 +81,8 @@ void NuclearNormRegularizer::decompose_by_gram() {
   } else {
     gram_.noalias() = features_d_ * features_d_.transpose();
   }
-  eigen_.compute(gram_);
-  sigma_ = eigen_.eigenvalues().cwiseMax(0.0).cwiseSqrt();
+  symmetric_eigen(gram_, eigen_);
+  sigma_ = eigen_.values.cwiseMax(0.0).cwiseSqrt();
   // Eigenvalues at rounding level (a rank-deficient F) turn into σ ~ 1e-8·σ_max of noise under the square root:
   // they are zeros, for the value as for the subgradient. Ascending: the kept ones are the last rank_.
   const Index m = sigma_.size();
@@ -94,7 +94,7 @@ void NuclearNormRegularizer::decompose_by_gram() {
 
 void NuclearNormRegularizer::subgradient_by_gram(double scale) {
   // U₊V₊ᵀ = F·V₊Σ₊⁻¹V₊ᵀ (or U₊Σ₊⁻¹U₊ᵀ·F): the eigenvectors of the kept eigenvalues, the last rank_.
-  const auto basis = eigen_.eigenvectors().rightCols(rank_);
+  const auto basis = eigen_.vectors.rightCols(rank_);
   projector_.noalias() = basis * sigma_.tail(rank_).cwiseInverse().asDiagonal() * basis.transpose();
   if (right_side_) {
     dfeatures_ = (scale * features_d_ * projector_).cast<Scalar>();

@@ -15,7 +15,7 @@
 #ifdef FEATURELAB_SCALAR_DOUBLE
 #include <Eigen/SVD>
 #else
-#include <Eigen/Eigenvalues>
+#include <featurelab/linalg.hpp>
 #endif
 
 #include <map>
@@ -62,7 +62,7 @@ class NuclearNormRegularizer : public Regularizer {
   Eigen::BDCSVD<Eigen::MatrixXd> svd_;
 #else
   Eigen::MatrixXd gram_, projector_;
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen_;
+  SymmetricEigen eigen_;
   bool right_side_ = true;  // gram_ = FᵀF (k ≤ N) or FFᵀ
 #endif
   Eigen::VectorXd sigma_;   // F's singular values, those below the cut 0: ascending (Gram) or descending (SVD)

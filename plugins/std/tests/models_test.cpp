@@ -1,5 +1,6 @@
 // std models: gradients against finite differences for every model × loss, activation, bias and
 // second-layer mode; input gradients; exact values of the activations and second layers.
+#include <featurelab/activation.hpp>
 #include <featurelab/capabilities.hpp>
 #include <featurelab/gradient_check.hpp>
 #include <featurelab/loss.hpp>
@@ -11,6 +12,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <limits>
 #include <map>
 #include <utility>
 #include <string>
@@ -202,6 +204,34 @@ TEST_CASE("the smoothed ReLU is C1 at rho with value rho/alpha") {
     CHECK(dX(0, 0) == 0);
     CHECK(dX(2, 0) == Approx(1));
     CHECK(dX(3, 0) == Approx(1));
+  }
+}
+
+// Only α = 8 has an unrolled kernel (activation.hpp): every other integral α − 1 up to 16 takes the
+// loop, which must make the same products in the same order, so a run gives the bits it gave when each
+// exponent had its own unrolled kernel.
+template <int... N>
+void check_power_loop_bits(std::integer_sequence<int, N...>) {
+  using Unrolled = Scalar (*)(Scalar);
+  const Unrolled unrolled[] = {&activation_kernel::power_of<N>...};
+  for (int n = 1; n < static_cast<int>(sizeof...(N)); ++n) {
+    int top = 0;
+    while ((n >> top) != 0) ++top;
+    for (int i = 0; i <= 1000; ++i) {
+      const Scalar r = Scalar(i) / Scalar(1000) + Scalar(i % 7) * std::numeric_limits<Scalar>::epsilon();
+      if (activation_kernel::power_of(r, n, top) != unrolled[n](r)) FAIL("r = " << r << ", n = " << n);
+    }
+  }
+}
+
+TEST_CASE("the smoothed ReLU's power loop gives the unrolled power's bits for every integral exponent up to 16") {
+  check_power_loop_bits(std::make_integer_sequence<int, activation_kernel::kMaxIntegerExponent + 1>{});
+  // And through the kernel itself: α = 3 (the loop) against α = 3 written out.
+  const activation_kernel::SmoothedRelu<activation_kernel::IntegerExponent> loop(Scalar(3), Scalar(0.5));
+  const activation_kernel::SmoothedRelu<2> unrolled(Scalar(3), Scalar(0.5));
+  for (const Scalar u : {Scalar(-1), Scalar(0.1), Scalar(0.3), Scalar(0.49), Scalar(0.7)}) {
+    CHECK(loop(u).value == unrolled(u).value);
+    CHECK(loop(u).slope == unrolled(u).slope);
   }
 }
 

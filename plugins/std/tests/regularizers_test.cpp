@@ -2,10 +2,10 @@
 // penalty, the warm-up, the frozen first layer of random-features, and the errors that name the fix.
 #include "std_harness.hpp"
 
+#include <featurelab/linalg.hpp>
 #include <featurelab/optimizer.hpp>
 #include <featurelab/regularizer.hpp>
 
-#include <Eigen/SVD>
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -92,7 +92,7 @@ TEST_CASE("nuclear-norm: the value is the sum of singular values over N and the 
     Mat F;
     s.model->hook(hook, batch.X(), F);
     const Eigen::MatrixXd Fd = F.cast<double>();
-    const double nuclear = Eigen::JacobiSVD<Eigen::MatrixXd>(Fd).singularValues().sum();
+    const double nuclear = singular_values(Fd).sum();
     CHECK(nu->penalty(*s.model, batch, 0) == Approx(0.3 * nuclear / rows).epsilon(1e-5));
     INFO(hook << " with " << rows << " rows");
     CHECK(gradient_error(*nu, *s.model, batch, 0) < (kDouble ? 1e-5 : 3e-2));

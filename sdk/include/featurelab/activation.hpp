@@ -61,21 +61,41 @@ inline Scalar power_of(Scalar r) {
   }
 }
 
+// r^n for a run-time n ≥ 1 below 2^top: the products power_of<n> makes, in its order (n's bits from the
+// top: square, then times r for a 1; the leading 1·1 and r·1 are exact), so the same bits, in a loop.
+inline Scalar power_of(Scalar r, int n, int top) {
+  Scalar p(1);
+  for (int bit = top - 1; bit >= 0; --bit) {
+    p = p * p;
+    if ((n >> bit) & 1) p = r * p;
+  }
+  return p;
+}
+
 // On [0, ρ]: u^α/(α ρ^{α−1}) = clip(u)·r^(α−1)/α and slope r^(α−1), r = clip(u)/ρ; above ρ:
-// u − (1 − 1/α)ρ and 1. Exponent N = α − 1 when it is an integer (the paper's α = 8), else
-// PowExponent (std::pow: ~10× slower).
+// u − (1 − 1/α)ρ and 1. Exponent N = α − 1: unrolled for the paper's α = 8 (N = 7); IntegerExponent,
+// the same products in a loop, for another integral α − 1 up to 16; PowExponent (std::pow: ~10×
+// slower) otherwise. One unrolled kernel, not sixteen: every model that fuses φ (visit) is compiled
+// once per kernel.
 constexpr int PowExponent = -1;
+constexpr int IntegerExponent = -2;
+constexpr int kMaxIntegerExponent = 16;
 template <int N>
 struct SmoothedRelu {
   Scalar rho, inv_rho, inv_alpha, shift, exponent;
+  int integer_exponent, exponent_bits;  // IntegerExponent: α − 1 and its number of bits
   SmoothedRelu(Scalar alpha, Scalar rho_)
       : rho(rho_), inv_rho(Scalar(1) / rho_), inv_alpha(Scalar(1) / alpha), shift((Scalar(1) - Scalar(1) / alpha) * rho_),
-        exponent(alpha - Scalar(1)) {}
+        exponent(alpha - Scalar(1)), integer_exponent(static_cast<int>(exponent)), exponent_bits(0) {
+    while (exponent_bits < 31 && (integer_exponent >> exponent_bits) != 0) ++exponent_bits;
+  }
   ValueSlope operator()(Scalar u) const {
     const Scalar clip = std::min(std::max(u, Scalar(0)), rho);
     Scalar p;
     if constexpr (N == PowExponent) {
       p = std::pow(clip * inv_rho, exponent);
+    } else if constexpr (N == IntegerExponent) {
+      p = power_of(clip * inv_rho, integer_exponent, exponent_bits);
     } else {
       p = power_of<N>(clip * inv_rho);
     }
@@ -140,8 +160,8 @@ class Activation {
   double derivative(double u) const;
 
  private:
-  template <class F, int... N>
-  void visit_smoothed(F& f, std::integer_sequence<int, N...>) const;
+  template <class F>
+  void visit_smoothed(F& f) const;
 
   Activation(const Params& params, std::nullptr_t);  // parses the name and the built-ins' parameters
   [[noreturn]] void refuse_fusing() const;
@@ -160,23 +180,24 @@ void Activation::visit(F&& f) const {
   switch (kind_) {
     case Kind::Relu: f(activation_kernel::Relu{}); return;
     case Kind::LeakyRelu: f(activation_kernel::LeakyRelu{slope_}); return;
-    case Kind::SmoothedRelu: visit_smoothed(f, std::make_integer_sequence<int, 17>{}); return;
+    case Kind::SmoothedRelu: visit_smoothed(f); return;
     case Kind::Poly: f(activation_kernel::Poly{power_}); return;
     case Kind::Identity: f(activation_kernel::Identity{}); return;
     case Kind::Pack: refuse_fusing();
   }
 }
 
-template <class F, int... N>
-void Activation::visit_smoothed(F& f, std::integer_sequence<int, N...>) const {
-  // An integral exponent α − 1 in 1…16 gets the unrolled kernel, any other the std::pow one.
+template <class F>
+void Activation::visit_smoothed(F& f) const {
   const Scalar exponent = alpha_ - Scalar(1);
   const int n = static_cast<int>(exponent);
-  bool done = false;
-  if (static_cast<Scalar>(n) == exponent) {
-    ((N >= 1 && n == N ? (f(activation_kernel::SmoothedRelu<N>(alpha_, rho_)), void(done = true)) : void()), ...);
+  if (static_cast<Scalar>(n) != exponent || n < 1 || n > activation_kernel::kMaxIntegerExponent) {
+    f(activation_kernel::SmoothedRelu<activation_kernel::PowExponent>(alpha_, rho_));
+  } else if (n == 7) {
+    f(activation_kernel::SmoothedRelu<7>(alpha_, rho_));
+  } else {
+    f(activation_kernel::SmoothedRelu<activation_kernel::IntegerExponent>(alpha_, rho_));
   }
-  if (!done) f(activation_kernel::SmoothedRelu<activation_kernel::PowExponent>(alpha_, rho_));
 }
 
 }  // namespace featurelab

@@ -1,4 +1,6 @@
-// Random orthonormal frames from a component's stream: the Q factor of a Gaussian matrix's QR.
+// Random orthonormal frames from a component's stream: the Q factor of a Gaussian matrix's QR; and Eigen's
+// symmetric eigensolver and singular values of a double matrix, compiled once here rather than in every unit
+// that decomposes a matrix (each instantiation costs 10–15 s of -O3 compile time).
 //
 // Distributions draw their dictionaries and rotations here, so a seed gives the same frame in every
 // pack. The entries are drawn one by one with Rng::normal(), in a fixed order; another order (or
@@ -27,5 +29,18 @@ Matrix random_orthogonal(Rng& rng, Index d);
 
 extern template Eigen::MatrixXd random_orthogonal<Eigen::MatrixXd>(Rng& rng, Index d);
 extern template MatD random_orthogonal<MatD>(Rng& rng, Index d);
+
+// The eigen-decomposition of a symmetric A (its lower triangle is read): Eigen::SelfAdjointEigenSolver's,
+// so the same bits as calling it in place. values ascending; vectors' columns in the same order, empty
+// unless asked for. `out` keeps its storage from call to call.
+struct SymmetricEigen {
+  Eigen::VectorXd values;
+  Eigen::MatrixXd vectors;
+};
+void symmetric_eigen(const Eigen::MatrixXd& A, SymmetricEigen& out, bool with_vectors = true);
+SymmetricEigen symmetric_eigen(const Eigen::MatrixXd& A, bool with_vectors = true);
+
+// A's singular values, descending: Eigen::JacobiSVD's (two-sided Jacobi, accurate for small matrices).
+Eigen::VectorXd singular_values(const Eigen::MatrixXd& A);
 
 }  // namespace featurelab

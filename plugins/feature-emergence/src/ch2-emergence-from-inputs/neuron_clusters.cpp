@@ -2,8 +2,7 @@
 #include "neuron_clusters.hpp"
 
 #include <featurelab/error.hpp>
-
-#include <Eigen/Eigenvalues>
+#include <featurelab/linalg.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -105,12 +104,12 @@ void NeuronClusters::measure(const ProbeInput& in, Measurements& out) {
 
   // The map: the centred unit neurons along their top two principal directions (through the N×N Gram).
   Eigen::MatrixXd R = U.rowwise() - U.colwise().mean();
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(R * R.transpose());
+  const SymmetricEigen eig = symmetric_eigen(R * R.transpose());
   Table table;
   table.values = Eigen::MatrixXd::Zero(N, 4);
   for (int axis = 0; axis < 2 && axis < N; ++axis) {
-    const double lambda = eig.eigenvalues()(N - 1 - axis);
-    if (lambda > 1e-12) table.values.col(axis) = eig.eigenvectors().col(N - 1 - axis) * std::sqrt(lambda);
+    const double lambda = eig.values(N - 1 - axis);
+    if (lambda > 1e-12) table.values.col(axis) = eig.vectors.col(N - 1 - axis) * std::sqrt(lambda);
   }
   for (Index i = 0; i < N; ++i) {
     table.values(i, 2) = member[static_cast<std::size_t>(i)];

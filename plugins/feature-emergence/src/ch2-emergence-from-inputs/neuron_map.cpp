@@ -4,8 +4,7 @@
 #include "first_layer.hpp"
 
 #include <featurelab/error.hpp>
-
-#include <Eigen/Eigenvalues>
+#include <featurelab/linalg.hpp>
 
 #include <cmath>
 
@@ -43,11 +42,11 @@ void NeuronMap::measure(const ProbeInput& in, Measurements& out) {
   Eigen::VectorXd p = Eigen::VectorXd::Zero(d);
   if (N >= 2) {
     if (N <= d) {
-      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(R * R.transpose());
-      if (eig.eigenvalues()(N - 1) > 1e-12) p = R.transpose() * eig.eigenvectors().col(N - 1);
+      const SymmetricEigen eig = symmetric_eigen(R * R.transpose());
+      if (eig.values(N - 1) > 1e-12) p = R.transpose() * eig.vectors.col(N - 1);
     } else {
-      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(R.transpose() * R);
-      if (eig.eigenvalues()(d - 1) > 1e-12) p = eig.eigenvectors().col(d - 1);
+      const SymmetricEigen eig = symmetric_eigen(R.transpose() * R);
+      if (eig.values(d - 1) > 1e-12) p = eig.vectors.col(d - 1);
     }
     p -= p.dot(v) * v;  // orthogonal to v up to rounding: make it exact
     if (p.norm() > 0) p /= p.norm();

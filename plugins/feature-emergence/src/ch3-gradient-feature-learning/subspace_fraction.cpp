@@ -3,10 +3,9 @@
 #include "subspace_fraction.hpp"
 
 #include <featurelab/error.hpp>
+#include <featurelab/linalg.hpp>
 
-#include <Eigen/Eigenvalues>
 #include <Eigen/QR>
-#include <Eigen/SVD>
 
 #include <algorithm>
 #include <vector>
@@ -55,9 +54,9 @@ void SubspaceFraction::measure(const ProbeInput& in, Measurements& out) {
   out.scalar("neuron_median", median);
   // The top-r eigenvectors of WᵀW (ascending order: the last r columns) against Q: the singular values
   // of QᵀV are the cosines of the principal angles.
-  Eigen::SelfAdjointEigenSolver<MatD> eig(W.transpose() * W);
-  const MatD V = eig.eigenvectors().rightCols(r);
-  const Eigen::VectorXd cosines = Eigen::JacobiSVD<Eigen::MatrixXd>(Eigen::MatrixXd(Q.transpose() * V)).singularValues();
+  const SymmetricEigen eig = symmetric_eigen(W.transpose() * W);
+  const MatD V = eig.vectors.rightCols(r);
+  const Eigen::VectorXd cosines = singular_values(Q.transpose() * V);
   out.scalar("angle_cos_min", total > 0 ? std::min(1.0, cosines.minCoeff()) : 0.0);
   out.scalar("chance", static_cast<double>(r) / static_cast<double>(d));
 }

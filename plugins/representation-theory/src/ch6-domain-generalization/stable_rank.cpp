@@ -3,8 +3,7 @@
 #include "dg_features.hpp"
 
 #include <featurelab/error.hpp>
-
-#include <Eigen/Eigenvalues>
+#include <featurelab/linalg.hpp>
 
 namespace featurelab::representation_theory_pack {
 
@@ -37,10 +36,7 @@ void StableRank::measure(const ProbeInput& in, Measurements& out) {
   // λ = 0.1); the symmetric eigensolver does not. σ below √ε·σ_max ≈ 1.5e-8·σ_max are at rounding level, and set to 0.
   const Eigen::MatrixXd F = features_.cast<double>();
   const Eigen::MatrixXd gram = F.cols() <= F.rows() ? Eigen::MatrixXd(F.transpose() * F) : Eigen::MatrixXd(F * F.transpose());
-  const Eigen::VectorXd ascending = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(gram, Eigen::EigenvaluesOnly)
-                                        .eigenvalues()
-                                        .cwiseMax(0.0)
-                                        .cwiseSqrt();
+  const Eigen::VectorXd ascending = symmetric_eigen(gram, false).values.cwiseMax(0.0).cwiseSqrt();
   Eigen::VectorXd sigma = ascending.reverse();
   if (sigma.size() > 0) sigma = (sigma.array() > 1.5e-8 * sigma(0)).select(sigma, 0.0);
   const double top = sigma.size() > 0 ? sigma(0) : 0;

@@ -36,10 +36,7 @@ void NormProjection::project_norms(MatD& W) {
   const Index k = W.rows(), d = W.cols();
   const bool rows = k <= d;  // the smaller Gram matrix: WWᵀ (k×k) or WᵀW (d×d)
   const Index n = rows ? k : d;
-  if (gram_.rows() != n) {
-    eigen_ = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(n);
-    gram_.resize(n, n);
-  }
+  if (gram_.rows() != n) gram_.resize(n, n);
   if (rows) {
     gram_.noalias() = W * W.transpose();
   } else {
@@ -48,15 +45,15 @@ void NormProjection::project_norms(MatD& W) {
   // A cheap exit for the common feasible case: ‖W‖_F ≤ F and ‖W‖₂² ≤ tr(WWᵀ) ≤ c² need no decomposition.
   const double fro2 = gram_.trace();
   if ((frobenius_ <= 0 || fro2 <= frobenius_ * frobenius_) && (spectral_ <= 0 || fro2 <= spectral_ * spectral_)) return;
-  eigen_.compute(gram_);
-  sigma_ = eigen_.eigenvalues().cwiseMax(0.0).cwiseSqrt();
+  symmetric_eigen(gram_, eigen_);
+  sigma_ = eigen_.values.cwiseMax(0.0).cwiseSqrt();
   target_ = sigma_;
   project_singular_values(target_, spectral_, frobenius_);
   // Factors σ′/σ (σ = 0 keeps a zero direction at zero whatever the factor).
   for (Index i = 0; i < n; ++i) target_(i) = sigma_(i) > 0 ? target_(i) / sigma_(i) : 1.0;
   if ((target_.array() >= 1.0).all()) return;
   // W′ = W + U diag(f − 1) Uᵀ W   (or W + W V diag(f − 1) Vᵀ).
-  const auto& U = eigen_.eigenvectors();
+  const auto& U = eigen_.vectors;
   columns_ = U;
   columns_.array().rowwise() *= (target_.array() - 1.0).transpose();  // U diag(f − 1), in place
   scaled_.noalias() = columns_ * U.transpose();

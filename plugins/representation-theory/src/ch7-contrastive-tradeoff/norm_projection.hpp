@@ -10,9 +10,8 @@
 // converge to the exact projection onto an intersection of convex sets (plain alternation only finds some point of it).
 #pragma once
 
+#include <featurelab/linalg.hpp>
 #include <featurelab/types.hpp>
-
-#include <Eigen/Eigenvalues>
 
 namespace featurelab::representation_theory_pack {
 
@@ -40,7 +39,7 @@ class NormProjection {
   featurelab::MatD center_;
   int rounds_ = 200;
   double tolerance_ = 1e-10;
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen_;
+  SymmetricEigen eigen_;
   Eigen::MatrixXd gram_, columns_, scaled_;  // reused: no allocation per projection
   Eigen::VectorXd sigma_, target_;
   featurelab::MatD x_, y_, p_, q_, t_, delta_;

@@ -3,6 +3,7 @@
 #include "task_structure.hpp"
 
 #include <featurelab/error.hpp>
+#include <featurelab/linalg.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -122,7 +123,7 @@ void ProjectedSgd::record_evaluation(TrainerHost& host, Index step) {
   const MatD W = host.model().block("W").cast<double>();
   host.record(step, "train.fro2", W.squaredNorm());
   const MatD gram = W.rows() <= W.cols() ? MatD(W * W.transpose()) : MatD(W.transpose() * W);
-  host.record(step, "train.spectral", std::sqrt(std::max(0.0, Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(gram).eigenvalues().maxCoeff())));
+  host.record(step, "train.spectral", std::sqrt(std::max(0.0, symmetric_eigen(gram).values.maxCoeff())));
   if (finetuning_) {
     host.record(step, "train.anchor_distance", (W - anchor_).norm());
     host.record(step, "train.projection_rounds", rounds_count_ > 0 ? rounds_sum_ / static_cast<double>(rounds_count_) : 0.0);

@@ -1,6 +1,6 @@
 #include "least_squares.hpp"
 
-#include <Eigen/Eigenvalues>
+#include <featurelab/linalg.hpp>
 
 #include <cmath>
 #include <limits>
@@ -14,8 +14,8 @@ double GramSpectrum::kappa() const {
 GramSpectrum gram_spectrum(const MatD& X) {
   const Eigen::MatrixXd gram = X.transpose() * X;
   // XᵀX is symmetric positive semi-definite: the self-adjoint solver returns its eigenvalues in increasing order.
-  const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigen(gram, Eigen::EigenvaluesOnly);
-  return {eigen.eigenvalues()(0), eigen.eigenvalues()(gram.rows() - 1)};
+  const SymmetricEigen eigen = symmetric_eigen(gram, false);
+  return {eigen.values(0), eigen.values(gram.rows() - 1)};
 }
 
 MatD gd_trajectory(const MatD& X, const VecD& y, const VecD& theta0, double eta, Index steps) {

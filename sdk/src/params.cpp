@@ -77,7 +77,7 @@ std::string format_value(const Value& value) {
         std::string out = "{ use = " + quote(c.use);
         if (!c.name.empty()) out += ", name = " + quote(c.name);
         if (!c.block_names.empty()) out += ", blocks = " + format_list(c.block_names, quote);
-        for (const auto& [key, value] : c.params.values()) out += ", " + key + " = " + format_value(value);
+        for (const auto& [key, entry] : c.params.values()) out += ", " + key + " = " + format_value(entry);
         return out + " }";
       });
     }

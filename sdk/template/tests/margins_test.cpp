@@ -1,7 +1,6 @@
 // The pack's own tests (Catch2), on the built plugin and the installed std pack, loaded together by
 // the SDK's harness exactly as featurelab loads them: the quadratic model's gradients against
 // finite differences through std's logistic loss, and the margin-stats probe on known margins.
-#define CATCH_CONFIG_MAIN
 #include <catch2/catch.hpp>
 
 #include <featurelab/gradient_check.hpp>

@@ -33,8 +33,16 @@ void smoothed_block(const Block& z, Scalar s, Block& h, Block& dh) {
 
 void truncated_relu(ConstMatRef Z, double smoothing, MatRef H, MatRef dH) {
   if (smoothing <= 0) {
-    H = Z.cwiseMax(Scalar(0)).cwiseMin(Scalar(1));
-    dH = ((Z.array() > Scalar(0)) && (Z.array() < Scalar(1))).cast<Scalar>();
+    // One pass a row, σ and σ′ together, which the compiler vectorizes (Eigen's boolean mask was a scalar loop).
+    for (Index r = 0; r < Z.rows(); ++r) {
+      const Scalar* z = Z.row(r).data();
+      Scalar* h = H.row(r).data();
+      Scalar* dh = dH.row(r).data();
+      for (Index c = 0; c < Z.cols(); ++c) {
+        h[c] = std::min(std::max(z[c], Scalar(0)), Scalar(1));
+        dh[c] = z[c] > Scalar(0) && z[c] < Scalar(1) ? Scalar(1) : Scalar(0);
+      }
+    }
     return;
   }
   const auto s = static_cast<Scalar>(smoothing);

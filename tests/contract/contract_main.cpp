@@ -2,9 +2,7 @@
 // pack's components as their own test (contract:<pack>), and --library <file> (repeatable), the packs
 // to load instead of the build's plugin directory (`featurelab plugins check PACK` names the packs of
 // its search path); then the summary of what was checked and what was skipped, and why.
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
-
+#include "../catch_session.hpp"
 #include "contract.hpp"
 
 #include <iostream>
@@ -12,16 +10,17 @@
 #include <vector>
 
 int main(int argc, char* argv[]) {
-  Catch::Session session;
-  std::string pack;
-  std::vector<std::string> libraries;
-  using Catch::clara::Opt;
-  session.cli(session.cli() | Opt(pack, "pack")["--pack"]("check only this pack's components (default: every pack)") |
-              Opt(libraries, "file")["--library"]("load this pack library (repeatable) instead of the build's plugin directory"));
-  if (const int status = session.applyCommandLine(argc, argv); status != 0) return status;
-  contract::select_pack(pack);
-  contract::use_libraries(libraries);
-  const int failed = session.run();
-  if (!session.configData().listTests && !session.configData().listTestNamesOnly) std::cout << contract::summary();
-  return failed;
+  std::vector<std::string> packs, libraries;
+  const std::vector<featurelab::testing::ExtraOption> options = {
+      {"--pack", "pack", "check only this pack's components (default: every pack)", &packs},
+      {"--library", "file", "load this pack library (repeatable) instead of the build's plugin directory", &libraries}};
+  return featurelab::testing::run_catch_session(
+      argc, argv, options,
+      [&] {
+        contract::select_pack(packs.empty() ? std::string() : packs.back());
+        contract::use_libraries(libraries);
+      },
+      [](bool listing) {
+        if (!listing) std::cout << contract::summary();
+      });
 }

@@ -15,7 +15,7 @@ using activation_groups::Group;
 
 // e = e^−|u| ∈ (0, 1]: softplus(u) = max(u, 0) + log1p(e); σ(|u|) = 1/(1 + e), and σ(u) = 1 − σ(|u|) = e·σ(|u|)
 // for u < 0.
-void softplus(const Group& u, Group& value, Group& slope) {
+void softplus_group(const Group& u, Group& value, Group& slope) {
   const Group e = (-u.abs()).exp();
   value = u.max(Scalar(0)) + e.log1p();
   const Group s = (e + Scalar(1)).inverse();
@@ -26,10 +26,10 @@ void softplus(const Group& u, Group& value, Group& slope) {
 
 SoftplusActivation::SoftplusActivation(const Params&, Context&) {}
 
-void SoftplusActivation::apply(ConstMatRef Z, MatRef H, MatRef D) const { activation_groups::apply<true, true>(Z, H, D, softplus); }
+void SoftplusActivation::apply(ConstMatRef Z, MatRef H, MatRef D) const { activation_groups::apply<true, true>(Z, H, D, softplus_group); }
 
-void SoftplusActivation::value(ConstMatRef Z, MatRef H) const { activation_groups::apply<true, false>(Z, H, H, softplus); }
+void SoftplusActivation::value(ConstMatRef Z, MatRef H) const { activation_groups::apply<true, false>(Z, H, H, softplus_group); }
 
-void SoftplusActivation::derivative(ConstMatRef Z, MatRef D) const { activation_groups::apply<false, true>(Z, D, D, softplus); }
+void SoftplusActivation::derivative(ConstMatRef Z, MatRef D) const { activation_groups::apply<false, true>(Z, D, D, softplus_group); }
 
 }  // namespace featurelab::std_pack

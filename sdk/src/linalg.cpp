@@ -60,4 +60,11 @@ SymmetricEigen symmetric_eigen(const Eigen::MatrixXd& A, bool with_vectors) {
 
 Eigen::VectorXd singular_values(const Eigen::MatrixXd& A) { return Eigen::JacobiSVD<Eigen::MatrixXd>(A).singularValues(); }
 
+void thin_svd(const Eigen::MatrixXd& A, ThinSvd& out) {
+  const Eigen::JacobiSVD<Eigen::MatrixXd> svd(A, Eigen::ComputeThinU | Eigen::ComputeThinV);
+  out.U = svd.matrixU();
+  out.values = svd.singularValues();
+  out.V = svd.matrixV();
+}
+
 }  // namespace featurelab

@@ -8,6 +8,7 @@
 #include <featurelab/augment.hpp>
 #include <featurelab/error.hpp>
 #include <featurelab/gradient_check.hpp>
+#include <featurelab/linalg.hpp>
 #include <featurelab/probe.hpp>
 #include <featurelab/testing.hpp>
 
@@ -15,7 +16,7 @@
 
 #include <catch2/catch.hpp>
 
-#include <Eigen/SVD>
+#include <Eigen/QR>  // completeOrthogonalDecomposition in the linear probe
 
 #include <cmath>
 #include <map>
@@ -304,19 +305,19 @@ TEST_CASE("projection onto {‖W‖₂ ≤ 1, ‖W‖_F ≤ √r}: feasible, ide
     for (Index i = 0; i < W.size(); ++i) W(i) = rng.normal(0, trial % 2 ? 0.3 : 1.5);
     MatD P = W;
     projection.project(P);
-    const Eigen::JacobiSVD<MatD> svd(P);
-    CHECK(svd.singularValues().maxCoeff() <= 1 + 1e-9);
+    CHECK(singular_values(P).maxCoeff() <= 1 + 1e-9);
     CHECK(P.squaredNorm() <= r + 1e-9);
     MatD again = P;
     projection.project(again);
     CHECK((again - P).norm() < 1e-10);
     // The reference: the SVD of W and σ′ = min(1, σ/τ) with τ from a fine scan (independent of the bisection).
-    const Eigen::JacobiSVD<MatD> ref(W, Eigen::ComputeThinU | Eigen::ComputeThinV);
-    const VecD sigma = ref.singularValues();
+    ThinSvd ref;
+    thin_svd(W, ref);
+    const VecD sigma = ref.values;
     double tau = 1;
     while ((sigma.array() / tau).min(1.0).square().sum() > r) tau *= 1 + 1e-7;
     const VecD clipped = (sigma.array() / tau).min(1.0).matrix();
-    const MatD expected = ref.matrixU() * clipped.asDiagonal() * ref.matrixV().transpose();
+    const MatD expected = ref.U * clipped.asDiagonal() * ref.V.transpose();
     CHECK((P - expected).norm() < 1e-5 * std::max(1.0, W.norm()));
     // Exactness: ⟨W − P, Y − P⟩ ≤ 0 for every feasible Y (the projection's variational inequality), and no feasible
     // Y is closer.
@@ -345,13 +346,13 @@ TEST_CASE("projection onto {‖W‖₂ ≤ 1} ∩ {‖W − W₀‖_F ≤ γ}: D
   Rng rng(31);
   MatD W0(4, 6);
   for (Index i = 0; i < W0.size(); ++i) W0(i) = rng.normal(0, 0.5);
-  W0 *= 0.95 / Eigen::JacobiSVD<MatD>(W0).singularValues().maxCoeff();  // a centre near the spectral bound
+  W0 *= 0.95 / singular_values(W0).maxCoeff();  // a centre near the spectral bound
   const double gamma = 0.3;
   NormProjection both(1.0, 0.0);
   both.set_ball(W0, gamma);
   both.set_dykstra(2000, 1e-13);
   const auto feasible = [&](const MatD& Y) {
-    return Eigen::JacobiSVD<MatD>(Y).singularValues().maxCoeff() <= 1 + 1e-9 && (Y - W0).norm() <= gamma + 1e-9;
+    return singular_values(Y).maxCoeff() <= 1 + 1e-9 && (Y - W0).norm() <= gamma + 1e-9;
   };
   int both_active = 0;
   for (int trial = 0; trial < 10; ++trial) {
@@ -361,7 +362,7 @@ TEST_CASE("projection onto {‖W‖₂ ≤ 1} ∩ {‖W − W₀‖_F ≤ γ}: D
     both.project(P);
     CHECK(feasible(P));
     // Both constraints bind in most trials: the answer is neither set's own projection.
-    both_active += Eigen::JacobiSVD<MatD>(P).singularValues().maxCoeff() > 1 - 1e-6 && (P - W0).norm() > gamma - 1e-6;
+    both_active += singular_values(P).maxCoeff() > 1 - 1e-6 && (P - W0).norm() > gamma - 1e-6;
     int tested = 0;
     for (int k = 0; k < 4000 && tested < 200; ++k) {
       MatD Y = W0;

@@ -60,8 +60,8 @@ double NuclearNormRegularizer::decompose(Model& model, ConstMatRef X) {
 
 #ifdef FEATURELAB_SCALAR_DOUBLE
 void NuclearNormRegularizer::decompose_by_svd() {
-  svd_.compute(features_d_, Eigen::ComputeThinU | Eigen::ComputeThinV);
-  sigma_ = svd_.singularValues();  // descending
+  thin_svd(features_d_, svd_);
+  sigma_ = svd_.values;  // descending
   const double cut = sigma_.size() > 0 ? std::max(tol_, kResolved) * sigma_(0) : 0.0;
   sigma_ = (sigma_.array() > cut).select(sigma_, 0.0);
   rank_ = 0;
@@ -69,7 +69,7 @@ void NuclearNormRegularizer::decompose_by_svd() {
 }
 
 void NuclearNormRegularizer::subgradient_by_svd(double scale) {
-  dfeatures_ = (scale * svd_.matrixU().leftCols(rank_) * svd_.matrixV().leftCols(rank_).transpose()).cast<Scalar>();
+  dfeatures_ = (scale * svd_.U.leftCols(rank_) * svd_.V.leftCols(rank_).transpose()).cast<Scalar>();
 }
 
 #else

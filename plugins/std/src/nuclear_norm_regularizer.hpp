@@ -7,16 +7,13 @@
 // which made a 500×300 batch 20× slower. The Gram matrix resolves σ down to √ε_double·σ_max ≈ 1.5e-8·σ_max, below
 // the float F's own rounding (6e-8·σ_max), so nothing is lost. Where F is double (FEATURELAB_DOUBLE) the Gram
 // matrix would throw away half of F's digits (its subgradient then agreed with finite differences to 2e-4 only):
-// there the singular values come from a divide-and-conquer SVD of F itself.
+// there the singular values come from an SVD of F itself (the SDK's JacobiSVD: Eigen's BDCSVD compiled here cost
+// 38 s of the sanitized build).
 #pragma once
 
 #include <featurelab/regularizer.hpp>
 
-#ifdef FEATURELAB_SCALAR_DOUBLE
-#include <Eigen/SVD>
-#else
 #include <featurelab/linalg.hpp>
-#endif
 
 #include <map>
 #include <string>
@@ -59,7 +56,7 @@ class NuclearNormRegularizer : public Regularizer {
   Mat features_;
   Eigen::MatrixXd features_d_;  // column-major double: the eigensolver's layout and precision
 #ifdef FEATURELAB_SCALAR_DOUBLE
-  Eigen::BDCSVD<Eigen::MatrixXd> svd_;
+  ThinSvd svd_;
 #else
   Eigen::MatrixXd gram_, projector_;
   SymmetricEigen eigen_;

@@ -43,4 +43,13 @@ SymmetricEigen symmetric_eigen(const Eigen::MatrixXd& A, bool with_vectors = tru
 // A's singular values, descending: Eigen::JacobiSVD's (two-sided Jacobi, accurate for small matrices).
 Eigen::VectorXd singular_values(const Eigen::MatrixXd& A);
 
+// A's thin SVD, A = U·diag(values)·Vᵀ: U m×r, values descending, V n×r, r = min(m, n); the same JacobiSVD (one
+// instantiation here, not one in every file that needs it: compiling it costs 20–40 s).
+struct ThinSvd {
+  Eigen::MatrixXd U;
+  Eigen::VectorXd values;
+  Eigen::MatrixXd V;
+};
+void thin_svd(const Eigen::MatrixXd& A, ThinSvd& out);
+
 }  // namespace featurelab

@@ -23,4 +23,5 @@ set(STD_LAYER_TESTS
   tests/network_test.cpp
   tests/sequence_layers_test.cpp
   tests/image_layers_test.cpp
+  tests/conv2d_kernels_test.cpp
 )

@@ -20,8 +20,15 @@
 #include <featurelab/register_tiles.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <type_traits>
 #include <utility>
+
+// The paired kernels below: AVX-512 and float only (with AVX2 or in double, 8 channels fill a whole register).
+#if defined(__AVX512F__) && !defined(FEATURELAB_SCALAR_DOUBLE)
+#define FEATURELAB_CONV_PAIRED_POSITIONS 1
+#include <immintrin.h>
+#endif
 
 namespace featurelab::std_pack::conv2d_kernels {
 
@@ -235,5 +242,189 @@ inline void add_column_sums(const Scalar* G, Index positions, Index cols, Scalar
     add(std::integral_constant<int, kHalfLanes>{});
   }
 }
+
+// Outputs of exactly 8 channels in float (conv-net's first convolution, and the input gradient of its second) fill
+// half an AVX-512 register, so correlate() runs them at half the machine's speed. correlate_paired() computes two
+// neighbouring positions of a row in one register, lanes interleaved: [position 2q, channel 0 | 2q + 1, channel 0 |
+// 2q, channel 1 | …]. Its operands are laid out for that once per image or per pass:
+//   pair_up     the padded image with each value beside the value one stride to its right (the next position's
+//               value at the same tap): dup[2v] = P[v], dup[2v + 1] = P[v + s·C], so one 64-bit broadcast gives
+//               both positions' input for a tap
+//   pair_taps   each filter value twice, T2(j, 2o + h) = T(j, o), and the bias likewise
+// Every lane still computes b + Σ_j x_j·T(j, o) as one fused multiply-add per tap, in correlate()'s order, so
+// the bits are the same as correlate()'s (std-tests compare them).
+#if defined(FEATURELAB_CONV_PAIRED_POSITIONS)
+inline constexpr bool kPairedPositions = true;
+
+namespace detail {
+
+template <int Q>
+inline void correlate_pair_tile(const float* dup, const Geometry& g, const float* T2, const float* bias2, float* out) {
+  __m512 acc[Q];
+  const __m512 start = bias2 ? _mm512_loadu_ps(bias2) : _mm512_setzero_ps();
+  for (int q = 0; q < Q; ++q) acc[q] = start;
+  const Index run = g.run(), step = g.step();
+  for (Index dy = 0; dy < g.kernel; ++dy) {
+    const float* row = dup + 2 * dy * g.row_values;
+    const float* taps = T2 + dy * run * 16;
+    for (Index j = 0; j < run; ++j) {
+      const __m512 w = _mm512_loadu_ps(taps + j * 16);
+      for (int q = 0; q < Q; ++q) {
+        double both;  // positions 2q and 2q + 1 at tap j
+        std::memcpy(&both, row + 2 * (2 * q * step + j), sizeof both);
+        acc[q] = _mm512_fmadd_ps(_mm512_castpd_ps(_mm512_set1_pd(both)), w, acc[q]);
+      }
+    }
+  }
+  // [2q: c0..c7 | 2q + 1: c0..c7], the two positions' channels side by side as the output has them.
+  const __m512i split = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15);
+  for (int q = 0; q < Q; ++q) _mm512_storeu_ps(out + 16 * q, _mm512_permutexvar_ps(split, acc[q]));
+}
+
+// ∂T of I pairs of taps × 8 channels, lanes interleaved as [tap j, channel 0 | tap j + 1, channel 0 | tap j, channel 1
+// | …], summed over every output position of one image. Pair i's taps j, j + 1 lie side by side in the image, at
+// offsets[i] from a position's patch origin, and rows[i] is j's row of dT (ldt = 8). G2 is the output's gradient
+// with each value twice (pair_gradient).
+template <int I>
+inline void tap_gradient_pair_tile(const float* image, const Geometry& g, const Index* offsets, const Index* rows,
+                                   const float* G2, float* dT) {
+  const __m512i join = _mm512_setr_epi32(0, 8, 1, 9, 2, 10, 3, 11, 4, 12, 5, 13, 6, 14, 7, 15);
+  const __m512i split = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 1, 3, 5, 7, 9, 11, 13, 15);
+  __m512 acc[I];
+  for (int i = 0; i < I; ++i) {
+    const __m512 halves = _mm512_insertf32x8(_mm512_castps256_ps512(_mm256_loadu_ps(dT + rows[i] * 8)),
+                                             _mm256_loadu_ps(dT + (rows[i] + 1) * 8), 1);
+    acc[i] = _mm512_permutexvar_ps(join, halves);
+  }
+  const Index step = g.step();
+  for (Index y = 0; y < g.out_height; ++y) {
+    const float* row = image + y * g.stride * g.row_values;
+    const float* grads = G2 + y * g.out_width * 16;
+    for (Index x = 0; x < g.out_width; ++x) {
+      const __m512 d = _mm512_loadu_ps(grads + x * 16);
+      const float* patch = row + x * step;
+      for (int i = 0; i < I; ++i) {
+        double both;  // taps j and j + 1 of this position
+        std::memcpy(&both, patch + offsets[i], sizeof both);
+        acc[i] = _mm512_fmadd_ps(_mm512_castpd_ps(_mm512_set1_pd(both)), d, acc[i]);
+      }
+    }
+  }
+  for (int i = 0; i < I; ++i) {
+    const __m512 halves = _mm512_permutexvar_ps(split, acc[i]);
+    _mm256_storeu_ps(dT + rows[i] * 8, _mm512_castps512_ps256(halves));
+    _mm256_storeu_ps(dT + (rows[i] + 1) * 8, _mm512_extractf32x8_ps(halves, 1));
+  }
+}
+
+template <int... Rest>
+inline void tap_gradient_pair_rest(int pairs, const float* image, const Geometry& g, const Index* offsets, const Index* rows,
+                                   const float* G2, float* dT, std::integer_sequence<int, Rest...>) {
+  ((pairs == Rest + 1 ? tap_gradient_pair_tile<Rest + 1>(image, g, offsets, rows, G2, dT) : void()), ...);
+}
+
+template <int... Rest>
+inline void correlate_pair_rest(int pairs, const float* dup, const Geometry& g, const float* T2, const float* bias2, float* out,
+                                std::integer_sequence<int, Rest...>) {
+  ((pairs == Rest + 1 ? correlate_pair_tile<Rest + 1>(dup, g, T2, bias2, out) : void()), ...);
+}
+
+}  // namespace detail
+
+// dup (2·values) from the `values` values of a padded image (pair_up above); `step` = s·C.
+inline void pair_up(const Scalar* padded, Index values, Index step, Scalar* dup) {
+  const Index inside = std::max<Index>(values - step, 0);
+  for (Index v = 0; v < inside; ++v) {
+    dup[2 * v] = padded[v];
+    dup[2 * v + 1] = padded[v + step];
+  }
+  for (Index v = inside; v < values; ++v) {
+    dup[2 * v] = padded[v];
+    dup[2 * v + 1] = 0;
+  }
+}
+
+// T2 (taps × 16) and bias2 (16 values, or none when bias is null) from T (taps × 8) and bias (8 values).
+inline void pair_taps(const Scalar* T, Index taps, const Scalar* bias, Scalar* T2, Scalar* bias2) {
+  for (Index j = 0; j < taps; ++j) {
+    for (Index o = 0; o < 16; ++o) T2[j * 16 + o] = T[j * 8 + o / 2];
+  }
+  if (bias) {
+    for (Index o = 0; o < 16; ++o) bias2[o] = bias[o / 2];
+  }
+}
+
+// G2 (positions × 16) from an output gradient of 8 channels (positions × 8): each value twice, G2(p, 2o + h) = G(p, o).
+inline void pair_gradient(const Scalar* G, Index positions, Scalar* G2) {
+  for (Index p = 0; p < positions; ++p) {
+    for (Index o = 0; o < 16; ++o) G2[p * 16 + o] = G[p * 8 + o / 2];
+  }
+}
+
+// dT (taps × 8) += the taps' gradients from one image for 8 output channels, as add_tap_gradients(image, g, G, 8, dT):
+// the taps of each filter row in pairs (tiles of up to 12 pairs across the rows) from G2 (pair_gradient of G), the
+// last tap of an odd row alone in add_tap_gradients' half-register tile.
+inline void add_tap_gradients_paired(const Scalar* image, const Geometry& g, const Scalar* G, const Scalar* G2, Scalar* dT) {
+  constexpr int kTile = 12;
+  const Index run = g.run();
+  Index offsets[kTile], rows[kTile];
+  int filled = 0;
+  const auto flush = [&] {
+    if (filled == kTile) {
+      detail::tap_gradient_pair_tile<kTile>(image, g, offsets, rows, G2, dT);
+    } else if (filled > 0) {
+      detail::tap_gradient_pair_rest(filled, image, g, offsets, rows, G2, dT, std::make_integer_sequence<int, kTile - 1>{});
+    }
+    filled = 0;
+  };
+  for (Index dy = 0; dy < g.kernel; ++dy) {
+    for (Index j = 0; j + 1 < run; j += 2) {
+      offsets[filled] = dy * g.row_values + j;
+      rows[filled] = dy * run + j;
+      if (++filled == kTile) flush();
+    }
+    if (run % 2 != 0) {
+      detail::tap_gradient_tile<kHalfLanes, 1, 1>(image + dy * g.row_values + run - 1, g, G, 8, dT + (dy * run + run - 1) * 8, 8);
+    }
+  }
+  flush();
+}
+
+// Z of one padded image for 8 output channels (out: 8 values a position), as correlate(image, g, T, 8, bias, out, 8):
+// each row's positions in pairs from dup (pair_up of image), tiles of up to 14 pairs; an odd last position
+// from the image itself, in correlate()'s half-register tile.
+inline void correlate_paired(const Scalar* image, const Scalar* dup, const Geometry& g, const Scalar* T, const Scalar* T2,
+                             const Scalar* bias, const Scalar* bias2, Scalar* out) {
+  constexpr int kPairs = 14;
+  const Index width = g.out_width, step = g.step(), pairs = width / 2;
+  for (Index y = 0; y < g.out_height; ++y) {
+    const Index first = y * g.stride * g.row_values;
+    Scalar* row_out = out + y * width * 8;
+    Index q = 0;
+    for (; q + kPairs <= pairs; q += kPairs) {
+      detail::correlate_pair_tile<kPairs>(dup + 2 * (first + 2 * q * step), g, T2, bias2, row_out + 16 * q);
+    }
+    if (q < pairs) {
+      detail::correlate_pair_rest(static_cast<int>(pairs - q), dup + 2 * (first + 2 * q * step), g, T2, bias2, row_out + 16 * q,
+                                  std::make_integer_sequence<int, kPairs - 1>{});
+    }
+    if (width % 2 != 0) {
+      detail::correlate_tile<kHalfLanes, 1, 1>(image + first + (width - 1) * step, g, T, 8, bias, row_out + (width - 1) * 8, 8, 8);
+    }
+  }
+}
+#else
+inline constexpr bool kPairedPositions = false;
+inline void pair_up(const Scalar*, Index, Index, Scalar*) {}
+inline void pair_taps(const Scalar*, Index, const Scalar*, Scalar*, Scalar*) {}
+inline void correlate_paired(const Scalar* image, const Scalar*, const Geometry& g, const Scalar* T, const Scalar*,
+                             const Scalar* bias, const Scalar*, Scalar* out) {
+  correlate(image, g, T, 8, bias, out, 8);
+}
+inline void pair_gradient(const Scalar*, Index, Scalar*) {}
+inline void add_tap_gradients_paired(const Scalar* image, const Geometry& g, const Scalar* G, const Scalar*, Scalar* dT) {
+  add_tap_gradients(image, g, G, 8, dT);
+}
+#endif
 
 }  // namespace featurelab::std_pack::conv2d_kernels

@@ -139,31 +139,52 @@ void Conv2dLayer::init(const LayerWeights& weights, Rng& rng) {
   if (bias_) weights.value(b_).setZero();
 }
 
+namespace {
+
+// Row y of C channel planes (planes `plane` values apart) interleaved into channels-last positions: with C a
+// constant (the data's 1 to 4 channels) the compiler turns this into vector shuffles; scalar stores of a runtime
+// C were a tenth of conv-net's step (bench/README.md, round 20).
+template <Index C>
+void interleave_row(const Scalar* from, Index plane, Index width, Scalar* to) {
+  for (Index x = 0; x < width; ++x) {
+    for (Index c = 0; c < C; ++c) to[x * C + c] = from[c * plane + x];
+  }
+}
+
+void interleave_row(const Scalar* from, Index plane, Index width, Index channels, Scalar* to) {
+  switch (channels) {
+    case 1: std::copy_n(from, width, to); return;
+    case 2: interleave_row<2>(from, plane, width, to); return;
+    case 3: interleave_row<3>(from, plane, width, to); return;
+    case 4: interleave_row<4>(from, plane, width, to); return;
+    default:
+      for (Index c = 0; c < channels; ++c) {
+        for (Index x = 0; x < width; ++x) to[x * channels + c] = from[c * plane + x];
+      }
+  }
+}
+
+}  // namespace
+
 const Scalar* Conv2dLayer::padded_image(const Scalar* row, Mat* padded, Index slot) const {
   if (reads_input_directly()) return row;
   const Index C = in_channels_, H = height_, W = width_, p = pad_, Wp = padded_width_;
   // The image's top and bottom border rows and each inner row's left and right border set to 0, the inside
-  // copied (a channels-first image transposed on the way).
-  auto image = padded->middleRows(slot * padded_positions(), padded_positions());
-  image.topRows(p * Wp).setZero();
-  image.bottomRows(p * Wp).setZero();
+  // copied (a channels-first image interleaved on the way).
+  Scalar* image = padded->data() + slot * padded_positions() * C;
+  std::fill_n(image, p * Wp * C, Scalar(0));
+  std::fill_n(image + (p + H) * Wp * C, p * Wp * C, Scalar(0));
   for (Index y = 0; y < H; ++y) {
-    const Index first = (y + p) * Wp;
-    image.middleRows(first, p).setZero();
-    image.middleRows(first + p + W, p).setZero();
+    Scalar* line = image + (y + p) * Wp * C;
+    std::fill_n(line, p * C, Scalar(0));
+    std::fill_n(line + (p + W) * C, p * C, Scalar(0));
     if (channels_last_) {
-      image.middleRows(first + p, W) = ConstMatMap(row + y * W * C, W, C);
+      std::copy_n(row + y * W * C, W * C, line + p * C);
     } else {
-      // Row y of every channel plane (planes H·W apart), interleaved: a few channels (the data's 1 to 3) are too
-      // narrow for a vectorised transpose, and the compiler unrolls this.
-      Scalar* to = image.data() + (first + p) * C;
-      for (Index c = 0; c < C; ++c) {
-        const Scalar* plane = row + c * H * W + y * W;
-        for (Index x = 0; x < W; ++x) to[x * C + c] = plane[x];
-      }
+      interleave_row(row + y * W, H * W, W, C, line + p * C);
     }
   }
-  return image.data();
+  return image;
 }
 
 void Conv2dLayer::forward(const LayerWeights& weights, ConstMatRef in, MatRef out, LayerTape& tape) const {
@@ -183,10 +204,24 @@ void Conv2dLayer::convolve(const LayerWeights& weights, ConstMatRef in, LayerTap
   bias.setZero();
   if (bias_) bias.leftCols(cols) = weights(b_);
   Mat* padded = reads_input_directly() ? nullptr : &tape.buffer(kPadded, parallel_chunks * padded_positions(), in_channels_);
+  // 8 output channels: two positions a register (conv2d_kernels::correlate_paired), the same bits.
+  const bool paired = conv2d_kernels::kPairedPositions && cols == 8;
+  const Index image_values = padded_positions() * in_channels_;
+  Mat* paired_taps = paired ? &tape.buffer(kPairedTaps, patch_size_, 16) : nullptr;
+  Mat* paired_bias = paired ? &tape.buffer(kPairedBias, 1, 16) : nullptr;
+  Mat* paired_up = paired ? &tape.buffer(kPairedUp, parallel_chunks, 2 * image_values) : nullptr;
+  if (paired) conv2d_kernels::pair_taps(taps.data(), patch_size_, bias.data(), paired_taps->data(), paired_bias->data());
   parallel_over_chunks(n, [&](Index chunk, Index begin, Index end) {
     for (Index i = begin; i < end; ++i) {
-      conv2d_kernels::correlate(padded_image(in.row(i).data(), padded, chunk), forward_, taps.data(), cols, bias.data(),
-                                output(i, chunk), cols);
+      const Scalar* image = padded_image(in.row(i).data(), padded, chunk);
+      if (paired) {
+        Scalar* dup = paired_up->row(chunk).data();
+        conv2d_kernels::pair_up(image, image_values, forward_.step(), dup);
+        conv2d_kernels::correlate_paired(image, dup, forward_, taps.data(), paired_taps->data(), bias.data(), paired_bias->data(),
+                                         output(i, chunk));
+      } else {
+        conv2d_kernels::correlate(image, forward_, taps.data(), cols, bias.data(), output(i, chunk), cols);
+      }
       finished(i, chunk);
     }
   });
@@ -205,6 +240,10 @@ void Conv2dLayer::backward_from(const LayerPass& pass, LayerGrads& grads,
   Mat* partial = weight_grads ? &pass.tape.buffer(kTapGrads, parallel_chunks * patch_size_, width) : nullptr;
   Mat* sums = bias_grads ? &pass.tape.buffer(kBiasGrads, parallel_chunks, width) : nullptr;
   Mat* padded = !weight_grads || reads_input_directly() ? nullptr : &pass.tape.buffer(kPadded, parallel_chunks * padded_positions(), in_channels_);
+  // 8 output channels: ∇W two taps a register (conv2d_kernels::add_tap_gradients_paired), the same bits.
+  Mat* paired_grads = weight_grads && conv2d_kernels::kPairedPositions && cols == 8
+                          ? &pass.tape.buffer(kPairedGrads, parallel_chunks, 16 * positions)
+                          : nullptr;
   // G in whole strips (zeros beyond the channels) unless its rows are whole strips already.
   Mat* strips = (weight_grads || bias_grads) && width != cols ? &pass.tape.buffer(kGradStrips, parallel_chunks * positions, width) : nullptr;
   // The input's gradient: the filters turned over, as its correlation reads them: row (ey·k + ex)·C_out + o,
@@ -214,6 +253,10 @@ void Conv2dLayer::backward_from(const LayerPass& pass, LayerGrads& grads,
   Mat* turned = pass.want_din ? &pass.tape.buffer(kTurnedTaps, k * k * cols, in_width) : nullptr;
   Mat* spread = pass.want_din ? &pass.tape.buffer(kSpread, parallel_chunks * spread_positions, cols) : nullptr;
   Mat* channels_first = pass.want_din && !channels_last_ ? &pass.tape.buffer(kInputGrad, parallel_chunks * pixels, C) : nullptr;
+  // C_in = 8: the input's gradient two positions a register (conv2d_kernels::correlate_paired), the same bits.
+  const bool paired = turned && conv2d_kernels::kPairedPositions && C == 8;
+  Mat* paired_turned = paired ? &pass.tape.buffer(kPairedTurnedTaps, k * k * cols, 16) : nullptr;
+  Mat* paired_up = paired ? &pass.tape.buffer(kPairedSpread, parallel_chunks, 2 * spread_positions * cols) : nullptr;
   if (turned) {
     turned->setZero();
     const ConstMatMap W = pass.weights(W_);
@@ -223,6 +266,7 @@ void Conv2dLayer::backward_from(const LayerPass& pass, LayerGrads& grads,
         turned->block((ey * k + ex) * cols, 0, cols, C) = W.middleCols(tap, C);
       }
     }
+    if (paired) conv2d_kernels::pair_taps(turned->data(), k * k * cols, nullptr, paired_turned->data(), nullptr);
   }
   parallel_over_chunks(n, [&](Index chunk, Index begin, Index end) {
     if (partial) partial->middleRows(chunk * patch_size_, patch_size_).setZero();
@@ -240,8 +284,15 @@ void Conv2dLayer::backward_from(const LayerPass& pass, LayerGrads& grads,
         }
         if (sums) conv2d_kernels::add_column_sums(G, positions, cols, sums->row(chunk).data());
         if (partial) {
-          conv2d_kernels::add_tap_gradients(padded_image(pass.in.row(i).data(), padded, chunk), forward_, G, cols,
-                                            partial->middleRows(chunk * patch_size_, patch_size_).data());
+          const Scalar* image = padded_image(pass.in.row(i).data(), padded, chunk);
+          Scalar* dT = partial->middleRows(chunk * patch_size_, patch_size_).data();
+          if (paired_grads) {
+            Scalar* G2 = paired_grads->row(chunk).data();
+            conv2d_kernels::pair_gradient(G, positions, G2);
+            conv2d_kernels::add_tap_gradients_paired(image, forward_, G, G2, dT);
+          } else {
+            conv2d_kernels::add_tap_gradients(image, forward_, G, cols, dT);
+          }
         }
       }
       if (!spread) continue;
@@ -256,15 +307,19 @@ void Conv2dLayer::backward_from(const LayerPass& pass, LayerGrads& grads,
         for (Index x = 0; x < out_width_; ++x) std::copy_n(from + x * cols, cols, to + stride_ * x * cols);
       }
       // Input position (Y, X) is padded position (Y + p, X + p): the correlation starts p rows and columns in.
-      const Scalar* origin = map.data() + (pad_ * spread_width_ + pad_) * cols;
+      const Index origin_at = (pad_ * spread_width_ + pad_) * cols;
+      const Scalar* origin = map.data() + origin_at;
       Scalar* din = pass.din.row(i).data();
-      if (channels_first) {
-        auto image = channels_first->middleRows(chunk * pixels, pixels);
-        conv2d_kernels::correlate(origin, backward_, turned->data(), C, nullptr, image.data(), C);
-        MatMap(din, C, pixels) = image.transpose();
+      Scalar* to = channels_first ? channels_first->middleRows(chunk * pixels, pixels).data() : din;
+      if (paired) {
+        Scalar* dup = paired_up->row(chunk).data();
+        conv2d_kernels::pair_up(map.data(), spread_positions * cols, backward_.step(), dup);
+        conv2d_kernels::correlate_paired(origin, dup + 2 * origin_at, backward_, turned->data(), paired_turned->data(), nullptr,
+                                         nullptr, to);
       } else {
-        conv2d_kernels::correlate(origin, backward_, turned->data(), C, nullptr, din, C);
+        conv2d_kernels::correlate(origin, backward_, turned->data(), C, nullptr, to, C);
       }
+      if (channels_first) MatMap(din, C, pixels) = channels_first->middleRows(chunk * pixels, pixels).transpose();
     }
   });
   if (partial) {

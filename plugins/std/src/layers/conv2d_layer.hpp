@@ -10,7 +10,9 @@
 //
 // The products read the images in place (conv2d_kernels.hpp): each image is copied once into a channels-last
 // buffer inside its zero border (unless it already is one: channels last, "valid"), and its output positions
-// are tiles of vector registers over the filters' taps. The backward pass: ∇W summed over each of a fixed
+// are tiles of vector registers over the filters' taps; 8 output channels (or 8 input channels, for the input's
+// gradient), which fill half an AVX-512 register, are computed two positions (∇W: two taps) a register, with the
+// same bits (conv2d_kernels::correlate_paired, add_tap_gradients_paired). The backward pass: ∇W summed over each of a fixed
 // number of image chunks in registers, the chunks added in order; the input's gradient the correlation of
 // the output's gradient (spread s apart inside a border of k − 1) with the filters turned over. The chunks
 // are fixed by the batch size alone, so results are the same bits on any number of threads.
@@ -61,7 +63,7 @@ class Conv2dLayer : public Layer {
   void backward_from(const LayerPass& pass, LayerGrads& grads,
                      const std::function<const Scalar*(Index image, Index chunk)>& gradient) const;
   // The tape's buffers a subclass may use: numbers from kBuffers on.
-  static constexpr std::size_t kBuffers = 9;
+  static constexpr std::size_t kBuffers = 15;
   Index out_channels() const { return out_channels_; }
   Index out_height() const { return out_height_; }
   Index out_width() const { return out_width_; }
@@ -70,8 +72,13 @@ class Conv2dLayer : public Layer {
   // The tape's buffers, by number: the filters as the kernels read them (taps × strips), the bias as one strip
   // row, one padded image per chunk, ∇W per chunk, the output's gradient per chunk (spread out; in whole
   // strips), the input's gradient per chunk (channels first, before it is transposed into din), the filters
-  // turned over, ∇b per chunk.
-  enum Buffer : std::size_t { kTaps, kBias, kPadded, kTapGrads, kSpread, kGradStrips, kInputGrad, kTurnedTaps, kBiasGrads };
+  // turned over, ∇b per chunk; for 8 channels (conv2d_kernels::correlate_paired), the filters and bias paired, the
+  // turned filters paired, a paired-up image (forward) or spread gradient (backward) per chunk, and the output's
+  // gradient with each value twice per chunk (∇W).
+  enum Buffer : std::size_t {
+    kTaps, kBias, kPadded, kTapGrads, kSpread, kGradStrips, kInputGrad, kTurnedTaps, kBiasGrads,
+    kPairedTaps, kPairedBias, kPairedTurnedTaps, kPairedUp, kPairedSpread, kPairedGrads
+  };
 
   // Image `row`'s values channels last inside the zero border: the row itself when it already is that
   // (channels last, no border), else written into `padded`'s rows for `slot`.

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <string>
+#include <type_traits>
 
 namespace featurelab::std_pack {
 
@@ -90,6 +91,20 @@ void unpool_mean_lanes(const Scalar* grads, const Scalar* slopes, const Index* o
   }
 }
 
+// body(std::integral_constant<int, L>) with the widest strip L that divides `channels`: chosen once per image,
+// so the window functions inline into the loops over an image's windows (a call per window through a pointer
+// was most of pooling's time, bench/README.md round 20).
+template <typename Body>
+void with_lanes(Index channels, Body&& body) {
+  if (lanes_dividing(channels) == kLanes) {
+    body(std::integral_constant<int, kLanes>{});
+  } else if (lanes_dividing(channels) == kHalfLanes) {
+    body(std::integral_constant<int, kHalfLanes>{});
+  } else {
+    body(std::integral_constant<int, 1>{});
+  }
+}
+
 }  // namespace
 
 Schema ConvBlockLayer::schema() {
@@ -123,12 +138,6 @@ LayerShape ConvBlockLayer::build(const LayerShape& in, LayerBuilder& builder) {
 void ConvBlockLayer::forward(const LayerWeights& weights, ConstMatRef in, MatRef out, LayerTape& tape) const {
   const Index n = in.rows(), C = out_channels(), positions = out_height() * out_width(), window = size_ * size_;
   const Index values_per_image = pooled_height_ * pooled_width_ * C;
-  const auto pool_max = lanes_dividing(C) == kLanes       ? pool_max_lanes<kLanes>
-                        : lanes_dividing(C) == kHalfLanes ? pool_max_lanes<kHalfLanes>
-                                                          : pool_max_lanes<1>;
-  const auto pool_mean = lanes_dividing(C) == kLanes       ? pool_mean_lanes<kLanes>
-                         : lanes_dividing(C) == kHalfLanes ? pool_mean_lanes<kHalfLanes>
-                                                           : pool_mean_lanes<1>;
   Mat& maps = tape.buffer(kMaps, parallel_chunks * positions, C);
   Mat& values = tape.buffer(kValues, parallel_chunks * positions, C);
   Mat* chunk_slopes = max_ ? &tape.buffer(kChunkSlopes, parallel_chunks * positions, C) : nullptr;
@@ -146,28 +155,25 @@ void ConvBlockLayer::forward(const LayerWeights& weights, ConstMatRef in, MatRef
         const MatMap d(max_ ? map_of(*chunk_slopes, chunk) : slopes->row(i).data(), 1, positions * C);
         activation_.apply(z, h, d);
         Scalar* pooled = out.row(i).data();
-        for (Index y = 0; y < pooled_height_; ++y) {
-          for (Index x = 0; x < pooled_width_; ++x) {
-            const Index at = (y * pooled_width_ + x) * C, origin = window_position(y, x, 0) * C;
-            if (max_) {
-              pool_max(h.data() + origin, d.data() + origin, offsets_.data(), window, C, pooled + at, choices->row(i).data() + at,
-                       gates->row(i).data() + at);
-            } else {
-              pool_mean(h.data() + origin, offsets_.data(), window, C, pooled + at);
+        with_lanes(C, [&](auto lanes) {
+          constexpr int L = decltype(lanes)::value;
+          for (Index y = 0; y < pooled_height_; ++y) {
+            for (Index x = 0; x < pooled_width_; ++x) {
+              const Index at = (y * pooled_width_ + x) * C, origin = window_position(y, x, 0) * C;
+              if (max_) {
+                pool_max_lanes<L>(h.data() + origin, d.data() + origin, offsets_.data(), window, C, pooled + at,
+                                  choices->row(i).data() + at, gates->row(i).data() + at);
+              } else {
+                pool_mean_lanes<L>(h.data() + origin, offsets_.data(), window, C, pooled + at);
+              }
             }
           }
-        }
+        });
       });
 }
 
 void ConvBlockLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrads& grads) const {
   const Index C = out_channels(), positions = out_height() * out_width(), window = size_ * size_;
-  const auto unpool_max = lanes_dividing(C) == kLanes       ? unpool_max_lanes<kLanes>
-                          : lanes_dividing(C) == kHalfLanes ? unpool_max_lanes<kHalfLanes>
-                                                            : unpool_max_lanes<1>;
-  const auto unpool_mean = lanes_dividing(C) == kLanes       ? unpool_mean_lanes<kLanes>
-                           : lanes_dividing(C) == kHalfLanes ? unpool_mean_lanes<kHalfLanes>
-                                                             : unpool_mean_lanes<1>;
   // Windows side by side write every entry of the map they cover; an edge they drop stays 0.
   const bool covered = out_height() % size_ == 0 && out_width() % size_ == 0;
   Mat& gradients = pass.tape.buffer(kGradients, parallel_chunks * positions, C);
@@ -179,16 +185,20 @@ void ConvBlockLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrad
     Scalar* G = gradients.data() + chunk * positions * C;
     if (!covered) MatMap(G, positions, C).setZero();
     const Scalar* g = dout.row(i).data();
-    for (Index y = 0; y < pooled_height_; ++y) {
-      for (Index x = 0; x < pooled_width_; ++x) {
-        const Index at = (y * pooled_width_ + x) * C, origin = window_position(y, x, 0) * C;
-        if (max_) {
-          unpool_max(g + at, choices->row(i).data() + at, gates->row(i).data() + at, offsets_.data(), window, C, G + origin);
-        } else {
-          unpool_mean(g + at, slopes->row(i).data() + origin, offsets_.data(), window, C, G + origin);
+    with_lanes(C, [&](auto lanes) {
+      constexpr int L = decltype(lanes)::value;
+      for (Index y = 0; y < pooled_height_; ++y) {
+        for (Index x = 0; x < pooled_width_; ++x) {
+          const Index at = (y * pooled_width_ + x) * C, origin = window_position(y, x, 0) * C;
+          if (max_) {
+            unpool_max_lanes<L>(g + at, choices->row(i).data() + at, gates->row(i).data() + at, offsets_.data(), window, C,
+                                G + origin);
+          } else {
+            unpool_mean_lanes<L>(g + at, slopes->row(i).data() + origin, offsets_.data(), window, C, G + origin);
+          }
         }
       }
-    }
+    });
     return G;
   });
 }

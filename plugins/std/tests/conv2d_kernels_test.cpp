@@ -61,8 +61,9 @@ TEST_CASE("conv2d kernels: 8 channels two positions or two taps a register give 
 
     std::vector<Scalar> dup(2 * values), T2(taps * 16), bias2(16), G2(positions * 16);
     kernels::pair_up(image.data(), values, g.step(), dup.data());
-    kernels::pair_taps(T.data(), taps, bias.data(), T2.data(), bias2.data());
-    kernels::pair_gradient(G.data(), positions, G2.data());
+    kernels::twice(T.data(), taps, T2.data());
+    kernels::twice(bias.data(), 1, bias2.data());
+    kernels::twice(G.data(), positions, G2.data());
 
     std::vector<Scalar> general(positions * 8), paired(positions * 8);
     kernels::correlate(image.data(), g, T.data(), 8, bias.data(), general.data(), 8);

@@ -250,7 +250,7 @@ inline void add_column_sums(const Scalar* G, Index positions, Index cols, Scalar
 //   pair_up     the padded image with each value beside the value one stride to its right (the next position's
 //               value at the same tap): dup[2v] = P[v], dup[2v + 1] = P[v + s·C], so one 64-bit broadcast gives
 //               both positions' input for a tap
-//   pair_taps   each filter value twice, T2(j, 2o + h) = T(j, o), and the bias likewise
+//   twice       each filter value twice, T2(j, 2o + h) = T(j, o), and the bias likewise
 // Every lane still computes b + Σ_j x_j·T(j, o) as one fused multiply-add per tap, in correlate()'s order, so
 // the bits are the same as correlate()'s (std-tests compare them).
 #if defined(FEATURELAB_CONV_PAIRED_POSITIONS)
@@ -284,7 +284,7 @@ inline void correlate_pair_tile(const float* dup, const Geometry& g, const float
 // ∂T of I pairs of taps × 8 channels, lanes interleaved as [tap j, channel 0 | tap j + 1, channel 0 | tap j, channel 1
 // | …], summed over every output position of one image. Pair i's taps j, j + 1 lie side by side in the image, at
 // offsets[i] from a position's patch origin, and rows[i] is j's row of dT (ldt = 8). G2 is the output's gradient
-// with each value twice (pair_gradient).
+// with each value twice (twice()).
 template <int I>
 inline void tap_gradient_pair_tile(const float* image, const Geometry& g, const Index* offsets, const Index* rows,
                                    const float* G2, float* dT) {
@@ -344,25 +344,16 @@ inline void pair_up(const Scalar* padded, Index values, Index step, Scalar* dup)
   }
 }
 
-// T2 (taps × 16) and bias2 (16 values, or none when bias is null) from T (taps × 8) and bias (8 values).
-inline void pair_taps(const Scalar* T, Index taps, const Scalar* bias, Scalar* T2, Scalar* bias2) {
-  for (Index j = 0; j < taps; ++j) {
-    for (Index o = 0; o < 16; ++o) T2[j * 16 + o] = T[j * 8 + o / 2];
-  }
-  if (bias) {
-    for (Index o = 0; o < 16; ++o) bias2[o] = bias[o / 2];
-  }
-}
-
-// G2 (positions × 16) from an output gradient of 8 channels (positions × 8): each value twice, G2(p, 2o + h) = G(p, o).
-inline void pair_gradient(const Scalar* G, Index positions, Scalar* G2) {
-  for (Index p = 0; p < positions; ++p) {
-    for (Index o = 0; o < 16; ++o) G2[p * 16 + o] = G[p * 8 + o / 2];
+// Rows of 8 values with each value twice (rows × 16): to(r, 2o + h) = from(r, o). The filters (T2 from T), the bias
+// and the output's gradient (G2 from G) for the paired kernels.
+inline void twice(const Scalar* from, Index rows, Scalar* to) {
+  for (Index r = 0; r < rows; ++r) {
+    for (Index o = 0; o < 16; ++o) to[r * 16 + o] = from[r * 8 + o / 2];
   }
 }
 
 // dT (taps × 8) += the taps' gradients from one image for 8 output channels, as add_tap_gradients(image, g, G, 8, dT):
-// the taps of each filter row in pairs (tiles of up to 12 pairs across the rows) from G2 (pair_gradient of G), the
+// the taps of each filter row in pairs (tiles of up to 12 pairs across the rows) from G2 (twice() of G), the
 // last tap of an odd row alone in add_tap_gradients' half-register tile.
 inline void add_tap_gradients_paired(const Scalar* image, const Geometry& g, const Scalar* G, const Scalar* G2, Scalar* dT) {
   constexpr int kTile = 12;
@@ -416,12 +407,11 @@ inline void correlate_paired(const Scalar* image, const Scalar* dup, const Geome
 #else
 inline constexpr bool kPairedPositions = false;
 inline void pair_up(const Scalar*, Index, Index, Scalar*) {}
-inline void pair_taps(const Scalar*, Index, const Scalar*, Scalar*, Scalar*) {}
+inline void twice(const Scalar*, Index, Scalar*) {}
 inline void correlate_paired(const Scalar* image, const Scalar*, const Geometry& g, const Scalar* T, const Scalar*,
                              const Scalar* bias, const Scalar*, Scalar* out) {
   correlate(image, g, T, 8, bias, out, 8);
 }
-inline void pair_gradient(const Scalar*, Index, Scalar*) {}
 inline void add_tap_gradients_paired(const Scalar* image, const Geometry& g, const Scalar* G, const Scalar*, Scalar* dT) {
   add_tap_gradients(image, g, G, 8, dT);
 }

@@ -210,7 +210,10 @@ void Conv2dLayer::convolve(const LayerWeights& weights, ConstMatRef in, LayerTap
   Mat* paired_taps = paired ? &tape.buffer(kPairedTaps, patch_size_, 16) : nullptr;
   Mat* paired_bias = paired ? &tape.buffer(kPairedBias, 1, 16) : nullptr;
   Mat* paired_up = paired ? &tape.buffer(kPairedUp, parallel_chunks, 2 * image_values) : nullptr;
-  if (paired) conv2d_kernels::pair_taps(taps.data(), patch_size_, bias.data(), paired_taps->data(), paired_bias->data());
+  if (paired) {
+    conv2d_kernels::twice(taps.data(), patch_size_, paired_taps->data());
+    conv2d_kernels::twice(bias.data(), 1, paired_bias->data());
+  }
   parallel_over_chunks(n, [&](Index chunk, Index begin, Index end) {
     for (Index i = begin; i < end; ++i) {
       const Scalar* image = padded_image(in.row(i).data(), padded, chunk);
@@ -266,7 +269,7 @@ void Conv2dLayer::backward_from(const LayerPass& pass, LayerGrads& grads,
         turned->block((ey * k + ex) * cols, 0, cols, C) = W.middleCols(tap, C);
       }
     }
-    if (paired) conv2d_kernels::pair_taps(turned->data(), k * k * cols, nullptr, paired_turned->data(), nullptr);
+    if (paired) conv2d_kernels::twice(turned->data(), k * k * cols, paired_turned->data());
   }
   parallel_over_chunks(n, [&](Index chunk, Index begin, Index end) {
     if (partial) partial->middleRows(chunk * patch_size_, patch_size_).setZero();
@@ -288,7 +291,7 @@ void Conv2dLayer::backward_from(const LayerPass& pass, LayerGrads& grads,
           Scalar* dT = partial->middleRows(chunk * patch_size_, patch_size_).data();
           if (paired_grads) {
             Scalar* G2 = paired_grads->row(chunk).data();
-            conv2d_kernels::pair_gradient(G, positions, G2);
+            conv2d_kernels::twice(G, positions, G2);
             conv2d_kernels::add_tap_gradients_paired(image, forward_, G, G2, dT);
           } else {
             conv2d_kernels::add_tap_gradients(image, forward_, G, cols, dT);

@@ -105,6 +105,19 @@ void with_lanes(Index channels, Body&& body) {
   }
 }
 
+// body(lanes, at, origin) for every pooled value of an image: `at` its index in the pooled image, `origin` its
+// window's first entry in the convolution's map (both in values, channels last), `lanes` with_lanes' strip.
+template <typename Body>
+void for_each_window(Index channels, Index pooled_height, Index pooled_width, Index size, Index map_width, Body&& body) {
+  with_lanes(channels, [&](auto lanes) {
+    for (Index y = 0; y < pooled_height; ++y) {
+      for (Index x = 0; x < pooled_width; ++x) {
+        body(lanes, (y * pooled_width + x) * channels, (y * size * map_width + x * size) * channels);
+      }
+    }
+  });
+}
+
 }  // namespace
 
 Schema ConvBlockLayer::schema() {
@@ -155,18 +168,13 @@ void ConvBlockLayer::forward(const LayerWeights& weights, ConstMatRef in, MatRef
         const MatMap d(max_ ? map_of(*chunk_slopes, chunk) : slopes->row(i).data(), 1, positions * C);
         activation_.apply(z, h, d);
         Scalar* pooled = out.row(i).data();
-        with_lanes(C, [&](auto lanes) {
+        for_each_window(C, pooled_height_, pooled_width_, size_, out_width(), [&](auto lanes, Index at, Index origin) {
           constexpr int L = decltype(lanes)::value;
-          for (Index y = 0; y < pooled_height_; ++y) {
-            for (Index x = 0; x < pooled_width_; ++x) {
-              const Index at = (y * pooled_width_ + x) * C, origin = window_position(y, x, 0) * C;
-              if (max_) {
-                pool_max_lanes<L>(h.data() + origin, d.data() + origin, offsets_.data(), window, C, pooled + at,
-                                  choices->row(i).data() + at, gates->row(i).data() + at);
-              } else {
-                pool_mean_lanes<L>(h.data() + origin, offsets_.data(), window, C, pooled + at);
-              }
-            }
+          if (max_) {
+            pool_max_lanes<L>(h.data() + origin, d.data() + origin, offsets_.data(), window, C, pooled + at,
+                              choices->row(i).data() + at, gates->row(i).data() + at);
+          } else {
+            pool_mean_lanes<L>(h.data() + origin, offsets_.data(), window, C, pooled + at);
           }
         });
       });
@@ -185,18 +193,13 @@ void ConvBlockLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrad
     Scalar* G = gradients.data() + chunk * positions * C;
     if (!covered) MatMap(G, positions, C).setZero();
     const Scalar* g = dout.row(i).data();
-    with_lanes(C, [&](auto lanes) {
+    for_each_window(C, pooled_height_, pooled_width_, size_, out_width(), [&](auto lanes, Index at, Index origin) {
       constexpr int L = decltype(lanes)::value;
-      for (Index y = 0; y < pooled_height_; ++y) {
-        for (Index x = 0; x < pooled_width_; ++x) {
-          const Index at = (y * pooled_width_ + x) * C, origin = window_position(y, x, 0) * C;
-          if (max_) {
-            unpool_max_lanes<L>(g + at, choices->row(i).data() + at, gates->row(i).data() + at, offsets_.data(), window, C,
-                                G + origin);
-          } else {
-            unpool_mean_lanes<L>(g + at, slopes->row(i).data() + origin, offsets_.data(), window, C, G + origin);
-          }
-        }
+      if (max_) {
+        unpool_max_lanes<L>(g + at, choices->row(i).data() + at, gates->row(i).data() + at, offsets_.data(), window, C,
+                            G + origin);
+      } else {
+        unpool_mean_lanes<L>(g + at, slopes->row(i).data() + origin, offsets_.data(), window, C, G + origin);
       }
     });
     return G;

@@ -48,11 +48,6 @@ class ConvBlockLayer : public Conv2dLayer {
   // gradient per chunk.
   enum Buffer : std::size_t { kMaps = kBuffers, kValues, kChunkSlopes, kChoices, kGates, kSlopes, kGradients };
 
-  // The position (in the convolution's map) of entry q of pooled value (y, x)'s window.
-  Index window_position(Index y, Index x, Index q) const {
-    return (y * size_ + q / size_) * out_width() + x * size_ + q % size_;
-  }
-
   Activation activation_;
   bool max_;
   Index size_;

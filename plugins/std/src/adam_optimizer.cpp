@@ -1,6 +1,9 @@
 // Adam, bias-corrected, as torch.optim.Adam (AdamW: adamw_optimizer.cpp).
 #include "adam_optimizer.hpp"
 
+#include <featurelab/threads.hpp>
+
+#include <algorithm>
 #include <cmath>
 
 namespace featurelab::std_pack {
@@ -36,17 +39,38 @@ void AdamOptimizer::step(VecRef theta, ConstVecRef grad, Index t) {
   if (m_.size() != theta.size()) reset(theta.size());
   const auto lr = static_cast<Scalar>(lr_.at(t));
   ++count_;
-  if (decoupled_) {
-    theta *= Scalar(1) - lr * weight_decay_;
-    g_ = grad;
-  } else {
-    g_ = grad + weight_decay_ * theta;
-  }
-  m_ = beta1_ * m_ + (Scalar(1) - beta1_) * g_;
-  v_ = beta2_ * v_ + (Scalar(1) - beta2_) * g_.cwiseAbs2();
+  const Scalar shrink = Scalar(1) - lr * weight_decay_;
   const Scalar c1 = Scalar(1) - std::pow(beta1_, static_cast<Scalar>(count_));
   const Scalar c2 = Scalar(1) - std::pow(beta2_, static_cast<Scalar>(count_));
-  theta.array() -= (lr / c1) * m_.array() / ((v_.array() / c2).sqrt() + eps_);
+  // Every value is computed from its own coordinates alone, so chunks give the same bits on any number of threads,
+  // provided each chunk starts where a whole-vector pass would have a full vector register: Eigen's vectorised sqrt
+  // rounds differently from the scalar one it uses at the end. Chunks are whole blocks of kBlock values; each
+  // chunk's statements run while its slices are in cache.
+  constexpr Index kBlock = 64;
+  const Index size = theta.size(), blocks = (size + kBlock - 1) / kBlock;
+  const auto update = [&](Index, Index first_block, Index last_block) {
+    const Index first = first_block * kBlock, count = std::min(last_block * kBlock, size) - first;
+    auto th = theta.segment(first, count).array();
+    auto g = g_.segment(first, count).array();
+    auto m = m_.segment(first, count).array();
+    auto v = v_.segment(first, count).array();
+    if (decoupled_) {
+      th *= shrink;
+      g = grad.segment(first, count).array();
+    } else {
+      g = grad.segment(first, count).array() + weight_decay_ * th;
+    }
+    m = beta1_ * m + (Scalar(1) - beta1_) * g;
+    v = beta2_ * v + (Scalar(1) - beta2_) * g.square();
+    th -= (lr / c1) * m / ((v / c2).sqrt() + eps_);
+  };
+  // A parallel region costs a few microseconds: below this many parameters one thread is faster.
+  constexpr Index kParallelFrom = Index(1) << 14;
+  if (size < kParallelFrom) {
+    update(0, 0, blocks);
+  } else {
+    parallel_over_chunks(blocks, update);
+  }
 }
 
 }  // namespace featurelab::std_pack

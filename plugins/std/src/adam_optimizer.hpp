@@ -1,5 +1,5 @@
 // Optimizer `adam`: Adam with bias correction, as torch.optim.Adam.
-// Each step is one fused pass over the flat parameter vector.
+// Each step is one pass over the flat parameter vector, in chunks on the job's threads (adam_optimizer.cpp).
 #pragma once
 
 #include <featurelab/optimizer.hpp>

@@ -24,11 +24,17 @@ void set_job_threads(int threads);
 constexpr Index parallel_chunks = 8;
 inline Index chunk_begin(Index count, Index chunk) { return count * chunk / parallel_chunks; }
 
-// f(chunk, begin, end) for every chunk of [0, count), on job_threads() threads. f must not throw
-// (an exception cannot leave an OpenMP region): size every buffer before the loop.
+// A loop over fewer values than this (entries it reads or writes) runs its chunks on the calling thread: waking
+// a team and joining it costs more than a second thread saves (bench/README.md, round 21: a composed transformer
+// at width 64 ran 1.3× slower on two threads than on one, its layer norms and attention loops each a region).
+constexpr Index kMinParallelValues = Index(1) << 16;
+
+// f(chunk, begin, end) for every chunk of [0, count), on job_threads() threads, or in order on this one when
+// `values` (what the loop touches) is below kMinParallelValues; the chunks, hence the bits, are the same either
+// way. f must not throw (an exception cannot leave an OpenMP region): size every buffer before the loop.
 template <class F>
-void parallel_over_chunks(Index count, F&& f) {
-  const int threads = job_threads();
+void parallel_over_chunks(Index count, F&& f, Index values = kMinParallelValues) {
+  const int threads = values < kMinParallelValues ? 1 : job_threads();
   if (threads == 1) {  // no OpenMP region: a team of one still costs libgomp an allocation
     for (Index chunk = 0; chunk < parallel_chunks; ++chunk) f(chunk, chunk_begin(count, chunk), chunk_begin(count, chunk + 1));
     return;

@@ -208,17 +208,17 @@ void Transformer::read_tokens(ConstMatRef X, Index first, Pass& pass) {
 
 namespace {
 
-// f(shard) for every shard, on up to job_threads() threads (f must not throw: the passes' buffers are sized inside,
-// and Eigen's allocations are the only thing that could).
+// f(item) for every item of [0, count), e.g. a shard, on up to job_threads() threads (f must not throw: the passes'
+// buffers are sized inside, and Eigen's allocations are the only thing that could).
 template <class F>
-void over_shards(Index shards, F&& f) {
-  const int threads = static_cast<int>(std::min<Index>(job_threads(), shards));
+void on_threads(Index count, F&& f) {
+  const int threads = static_cast<int>(std::min<Index>(job_threads(), count));
   if (threads <= 1) {
-    for (Index s = 0; s < shards; ++s) f(s);
+    for (Index s = 0; s < count; ++s) f(s);
     return;
   }
 #pragma omp parallel for num_threads(threads) schedule(static, 1)
-  for (Index s = 0; s < shards; ++s) f(s);
+  for (Index s = 0; s < count; ++s) f(s);
 }
 
 }  // namespace
@@ -231,7 +231,7 @@ void Transformer::forward(ConstMatRef X, MatRef out) {
     pass.n = n * (s + 1) / shards_ - n * s / shards_;
     read_tokens(X, n * s / shards_, pass);
   }
-  over_shards(shards_, [&](Index s) { run(passes_[static_cast<std::size_t>(s)], -1, out.middleRows(n * s / shards_, passes_[static_cast<std::size_t>(s)].n)); });
+  on_threads(shards_, [&](Index s) { run(passes_[static_cast<std::size_t>(s)], -1, out.middleRows(n * s / shards_, passes_[static_cast<std::size_t>(s)].n)); });
 }
 
 void Transformer::run_tokens(const std::vector<int>& tokens, const std::vector<int>& positions, Index n, Index T, Index score_layer,
@@ -406,17 +406,22 @@ void Transformer::run(Pass& pass, Index score_layer, MatRef out) {
 
 void Transformer::transpose_weights() {
   const Index HA = heads_ * head_width_;
-  for (Index l = 0; l < layers_; ++l) {
+  // Four copies per block, each independent of the others: on the job's threads.
+  on_threads(4 * layers_, [&](Index item) {
+    const Index l = item / 4;
     const LayerBlocks& lb = layer_blocks_[static_cast<std::size_t>(l)];
     TransposedWeights& t = transposed_[static_cast<std::size_t>(l)];
-    t.w2 = cblock(lb.w2).transpose();
-    t.w1 = cblock(lb.w1).transpose();
-    t.wo = cblock(lb.wo).transpose();
-    t.wqkv.resize(3 * HA, width_);
-    t.wqkv.topRows(HA) = cblock(lb.wq).transpose();
-    t.wqkv.middleRows(HA, HA) = cblock(lb.wk).transpose();
-    t.wqkv.bottomRows(HA) = cblock(lb.wv).transpose();
-  }
+    switch (item % 4) {
+      case 0: t.w2 = cblock(lb.w2).transpose(); break;
+      case 1: t.w1 = cblock(lb.w1).transpose(); break;
+      case 2: t.wo = cblock(lb.wo).transpose(); break;
+      default:
+        t.wqkv.resize(3 * HA, width_);
+        t.wqkv.topRows(HA) = cblock(lb.wq).transpose();
+        t.wqkv.middleRows(HA, HA) = cblock(lb.wk).transpose();
+        t.wqkv.bottomRows(HA) = cblock(lb.wv).transpose();
+    }
+  });
 }
 
 void Transformer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
@@ -427,12 +432,15 @@ void Transformer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
     return;
   }
   for (Vec& g : shard_grad_) g.resize(grad.size());
-  over_shards(shards_, [&](Index s) {
+  on_threads(shards_, [&](Index s) {
     const Pass& pass = passes_[static_cast<std::size_t>(s)];
     backward_pass(passes_[static_cast<std::size_t>(s)], dout.middleRows(n * s / shards_, pass.n),
                   s == 0 ? grad : VecRef(shard_grad_[static_cast<std::size_t>(s - 1)]));
   });
-  for (const Vec& g : shard_grad_) grad += g;  // in shard order, whatever thread ran which
+  // In shard order, whatever thread ran which; each coordinate on its own, so in chunks on the job's threads.
+  parallel_over_chunks(grad.size(), [&](Index, Index first, Index last) {
+    for (const Vec& g : shard_grad_) grad.segment(first, last - first) += g.segment(first, last - first);
+  }, shards_ * grad.size());
 }
 
 // One pass's gradient, written over `grad`.

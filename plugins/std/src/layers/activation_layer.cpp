@@ -20,7 +20,7 @@ void ActivationLayer::forward(const LayerWeights&, ConstMatRef in, MatRef out, L
   parallel_over_chunks(in.rows(), [&](Index, Index first, Index last) {
     activation_.apply(in.middleRows(first, last - first), out.middleRows(first, last - first),
                       slope.middleRows(first, last - first));
-  });
+  }, in.size());
 }
 
 void ActivationLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrads&) const {
@@ -28,7 +28,7 @@ void ActivationLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGra
   const Mat& slope = pass.tape.buffers[0];
   parallel_over_chunks(dout.rows(), [&](Index, Index first, Index last) {
     pass.din.middleRows(first, last - first).array() = dout.middleRows(first, last - first).array() * slope.middleRows(first, last - first).array();
-  });
+  }, dout.size());
 }
 
 }  // namespace featurelab::std_pack

@@ -129,7 +129,7 @@ void AttentionLayer::rotate(StridedMatRef M, Scalar sign) const {
         }
       }
     }
-  });
+  }, M.rows() * heads_ * head_width_);
 }
 
 void AttentionLayer::forward(const LayerWeights& weights, ConstMatRef in, MatRef out, LayerTape& tape) const {
@@ -172,7 +172,7 @@ void AttentionLayer::forward(const LayerWeights& weights, ConstMatRef in, MatRef
         O.block(s * T, h * A, T, A).noalias() = S * V.block(s * T, h * A, T, A);
       }
     }
-  });
+  }, Q.size() + K.size() + V.size() + P.size());
   tiled_linear::times(Y, O, weights(wo_));
   if (bias_) Y.rowwise() += weights(bo_).row(0);
 }
@@ -222,7 +222,7 @@ void AttentionLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrad
         dK.block(s * T, h * A, T, A).noalias() = dS.transpose() * Q.block(s * T, h * A, T, A);
       }
     }
-  });
+  }, 3 * dO.size() + 2 * P.size());
   if (rope_) {  // back through the rotation: its inverse
     rotate(dQ, -1);
     rotate(dK, -1);

@@ -85,7 +85,7 @@ void EmbeddingLayer::forward(const LayerWeights& weights, ConstMatRef in, MatRef
         if (P_) x += Pos.row(t);
       }
     }
-  });
+  }, in.rows() * tokens_ * width_);
 }
 
 void EmbeddingLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrads& grads) const {
@@ -104,7 +104,7 @@ void EmbeddingLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrad
         dE.row(id).segment(first, last - first) += c_ * dout.row(i).segment(t * width_ + first, last - first);
       }
     }
-  });
+  }, dE.size() + dout.size());
   // ∇P_t = Σ_i dout_{i,t}: the column sums of the n × (T·d) gradient, P's T×d entries in the same order.
   if (P_) MatMap(grads(P_).data(), 1, tokens_ * width_) = dout.colwise().sum();
 }

@@ -55,7 +55,7 @@ void LayerNormLayer::forward(const LayerWeights& weights, ConstMatRef in, MatRef
       rstd(r, 0) = s;
       Y.row(r).array() = ((x - mu) * s) * g + b;
     }
-  });
+  }, rows * width_);
 }
 
 void LayerNormLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrads& grads) const {
@@ -92,7 +92,7 @@ void LayerNormLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrad
         DX.row(r).array() = (dxhat - mean_dxhat - xhat * mean_dxhat_xhat) * rstd(r, 0);
       }
     }
-  });
+  }, 2 * rows * width_);
   if (params) {
     MatMap dgamma = grads(g_), dbeta = grads(b_);
     dgamma = partial.row(0);

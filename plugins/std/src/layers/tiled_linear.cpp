@@ -10,9 +10,14 @@ namespace featurelab::std_pack::tiled_linear {
 
 namespace {
 
+// A product below this many operations runs on one thread: handing half of it to a second costs more than that
+// half. Measured on the composed transformer at width 64, whose MLP products have 4.2 MFLOP: on two threads their
+// halves made the step slower than on one (bench/README.md round 21).
+constexpr double kMinBlockedFlops = 1.6e7;
+
 // Blocks of at least 64 rows, at most 4: shape only, never the thread count.
 Index blocks_of(Index extent, double flops) {
-  if (flops < kMinParallelFlops || extent < 128) return 1;
+  if (flops < kMinBlockedFlops || extent < 128) return 1;
   return extent < 256 ? 2 : 4;
 }
 

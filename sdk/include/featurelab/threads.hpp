@@ -26,7 +26,8 @@ inline Index chunk_begin(Index count, Index chunk) { return count * chunk / para
 
 // A loop over fewer values than this (entries it reads or writes) runs its chunks on the calling thread: waking
 // a team and joining it costs more than a second thread saves (bench/README.md, round 21: a composed transformer
-// at width 64 ran 1.3× slower on two threads than on one, its layer norms and attention loops each a region).
+// at width 64, each of its layer norm, activation and attention loops a region of its own, ran 1.2× slower on
+// two threads than on one).
 constexpr Index kMinParallelValues = Index(1) << 16;
 
 // f(chunk, begin, end) for every chunk of [0, count), on job_threads() threads, or in order on this one when

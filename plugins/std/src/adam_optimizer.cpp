@@ -64,13 +64,7 @@ void AdamOptimizer::step(VecRef theta, ConstVecRef grad, Index t) {
     v = beta2_ * v + (Scalar(1) - beta2_) * g.square();
     th -= (lr / c1) * m / ((v / c2).sqrt() + eps_);
   };
-  // A parallel region costs a few microseconds: below this many parameters one thread is faster.
-  constexpr Index kParallelFrom = Index(1) << 14;
-  if (size < kParallelFrom) {
-    update(0, 0, blocks);
-  } else {
-    parallel_over_chunks(blocks, update);
-  }
+  parallel_over_chunks(blocks, update, 5 * size);  // θ, the gradient, g, m and v
 }
 
 }  // namespace featurelab::std_pack

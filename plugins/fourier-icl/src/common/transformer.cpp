@@ -1,6 +1,7 @@
 // Forward and backward over the n·T token rows as GEMMs; attention as one T×T block per (sample, head).
 #include "transformer.hpp"
 
+#include <featurelab/block_products.hpp>
 #include <featurelab/error.hpp>
 #include <featurelab/threads.hpp>
 #include <featurelab/tiled_products.hpp>
@@ -364,7 +365,7 @@ void Transformer::run(Pass& pass, Index score_layer, MatRef out) {
     for (Index s = 0; s < n; ++s) {
       for (Index h = 0; h < heads_; ++h) {
         auto P = c.P.middleRows((s * heads_ + h) * T, T);
-        P.noalias() = c.Q.block(s * T, h * A, T, A) * c.K.block(s * T, h * A, T, A).transpose();
+        block_products::times<false>(P, c.Q.block(s * T, h * A, T, A), c.K.block(s * T, h * A, T, A).transpose());
         P *= inv_sqrt_a;
         if (keep_ != nullptr) {
           // The evicted cache: the last query reads only the kept keys (and its own); exp(−∞) = 0 below.
@@ -380,7 +381,7 @@ void Transformer::run(Pass& pass, Index score_layer, MatRef out) {
           P.row(i).head(visible) /= P.row(i).head(visible).sum();
           P.row(i).tail(T - visible).setZero();
         }
-        c.O.block(s * T, h * A, T, A).noalias() = P * c.V.block(s * T, h * A, T, A);
+        block_products::times<false>(c.O.block(s * T, h * A, T, A), P, c.V.block(s * T, h * A, T, A));
       }
     }
     multiply(c.O, cblock(lb.wo), pass.x, true);
@@ -487,12 +488,12 @@ void Transformer::backward_pass(Pass& pass, ConstMatRef dout, VecRef grad) {
       for (Index h = 0; h < heads_; ++h) {
         const auto P = c.P.middleRows((s * heads_ + h) * T, T);
         const auto dO = pass.dO.block(s * T, h * A, T, A);
-        dV.block(s * T, h * A, T, A).noalias() = P.transpose() * dO;
-        pass.dS.noalias() = dO * c.V.block(s * T, h * A, T, A).transpose();  // dP
+        block_products::times<false>(dV.block(s * T, h * A, T, A), P.transpose(), dO);
+        block_products::times<false>(pass.dS, dO, c.V.block(s * T, h * A, T, A).transpose());  // dP
         pass.softmax_inner = (pass.dS.array() * P.array()).rowwise().sum();  // Σ_j dP_ij P_ij
         pass.dS = (P.array() * (pass.dS.colwise() - pass.softmax_inner).array()).matrix() * inv_sqrt_a;  // masked entries have P = 0
-        dQ.block(s * T, h * A, T, A).noalias() = pass.dS * c.K.block(s * T, h * A, T, A);
-        dK.block(s * T, h * A, T, A).noalias() = pass.dS.transpose() * c.Q.block(s * T, h * A, T, A);
+        block_products::times<false>(dQ.block(s * T, h * A, T, A), pass.dS, c.K.block(s * T, h * A, T, A));
+        block_products::times<false>(dK.block(s * T, h * A, T, A), pass.dS.transpose(), c.Q.block(s * T, h * A, T, A));
       }
     }
     if (rope_) {  // back through the rotation: its inverse

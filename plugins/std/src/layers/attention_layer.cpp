@@ -5,6 +5,7 @@
 
 #include "tiled_linear.hpp"
 
+#include <featurelab/block_products.hpp>
 #include <featurelab/error.hpp>
 #include <featurelab/threads.hpp>
 
@@ -159,7 +160,7 @@ void AttentionLayer::forward(const LayerWeights& weights, ConstMatRef in, MatRef
     for (Index s = first; s < last; ++s) {
       for (Index h = 0; h < heads_; ++h) {
         auto S = P.middleRows((s * heads_ + h) * T, T);
-        S.noalias() = Q.block(s * T, h * A, T, A) * K.block(s * T, h * A, T, A).transpose();
+        block_products::times<false>(S, Q.block(s * T, h * A, T, A), K.block(s * T, h * A, T, A).transpose());
         S *= inv_sqrt_a;
         for (Index i = 0; i < T; ++i) {
           const Index visible = causal_ ? i + 1 : T;
@@ -169,7 +170,7 @@ void AttentionLayer::forward(const LayerWeights& weights, ConstMatRef in, MatRef
           row /= row.sum();
           S.row(i).tail(T - visible).setZero();
         }
-        O.block(s * T, h * A, T, A).noalias() = S * V.block(s * T, h * A, T, A);
+        block_products::times<false>(O.block(s * T, h * A, T, A), S, V.block(s * T, h * A, T, A));
       }
     }
   }, Q.size() + K.size() + V.size() + P.size());
@@ -212,14 +213,14 @@ void AttentionLayer::backward(const LayerPass& pass, ConstMatRef dout, LayerGrad
       for (Index h = 0; h < heads_; ++h) {
         const auto Ph = P.middleRows((s * heads_ + h) * T, T);
         const auto dOh = dO.block(s * T, h * A, T, A);
-        dV.block(s * T, h * A, T, A).noalias() = Ph.transpose() * dOh;
-        dS.noalias() = dOh * V.block(s * T, h * A, T, A).transpose();
+        block_products::times<false>(dV.block(s * T, h * A, T, A), Ph.transpose(), dOh);
+        block_products::times<false>(dS, dOh, V.block(s * T, h * A, T, A).transpose());
         for (Index i = 0; i < T; ++i) {
           const Scalar inner = dS.row(i).dot(Ph.row(i));
           dS.row(i).array() = (Ph.row(i).array() * (dS.row(i).array() - inner)) * inv_sqrt_a;
         }
-        dQ.block(s * T, h * A, T, A).noalias() = dS * K.block(s * T, h * A, T, A);
-        dK.block(s * T, h * A, T, A).noalias() = dS.transpose() * Q.block(s * T, h * A, T, A);
+        block_products::times<false>(dQ.block(s * T, h * A, T, A), dS, K.block(s * T, h * A, T, A));
+        block_products::times<false>(dK.block(s * T, h * A, T, A), dS.transpose(), Q.block(s * T, h * A, T, A));
       }
     }
   }, 3 * dO.size() + 2 * P.size());

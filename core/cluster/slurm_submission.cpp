@@ -4,6 +4,7 @@
 #include "cluster/program_output.hpp"
 #include "engine/provenance.hpp"
 #include "io/atomic_file.hpp"
+#include "text/control_characters.hpp"
 
 #include <featurelab/error.hpp>
 
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -59,8 +61,35 @@ std::size_t cluster_max_array_size() {
   throw Error("scontrol show config gives no MaxArraySize; give the arrays' size yourself with --max-array-size");
 }
 
+namespace {
+
+// Slurm's job name from the run's: letters, digits, '.', '-' and '_' (what Slurm's own job names need), the rest '_'.
+std::string slurm_job_name(const std::string& run_name) {
+  std::string name = "featurelab-" + run_name;
+  for (char& c : name) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
+  }
+  return name;
+}
+
+// A value written into a line of the script: a newline would end the #SBATCH line (or the comment) and make the rest
+// a shell command of the array task. Refused, naming where it came from.
+void refuse_control_characters(const std::string& what, const std::string& value) {
+  if (has_control_character(value)) {
+    throw Error(what + " " + shown_with_escapes(value) +
+                " holds a control character: it would start a line of its own in the sbatch script, run as a shell "
+                "command; give it on one line of printable characters");
+  }
+}
+
+}  // namespace
+
 std::vector<SbatchScript> write_sbatch_scripts(const SlurmSubmission& s, std::size_t max_array_size) {
   if (s.indices.empty()) return {};
+  refuse_control_characters("--partition", s.partition);
+  refuse_control_characters("--time", s.time);
+  for (const auto& option : s.sbatch_options) refuse_control_characters("--sbatch", option);
+  refuse_control_characters("the run directory", fs::absolute(s.run_dir).string());
   if (max_array_size == 0) throw Error("MaxArraySize 0: this cluster takes no job arrays");
   const fs::path dir = fs::absolute(s.run_dir) / "slurm";
   fs::create_directories(dir);
@@ -88,7 +117,7 @@ std::vector<SbatchScript> write_sbatch_scripts(const SlurmSubmission& s, std::si
                         arrays, script.tasks, s.jobs_per_task, fs::absolute(s.run_dir).string());
     text << "# Requeued on preemption or node failure; SIGTERM " << s.signal_seconds
          << " s before the time limit stops the running jobs after their step, as interrupted.\n";
-    text << "#SBATCH --job-name=" << "featurelab-" << s.run_name << "\n";
+    text << "#SBATCH --job-name=" << slurm_job_name(s.run_name) << "\n";
     text << "#SBATCH --array=0-" << script.tasks - 1 << "\n";
     text << "#SBATCH --cpus-per-task=" << s.cpus_per_task << "\n";
     text << "#SBATCH --ntasks=1\n";

@@ -1,6 +1,7 @@
 // Pipeline validation: sections, reserved keys, component lookup and schema checks.
 #include "config/validate.hpp"
 
+#include "text/control_characters.hpp"
 #include "text/suggest.hpp"
 
 #include <featurelab/activation.hpp>
@@ -89,6 +90,10 @@ class Validator {
       if (k == "name" || k == "description") {
         if (!node.is_string()) {
           error(node, dotted, "expected a string");
+        } else if (k == "name" && has_control_character(node.as_string()->get())) {
+          error(node, dotted, "the name " + shown_with_escapes(node.as_string()->get()) +
+                                  " holds a control character: a name reaches plot and Slurm scripts, where a newline "
+                                  "would start a command; write it on one line of printable characters");
         } else {
           (k == "name" ? p.name : p.description) = node.as_string()->get();
         }

@@ -11,6 +11,7 @@
 #include "engine/provenance.hpp"
 #include "io/atomic_file.hpp"
 #include "io/reserved_file.hpp"
+#include "text/control_characters.hpp"
 
 #include <featurelab/attack.hpp>
 #include <featurelab/augment.hpp>
@@ -46,6 +47,31 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 // training between two evaluations: the job measures more than it trains (`every` on the probe, or a
 // cheaper probe, gives the time back).
 constexpr double kProbeNoteSeconds = 1.0;
+
+// A probe's names (its own code's, or a Python probe's dict keys) become keys of metrics.jsonl, plot labels and table
+// files (tables/<probe>.<table>.step<N>.csv): a metric's may be any text on one line, a table's is a file name's part.
+bool is_table_name(const std::string& name) {
+  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
+           c == '.' || c == '=';
+  });
+}
+
+void check_measurement_names(const Measurements& out, const std::string& probe) {
+  for (const auto& [name, value] : out.scalars()) {
+    if (name.empty() || has_control_character(name)) {
+      throw Error(probe + ": the metric name " + shown_with_escapes(name) +
+                  (name.empty() ? " is empty" : " holds a control character (it would start a line of its own in plot "
+                                                "scripts)") + "; name it with printable characters on one line");
+    }
+  }
+  for (const auto& [name, table] : out.tables()) {
+    if (!is_table_name(name)) {
+      throw Error(probe + ": the table name " + shown_with_escapes(name) +
+                  " is not a name of letters, digits, '-', '_', '.' and '=' (it names a file in the job's tables/)");
+    }
+  }
+}
 
 class JobRunner final : public TrainerHost {
  public:
@@ -173,6 +199,7 @@ class JobRunner final : public TrainerHost {
       } catch (const std::exception& e) {
         throw Error(probe_at(i, step) + ": " + e.what());
       }
+      check_measurement_names(out, probe_at(i, step));
       const std::string& prefix = p_.probes[i].name;
       time_.probes[prefix] += seconds_since(probe_start);
       ++time_.evaluations[prefix];

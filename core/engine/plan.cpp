@@ -6,6 +6,7 @@
 #include "config/validate.hpp"
 #include "engine/memory_budget.hpp"
 #include "registry/catalog.hpp"
+#include "text/control_characters.hpp"
 
 #include <fmt/format.h>
 
@@ -86,6 +87,11 @@ SweepAxis variant_axis(const std::string& name, const toml::array& values, std::
     std::vector<std::string> locations;
     variant_overrides(*table, "", overrides, locations, errors);
     const std::string text = toml_text(*label);
+    if (has_control_character(label->as_string()->get())) {
+      errors.push_back({where(*label), "sweep." + name + ": the variant name " + shown_with_escapes(label->as_string()->get()) +
+                                           " holds a control character: a name reaches plot and Slurm scripts, where a "
+                                           "newline would start a command; write it on one line of printable characters"});
+    }
     for (const auto& prior : axis.values) {
       if (prior == text) errors.push_back({where(v), "sweep." + name + ": two variants are named " + text});
     }

@@ -1,6 +1,7 @@
 // gnuplot scripts and data files for the plots of a run.
 #include "report/plot.hpp"
 
+#include "cluster/program_output.hpp"
 #include "engine/metrics_writer.hpp"
 #include "engine/results.hpp"
 
@@ -49,19 +50,47 @@ std::string unquoted(const std::string& v) {
   return v.size() >= 2 && v.front() == '"' && v.back() == '"' ? v.substr(1, v.size() - 2) : v;
 }
 
+// A gnuplot double-quoted string. Names come from pipelines and run directories someone else may have written: a
+// newline would end the string and start a gnuplot command (`system '…'`), so every control character is written
+// as gnuplot's escape for it (\n, \r, \t, or octal), never as itself.
 std::string gp_quote(const std::string& text) {
   std::string out = "\"";
   for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += c;
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (byte < 0x20 || byte == 0x7f) {
+      out += fmt::format("\\{:03o}", byte);
+    } else {
+      out += c;
+    }
   }
   return out + "\"";
 }
 
+// Text on one line of a data file's comment: control characters as spaces (gnuplot reads the next line as data).
+std::string one_line(std::string text) {
+  for (char& c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (byte < 0x20 || byte == 0x7f) c = ' ';
+  }
+  return text;
+}
+
+// gnuplot SCRIPT, as a program with one argument (no shell: the path is never parsed); its errors in SCRIPT.log.
 void run_gnuplot(const fs::path& script) {
-  const std::string cmd = "gnuplot " + script.string() + " 2>" + (script.string() + ".log");
-  if (std::system(cmd.c_str()) != 0) {
-    throw Error("gnuplot failed on " + script.string() + " (see " + script.string() + ".log)");
+  const ProgramOutput result = run_program({"gnuplot", script.string()});
+  const fs::path log = script.string() + ".log";
+  std::ofstream(log) << result.err;
+  if (result.exit_status != 0) {
+    throw Error("gnuplot failed on " + script.string() + " (see " + log.string() + ")");
   }
 }
 
@@ -102,7 +131,7 @@ void plot_vs_step(const Run& run, const std::string& metric, const fs::path& dir
   std::string plots;
   int block = 0;
   for (const auto& [point, steps] : series) {
-    out << "# point " << point << " " << labels[point] << "\n";
+    out << "# point " << point << " " << one_line(labels[point]) << "\n";
     for (const auto& [step, values] : steps) {
       double mean = 0;
       for (double v : values) mean += v;
@@ -366,7 +395,7 @@ void plot_tables(const fs::path& run_dir, const Run& run, const fs::path& dir, s
 }  // namespace
 
 std::vector<fs::path> plot_run(const fs::path& run_dir, const PlotRequest& request) {
-  if (std::system("command -v gnuplot >/dev/null 2>&1") != 0) {
+  if (run_program({"gnuplot", "--version"}).exit_status != 0) {
     throw Error("gnuplot is not installed; install it with: apt-get install gnuplot-nox");
   }
   const Run run = load_run(run_dir);

@@ -53,3 +53,13 @@ def keeps_hooks(step, hooks):
         _kept = hooks
         return 0.0
     return float(_kept("hidden.pre", np.zeros((1, 2))).sum())
+
+
+def newline_metric(step):
+    """A metric named across two lines: its job fails, naming it (a name reaches plot scripts line by line)."""
+    return {"x\nsystem 'touch never'": 1.0}
+
+
+def path_table(step):
+    """A table named as a path: its job fails (a table's name is part of a file name in the job's tables/)."""
+    return {"../outside": np.zeros((2, 2))}

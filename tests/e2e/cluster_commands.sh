@@ -49,6 +49,22 @@ expect 0 "3 job\(s\) in 3 task\(s\)" -- $fl submit "$work/run" --dry-run --max-a
 check "the next submission's script is another file, with the extra #SBATCH line as given" \
   grep -qx '#SBATCH --mem=1G' "$work/run/slurm/submit-2-1.sbatch"
 expect 2 "--indices: '7': index 7 is out of range" -- $fl submit "$work/run" --dry-run --indices 7
+# Nothing from the data becomes a line of the script. A pipeline's name with a newline is refused where written...
+expect 2 "experiment.name: the name .* holds a control character" -- \
+  $fl run "$crash" --out "$work/inj" --prepare --set 'experiment.name="x\ntouch INJECTED\n#"'
+check "and nothing is prepared" test ! -e "$work/inj/run.json"
+# ... and a run prepared elsewhere with one (its run.json edited) gets a Slurm job name of safe characters only.
+cp -a "$work/run" "$work/edited" && rm -rf "$work/edited/slurm"
+jq --arg name $'x\ntouch '"$work"$'/INJECTED\n#' '.name = $name' "$work/run/run.json" >"$work/edited/run.json"
+expect 0 "" -- $fl submit "$work/edited" --dry-run --max-array-size 10 --indices 0
+edited=$work/edited/slurm/submit-1-1.sbatch
+check "the job name is one word of letters, digits, '.', '-' and '_'" grep -qx '#SBATCH --job-name=featurelab-x_touch_[A-Za-z0-9._-]*INJECTED__' "$edited"
+check "no line of the script runs the name's command" bash -c "! grep -q '^touch' '$edited' && bash -n '$edited'"
+check "running it as task 0 creates nothing" bash -c "SLURM_ARRAY_TASK_ID=0 bash '$edited' >/dev/null 2>&1; test ! -e '$work/INJECTED'"
+# The command's own values too: a newline in --partition, --time or an --sbatch option is refused.
+expect 2 "--partition \"a\\\\nb\" holds a control character" -- $fl submit "$work/run" --dry-run --partition $'a\nb'
+expect 2 "--time .* holds a control character" -- $fl submit "$work/run" --dry-run --time $'1:00\necho TIME_INJECTED'
+expect 2 "--sbatch .* holds a control character" -- $fl submit "$work/run" --dry-run --sbatch=$'--mem=1G\necho X'
 # Without Slurm's client: said, with the way out.
 expect 2 "scontrol show config could not run .*slurm-client.*--max-array-size N gives it" -- env PATH=/nonexistent $fl submit "$work/run"
 expect 2 "cannot run sbatch .*slurm-client.*is written: submit it with sbatch" -- env PATH=/nonexistent $fl submit "$work/run" --max-array-size 4

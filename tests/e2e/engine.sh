@@ -77,6 +77,12 @@ printf '[sweep]\nobjective = [{ "loss.use" = "hinge" }]\n' > "$work/bad-variant.
 expect 2 "every variant is a table with a name" -- $fl validate "$work/bad-variant.toml" --set 'data.use="xor-clusters"'
 printf '[sweep]\nn = [{ name = "small", "data.train" = 100 }]\n' > "$work/column-axis.toml"
 expect 2 "sweep.n: 'n' is a column of summary.csv" -- $fl validate "$work/column-axis.toml" --set 'data.use="xor-clusters"'
+# Names reach plot and Slurm scripts, which are read line by line: a control character in one is refused where written.
+printf '[sweep]\nv = [{ name = "a\\nsystem 1", "model.width" = 8 }]\n' > "$work/newline-variant.toml"
+expect 2 "newline-variant.toml:2:.*sweep.v: the variant name \"a\\\\nsystem 1\" holds a control character" -- \
+  $fl validate "$work/newline-variant.toml" --set 'data.use="xor-clusters"'
+expect 2 "experiment.name: the name \"x\\\\ntouch y\" holds a control character" -- \
+  $fl validate "$sweep" --set 'experiment.name="x\ntouch y"'
 sed 's/"model.width" = \[8, 40\]/"model.widht" = [8, 40]/' "$sweep" > "$work/badsweep.toml"
 expect 2 "\[sweep\] model.widht.*did you mean 'width'" -- $fl validate "$work/badsweep.toml"
 
@@ -176,5 +182,15 @@ if command -v gnuplot >/dev/null; then
   expect 0 "report.html" -- $fl report "$work/j1"
   check "the report shows assertions and plots" bash -c "grep -q 'PASS' '$work/j1/report.html' && grep -q '<img' '$work/j1/report.html'"
   expect 2 "no metric matches 'acc.test'" -- $fl plot "$work/j1" --metric acc.test
+  # A name is never a gnuplot command: a copied run whose metrics.jsonl gains a metric named with newlines and a
+  # gnuplot `system` line between them is plotted, the name drawn as text (the run directory could be anyone's).
+  cp -a "$work/j1" "$work/gp"
+  job0=$(ls -d "$work"/gp/jobs/0000-*)
+  printf '{"step":60,"metric":"x\\nsystem '"'"'touch %s/GPWN'"'"'\\n#","value":1}\n' "$work" >>"$job0/metrics.jsonl"
+  check "the injected metric is in the copy" grep -q 'system' "$job0/metrics.jsonl"
+  expect 0 "x_system.*vs-step.png" -- $fl plot "$work/gp" --metric 'x*'
+  expect 0 "report.html" -- $fl report "$work/gp"
+  check "neither plot nor report ran the name's gnuplot line" test ! -e "$work/GPWN"
+  check "the script holds the name as one escaped string" grep -qF 'x\nsystem' "$work"/gp/plots/x_system*.vs-step.gp
 fi
 finish

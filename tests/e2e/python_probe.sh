@@ -24,6 +24,14 @@ check "the failed job's summary.json has the Python error and where it was raise
   "grep -q 'ValueError: a measurement that fails at step 40' '$work'/raises/jobs/0002-*/summary.json && grep -q 'python_probes.py' '$work'/raises/jobs/0002-*/summary.json"
 check "its steps before it are kept" grep -q '"step":20,"metric":"py.value"' "$work"/raises/jobs/0002-*/metrics.jsonl
 check "the width-8 jobs finished" grep -q '"status": "ok"' "$work"/raises/jobs/0000-*/summary.json
+# Names a function returns are checked as a C++ probe's: one on two lines, or a table named as a path, fails its job.
+expect 1 "0 ok, 4 not ok" -- $fl run "$pipeline" --out "$work/newline" --set "probe.3.path=\"$data\"" \
+  --set 'probe.3.function="newline_metric"'
+check "the job's reason names the metric, escaped" grep -qF 'the metric name \"x\\nsystem' "$work"/newline/jobs/0000-*/summary.json
+expect 1 "0 ok, 4 not ok" -- $fl run "$pipeline" --out "$work/pathtable" --set "probe.3.path=\"$data\"" \
+  --set 'probe.3.function="path_table"'
+check "the job's reason names the table" grep -q 'the table name .*outside.* is not a name' "$work"/pathtable/jobs/0000-*/summary.json
+check "and nothing named by it is written" test -z "$(find "$work/pathtable" -name 'outside*')"
 # A missing module stops the run before any job starts, located at its [[probe]] table.
 expect 2 "python_probe.toml:[0-9]+:1: probe.3 .*No module named 'no_such_module'" -- $fl run "$pipeline" --out "$work/missing" \
   --set "probe.3.path=\"$data\"" --set 'probe.3.module="no_such_module"' --set 'experiment.seeds=[0]'

@@ -28,7 +28,11 @@ TEST_CASE("the threads handed to a job never exceed the CPUs this process may us
         std::this_thread::sleep_for(std::chrono::milliseconds(300));
         return 10 + slot->threads.load();
       },
-      [&](std::size_t, const WorkerExit& exit) { reason = exit.reason; }, options);
+      [&](std::size_t, const WorkerExit& exit) {
+        reason = exit.reason;
+        return exit.ok;
+      },
+      options);
   CHECK(reason == "exit status " + std::to_string(10 + allowed_cpus()));
 }
 
@@ -45,7 +49,7 @@ TEST_CASE("an exception while recording a job stops and reaps the workers still 
                           }
                           return 0;
                         },
-                        [](std::size_t, const WorkerExit&) { throw std::runtime_error("cannot record the job"); },
+                        [](std::size_t, const WorkerExit&) -> bool { throw std::runtime_error("cannot record the job"); },
                         options),
                     "cannot record the job");
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

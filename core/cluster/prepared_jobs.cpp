@@ -89,6 +89,7 @@ int run_prepared_jobs(const std::vector<std::size_t>& indices, Catalog& catalog,
         log_job_end(options.log, labels[index], recorded, exit.seconds);
         if (recorded.status == "failed") ++failed;
         if (recorded.status == "interrupted") ++interrupted;
+        return recorded.status == "ok";
       },
       pool);
   if (!report.lost_reason.empty()) {

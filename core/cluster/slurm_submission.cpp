@@ -43,6 +43,9 @@ std::string trimmed(const std::string& text) {
 
 }  // namespace
 
+// Slurm's MAX_ARRAY_SIZE ceiling: MaxArraySize is at most 4000001 (slurm.conf(5)).
+constexpr std::size_t kSlurmMaxArraySize = 4000001;
+
 std::size_t cluster_max_array_size() {
   const ProgramOutput config = run_program({"scontrol", "show", "config"});
   if (config.exit_status != 0) {
@@ -56,7 +59,13 @@ std::size_t cluster_max_array_size() {
     const auto equals = line.find('=');
     if (equals == std::string::npos || trimmed(line.substr(0, equals)) != "MaxArraySize") continue;
     const std::string value = trimmed(line.substr(equals + 1));
-    if (!value.empty() && value.find_first_not_of("0123456789") == std::string::npos) return std::stoull(value);
+    if (value.empty() || value.find_first_not_of("0123456789") != std::string::npos) break;
+    // Slurm itself allows at most 4,000,001: a larger value (twenty digits overflow an integer) is not a cluster's.
+    if (value.size() > 7 || std::stoull(value) > kSlurmMaxArraySize) {
+      throw Error("scontrol show config gives MaxArraySize = " + value + ", above Slurm's own limit of " +
+                  std::to_string(kSlurmMaxArraySize) + "; give the arrays' size yourself with --max-array-size");
+    }
+    return std::stoull(value);
   }
   throw Error("scontrol show config gives no MaxArraySize; give the arrays' size yourself with --max-array-size");
 }
@@ -95,11 +104,15 @@ std::vector<SbatchScript> write_sbatch_scripts(const SlurmSubmission& s, std::si
   fs::create_directories(dir);
   // Tasks of jobs_per_task consecutive entries of `indices`, then arrays of at most max_array_size tasks.
   std::vector<std::vector<std::size_t>> tasks;
-  for (std::size_t i = 0; i < s.indices.size(); i += s.jobs_per_task) {
+  // Sizes up to SIZE_MAX (--max-array-size, --jobs-per-task): counted by subtraction and division, never a sum that
+  // wraps around (a wrapped count once made 0 arrays and a silent success).
+  for (std::size_t i = 0; i < s.indices.size();) {
+    const std::size_t count = std::min(s.jobs_per_task, s.indices.size() - i);
     tasks.emplace_back(s.indices.begin() + static_cast<std::ptrdiff_t>(i),
-                       s.indices.begin() + static_cast<std::ptrdiff_t>(std::min(i + s.jobs_per_task, s.indices.size())));
+                       s.indices.begin() + static_cast<std::ptrdiff_t>(i + count));
+    i += count;
   }
-  const std::size_t arrays = (tasks.size() + max_array_size - 1) / max_array_size;
+  const std::size_t arrays = tasks.size() / max_array_size + (tasks.size() % max_array_size != 0 ? 1 : 0);
   // submit-<n>-<array>.sbatch, n one more than the last submission's: earlier scripts are kept.
   std::size_t submission = 1;
   while (fs::exists(dir / fmt::format("submit-{}-1.sbatch", submission))) ++submission;
@@ -107,7 +120,7 @@ std::vector<SbatchScript> write_sbatch_scripts(const SlurmSubmission& s, std::si
   for (const auto& word : s.featurelab) command += shell_quoted(word) + " ";
   std::vector<SbatchScript> scripts;
   for (std::size_t a = 0; a < arrays; ++a) {
-    const std::size_t first = a * max_array_size, last = std::min(tasks.size(), first + max_array_size);
+    const std::size_t first = a * max_array_size, last = first + std::min(max_array_size, tasks.size() - first);
     SbatchScript script;
     script.file = dir / fmt::format("submit-{}-{}.sbatch", submission, a + 1);
     script.tasks = last - first;

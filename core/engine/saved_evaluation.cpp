@@ -6,11 +6,13 @@
 #include "engine/results.hpp"
 #include "engine/workers.hpp"
 #include "errors.hpp"
+#include "text/control_characters.hpp"
 
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <map>
 #include <set>
@@ -75,6 +77,17 @@ int evaluate_saved_parameters(const SavedEvaluation& request, Catalog& catalog, 
     }
   }
   const std::string name = !request.name.empty() ? request.name : probes ? request.probes_file.stem().string() : "probes";
+  // It names jobs/X/eval/NAME in every job: a name is never a path ("../x", "/tmp/x" would write elsewhere, every job
+  // to the same place).
+  const bool plain = !name.empty() && name.front() != '.' && std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
+  });
+  if (!plain) {
+    throw ConfigError({{request.name.empty() ? request.probes_file.string() : "--name",
+                        "the evaluation's name " + shown_with_escapes(name) + " is not a name of letters, digits, '-', "
+                        "'_' and '.' (not first): it names jobs/X/eval/NAME, and a name is never a path" +
+                        (request.name.empty() ? "; give one with --name NAME" : "")}});
+  }
   std::vector<std::size_t> indices = request.indices;
   if (indices.empty()) {
     for (const auto& spec : run.jobs) indices.push_back(spec.index);
@@ -145,16 +158,21 @@ int evaluate_saved_parameters(const SavedEvaluation& request, Catalog& catalog, 
       },
       [&](std::size_t i, const WorkerExit& exit) {
         const Measure& m = measures[i];
-        if (exit.ok) {
-          ++measured;
-          if (log) log->info("job {}: measured step {} into {}", m.index, m.step, m.options.dir.string());
-          return;
-        }
-        ++failed;
         std::ifstream in(m.options.dir / "summary.json");
         const auto summary = nlohmann::json::parse(in, nullptr, false);
-        const std::string why = summary.is_object() && summary.contains("error") ? summary.value("error", "") : exit.reason;
+        // Status 0 is measured only with the evaluation's own ok record (an exit(0) in a probe ends it before).
+        if (exit.ok && summary.is_object() && summary.value("status", "") == "ok") {
+          ++measured;
+          if (log) log->info("job {}: measured step {} into {}", m.index, m.step, m.options.dir.string());
+          return true;
+        }
+        ++failed;
+        const std::string why = summary.is_object() && summary.contains("error") ? summary.value("error", "")
+                                : exit.ok ? "the worker process ended with exit status 0 before the evaluation finished "
+                                            "(a probe that called exit() or os._exit()?)"
+                                          : exit.reason;
         if (log) log->error("job {}: {}", m.index, why);
+        return false;
       },
       pool);
   if (measured + failed == 0) {

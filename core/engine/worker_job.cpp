@@ -78,15 +78,22 @@ int run_job_in_worker(const Pipeline& pipeline, const JobSpec& spec, const fs::p
 
 RecordedExit record_worker_exit(const Pipeline& pipeline, const JobSpec& spec, const fs::path& dir,
                                 const WorkerExit& exit) {
-  if (exit.ok) return {"ok", ""};
-  // The worker writes summary.json itself unless it died or could not; then the parent does.
+  // The worker writes summary.json itself unless it died or could not; then the parent does. Exit status 0 is
+  // success only with the job's own ok record (its summary.json and done marker): a plugin's exit(0) or a Python
+  // probe's os._exit(0) ends the worker with 0 before that, and is a failure like a crash.
   try {
     const JobRecord r = load_job(dir, spec);
+    if (exit.ok && r.status == "ok") return {"ok", ""};
     if (r.status != "missing" && r.status != "ok") return {r.status, r.error};
   } catch (const std::exception&) {
     // Unreadable: recorded below as the worker's failure.
   }
-  RecordedExit recorded{"failed", exit.reason + crash_site_text(pipeline, exit.site)};
+  const std::string reason =
+      exit.ok ? "the worker process ended with exit status 0 before the job finished" +
+                    (exit.total > 0 ? fmt::format(", at step {} of {}", exit.step, exit.total) : std::string()) +
+                    " (a plugin or probe that called exit() or os._exit()?)"
+              : exit.reason;
+  RecordedExit recorded{"failed", reason + crash_site_text(pipeline, exit.site)};
   try {
     // Written by the parent: its provenance (the same host and task), with the end the parent saw.
     json summary{{"pipeline", pipeline.name}, {"seed", spec.seed}, {"status", "failed"},

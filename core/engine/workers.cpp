@@ -171,7 +171,7 @@ void stop_and_reap(std::map<pid_t, Running>& running) {
 
 WorkerPoolReport run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std::string>& labels,
                                 const std::function<int(std::size_t, ProgressSlot*)>& child,
-                                const std::function<void(std::size_t, const WorkerExit&)>& on_exit,
+                                const std::function<bool(std::size_t, const WorkerExit&)>& on_exit,
                                 const WorkerPoolOptions& options) {
   const int workers = std::max(1, options.workers);
   // Ended workers must stay to be reaped: a SIGCHLD ignored by whoever started us would reap them
@@ -294,10 +294,11 @@ WorkerPoolReport run_in_workers(const std::vector<std::size_t>& todo, const std:
     if (over_memory.erase(pid)) exit.reason = fmt::format("out of memory: over the {} MiB of --job-memory", options.job_memory_mb);
     exit.seconds = std::chrono::duration<double>(Clock::now() - r.started).count();
     if (!exit.ok) exit.site = std::string(s.crash_site, ::strnlen(s.crash_site, sizeof(s.crash_site)));
-    (exit.ok ? done : failed)++;
+    exit.step = s.step.load();
+    exit.total = s.total.load();
     share_cores();
     erase_lines();
-    on_exit(r.job, exit);
+    (on_exit(r.job, exit) ? done : failed)++;
     draw(true);
     return true;
   };

@@ -41,6 +41,8 @@ struct WorkerExit {
   std::string reason;       // why not: "exit status 1", "crashed: Segmentation fault (signal 11)"
   double seconds = 0;
   std::string site;         // the plugin file it was executing when it crashed or was killed, if known
+  std::int64_t step = 0;    // the last training step it reported, of `total`
+  std::int64_t total = 0;
 };
 
 struct WorkerPoolReport {
@@ -53,12 +55,13 @@ struct WorkerPoolReport {
 };
 
 // Runs child(job, slot) in a forked process for each job of `todo`; the child's return value is
-// its exit status. on_exit(job, exit) runs in the parent as each child ends. labels[job] names a
+// its exit status. on_exit(job, exit) runs in the parent as each child ends and says whether the job ended ok (its
+// own record, not the exit status alone: progress lines count it as done or failed). labels[job] names a
 // job on progress lines. When fork() fails the pool goes on with the workers it has; with none, it
 // stops starting jobs and says so in the report.
 WorkerPoolReport run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std::string>& labels,
                     const std::function<int(std::size_t job, ProgressSlot* slot)>& child,
-                    const std::function<void(std::size_t job, const WorkerExit& exit)>& on_exit,
+                    const std::function<bool(std::size_t job, const WorkerExit& exit)>& on_exit,
                     const WorkerPoolOptions& options);
 
 }  // namespace featurelab

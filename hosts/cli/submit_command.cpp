@@ -77,7 +77,7 @@ Action add_submit_command(CLI::App& app, const GlobalOptions& global) {
       array_size = cluster_max_array_size();
     }
     const auto scripts = write_sbatch_scripts(*s, array_size);
-    const std::size_t tasks = (s->indices.size() + s->jobs_per_task - 1) / s->jobs_per_task;
+    const std::size_t tasks = s->indices.size() / s->jobs_per_task + (s->indices.size() % s->jobs_per_task != 0 ? 1 : 0);
     log->info("{}: {} job(s) in {} task(s) of {} job(s) on {} CPU(s), {} array(s) of at most {} task(s)", *run,
               s->indices.size(), tasks, s->jobs_per_task, s->cpus_per_task, scripts.size(), array_size);
     for (const auto& script : scripts) {

@@ -65,6 +65,15 @@ check "running it as task 0 creates nothing" bash -c "SLURM_ARRAY_TASK_ID=0 bash
 expect 2 "--partition \"a\\\\nb\" holds a control character" -- $fl submit "$work/run" --dry-run --partition $'a\nb'
 expect 2 "--time .* holds a control character" -- $fl submit "$work/run" --dry-run --time $'1:00\necho TIME_INJECTED'
 expect 2 "--sbatch .* holds a control character" -- $fl submit "$work/run" --dry-run --sbatch=$'--mem=1G\necho X'
+# Array sizes near the integers' end: one array for every task, never a count that wraps to none.
+expect 0 "2 job\(s\) in 2 task\(s\) .* 1 array\(s\) of at most 9223372036854775807 task\(s\)" -- \
+  $fl submit "$work/run" --dry-run --indices 5,6 --max-array-size 9223372036854775807
+# A cluster's MaxArraySize above Slurm's own ceiling (4000001) is not believed: said, with the way out.
+mkdir -p "$work/bin"
+printf '#!/bin/sh\necho "MaxArraySize            = 18446744073709551615"\n' >"$work/bin/scontrol"
+chmod +x "$work/bin/scontrol"
+expect 2 "MaxArraySize = 18446744073709551615, above Slurm's own limit of 4000001; .*--max-array-size" -- \
+  env PATH="$work/bin:$PATH" $fl submit "$work/run" --indices 5
 # Without Slurm's client: said, with the way out.
 expect 2 "scontrol show config could not run .*slurm-client.*--max-array-size N gives it" -- env PATH=/nonexistent $fl submit "$work/run"
 expect 2 "cannot run sbatch .*slurm-client.*is written: submit it with sbatch" -- env PATH=/nonexistent $fl submit "$work/run" --max-array-size 4

@@ -155,6 +155,16 @@ start=$SECONDS
 expect 1 "job 5 failed: timed out after 2 s \(experiment.timeout or --job-timeout\) $site" -- $fl job "$work/jobcrash" --index 5
 check "job: the endless loop was stopped by experiment.timeout = 2 ($((SECONDS - start)) s)" test $((SECONDS - start)) -le 8
 check "job: the time-out is in its summary.json" grep -q "timed out after 2 s" "$work"/jobcrash/jobs/0005-*/summary.json
+# A worker that exits with status 0 before its job finished (a plugin's exit(0), a probe's os._exit(0)) failed: it
+# is never logged done, its summary.json says so (with the step it reached, once it reported one), and
+# `featurelab job` exits 1 (a Slurm task must not report success).
+expect 1 "#0 seed 0 .*failed: the worker process ended with exit status 0 before the job finished .*exit\\(\\)" -- \
+  $fl run "$SOURCE_DIR/tests/data/crash.toml" --out "$work/exit0" --set 'sweep."model.mode"=["exit0"]'
+check "exit 0: never logged done" bash -c "! $fl status '$work/exit0' | grep -q ' 1 done'"
+check "exit 0: its summary.json says failed, and why" \
+  bash -c "grep -q '\"status\": \"failed\"' '$work'/exit0/jobs/0000-*/summary.json && grep -q 'exit status 0 before the job finished' '$work'/exit0/jobs/0000-*/summary.json"
+expect 0 "prepared" -- $fl run "$SOURCE_DIR/tests/data/crash.toml" --out "$work/jobexit0" --set 'sweep."model.mode"=["exit0"]' --prepare
+expect 1 "job 0 failed: the worker process ended with exit status 0 before the job finished" -- $fl job "$work/jobexit0" --index 0
 unset FEATURELAB_PLUGIN_PATH
 
 # Prepare, then one job at a time as a Slurm array would; collect joins the results.

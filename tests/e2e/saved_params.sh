@@ -56,6 +56,10 @@ expect 2 "a probes file holds \[\[probe\]\] tables only; found 'model'" -- $fl e
 expect 2 "'every:0': give final .* or every:N" -- $fl run "$sweep" --out "$work/bad" --save-params every:0
 expect 0 "" -- $fl run "$sweep" --out "$work/unsaved" -q
 expect 2 "no job saved its parameters; run it with --save-params" -- $fl eval "$work/unsaved"
+# --name names jobs/X/eval/NAME: a path is refused, nothing written anywhere.
+expect 2 "--name: the evaluation's name \"../escaped\" is not a name" -- $fl eval "$work/run" --name ../escaped
+expect 2 "--name: the evaluation's name \"$work/absolute\" is not a name" -- $fl eval "$work/run" --name "$work/absolute"
+check "and neither wrote a directory" bash -c "test ! -e '$work/run/escaped' && test ! -e '$work/absolute' && ! ls -d '$work'/run/jobs/*/escaped 2>/dev/null"
 
 # A prepared run keeps the setting: `featurelab job` saves as `run` would.
 expect 0 "prepared" -- $fl run "$sweep" --out "$work/prep" --prepare --save-params final

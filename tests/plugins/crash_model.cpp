@@ -23,7 +23,7 @@ using namespace featurelab;
 Schema CrashModel::schema() {
   Schema s;
   s.choice("mode", "none", {"none", "segfault", "abort", "throw", "nan", "loop", "leak", "fork-sleep",
-                                      "wrong-gradient"},
+                                      "wrong-gradient", "exit0"},
            "how to misbehave");
   s.integer("at_call", 3, "misbehave at this forward call (1-based)").min(1);
   return s;
@@ -54,6 +54,7 @@ void CrashModel::misbehave() {
   if (mode_ == "segfault") std::raise(SIGSEGV);
   if (mode_ == "abort") std::abort();
   if (mode_ == "throw") throw Error("crash-model was told to throw");
+  if (mode_ == "exit0") std::exit(0);  // a plugin that ends its process "successfully" in the middle of a job
   if (mode_ == "loop") {
     for (;;) std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }

@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <set>
 #include <sstream>
@@ -64,16 +65,21 @@ void variant_overrides(const toml::table& table, const std::string& prefix, std:
 SweepAxis variant_axis(const std::string& name, const toml::array& values, std::vector<Diagnostic>& errors) {
   SweepAxis axis;
   axis.key = name;
-  // An axis is a column of summary.csv beside these: the same name would make the table ambiguous.
-  for (const char* column : {"run", "point", "metric", "n", "mean", "std", "min", "max", "seed"}) {
-    if (name == column) {
-      errors.push_back({where(values), "sweep." + name + ": '" + name + "' is a column of summary.csv; name the axis otherwise "
-                                       "(e.g. sweep." + name + "_value)"});
+  // An axis is a column of summary.csv and of the exported tables beside these: the same name would make a table
+  // ambiguous. SQLite's column names ignore case, so "Step" is "step" there.
+  std::string lower = name;
+  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  for (const char* column : {"run", "point", "metric", "n", "mean", "std", "min", "max", "seed", "job", "job_id", "status",
+                             "value"}) {
+    if (lower == column) {
+      errors.push_back({where(values), "sweep." + name + ": '" + name + "' is a column of summary.csv or of the exported "
+                                       "tables (whatever its case); name the axis otherwise (e.g. sweep." + name + "_value)"});
     }
   }
-  if (name == "step") {
-    errors.push_back({where(values), "sweep.step: 'step' selects a training step in [[assert]] expressions "
-                                     "(metric[step=100]); name the axis otherwise (e.g. sweep.steps)"});
+  if (lower == "step") {
+    errors.push_back({where(values), "sweep." + name + ": 'step' selects a training step in [[assert]] expressions "
+                                     "(metric[step=100]) and is a column of the exported tables (whatever its case); "
+                                     "name the axis otherwise (e.g. sweep.steps)"});
   }
   for (const auto& v : values) {
     const auto* table = v.as_table();

@@ -77,6 +77,11 @@ printf '[sweep]\nobjective = [{ "loss.use" = "hinge" }]\n' > "$work/bad-variant.
 expect 2 "every variant is a table with a name" -- $fl validate "$work/bad-variant.toml" --set 'data.use="xor-clusters"'
 printf '[sweep]\nn = [{ name = "small", "data.train" = 100 }]\n' > "$work/column-axis.toml"
 expect 2 "sweep.n: 'n' is a column of summary.csv" -- $fl validate "$work/column-axis.toml" --set 'data.use="xor-clusters"'
+# SQLite's columns ignore case: an axis "Step" or "Value" would be a second step or value column of the export.
+printf '[sweep]\nStep = [{ name = "small", "data.train" = 100 }]\nValue = [{ name = "v", "data.test" = 100 }]\n' > "$work/case-axis.toml"
+expect 2 "sweep.Step: 'step' selects a training step.*whatever its case" -- $fl validate "$work/case-axis.toml" --set 'data.use="xor-clusters"'
+expect 2 "sweep.Value: 'Value' is a column of summary.csv or of the exported tables" -- \
+  $fl validate "$work/case-axis.toml" --set 'data.use="xor-clusters"'
 # Names reach plot and Slurm scripts, which are read line by line: a control character in one is refused where written.
 printf '[sweep]\nv = [{ name = "a\\nsystem 1", "model.width" = 8 }]\n' > "$work/newline-variant.toml"
 expect 2 "newline-variant.toml:2:.*sweep.v: the variant name \"a\\\\nsystem 1\" holds a control character" -- \

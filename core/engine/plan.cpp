@@ -286,6 +286,10 @@ void check_swept_overrides(const toml::table& merged, const std::vector<SweepAxi
 
 }  // namespace
 
+std::string job_directory_name(std::size_t index, const std::string& id) {
+  return fmt::format("{:04d}-{}", index, id.substr(0, 8));
+}
+
 std::string JobSpec::point_label() const {
   std::string out;
   for (const auto& [key, value] : assignments) {
@@ -397,7 +401,7 @@ RunPlan plan_run(const std::filesystem::path& file, const std::vector<std::strin
       job.assignments = points[p];
       job.seed = seed;
       job.id = job_id_of(computed, seed);
-      job.dir = fmt::format("{:04d}-{}", job.index, job.id.substr(0, 8));
+      job.dir = job_directory_name(job.index, job.id);
       plan.jobs.push_back(std::move(job));
     }
   }

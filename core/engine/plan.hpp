@@ -45,6 +45,10 @@ struct JobSpec {
   std::string point_label() const;  // "augment.0.use=mixup model.width=10", "" without a sweep
 };
 
+// A job's directory under RUN/jobs: its index (4 digits at least) and the first 8 hex digits of its id. Readers of
+// run.json recompute it and refuse another: the stored name is never taken as a path.
+std::string job_directory_name(std::size_t index, const std::string& id);
+
 struct RunPlan {
   std::filesystem::path file;
   std::string text;                       // the input file as written

@@ -6,6 +6,7 @@
 
 #include <featurelab/error.hpp>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -40,6 +41,14 @@ StoredRun read_run_record(const fs::path& run_dir) {
       spec.seed = j.at("seed");
       spec.point = j.at("point");
       spec.assignments = j.at("assignments").get<std::vector<std::pair<std::string, std::string>>>();
+      // Every reader joins RUN/jobs/<dir>: a "dir" of "../x" or "/tmp/x" would send the job's files elsewhere.
+      const bool hex_id = spec.id.size() == 16 && spec.id.find_first_not_of("0123456789abcdef") == std::string::npos;
+      if (spec.index != run.jobs.size() || !hex_id || spec.dir != job_directory_name(spec.index, spec.id)) {
+        throw Error(fmt::format("job {} of the list: index {}, id \"{}\", dir \"{}\" is not a job this featurelab "
+                                "planned (its directory is jobs/<index as 4 digits>-<the id's first 8 hex digits>); "
+                                "the file was edited or damaged",
+                                run.jobs.size(), spec.index, spec.id, spec.dir));
+      }
       run.jobs.push_back(spec);
     }
   } catch (const Error& e) {

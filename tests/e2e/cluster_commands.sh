@@ -61,6 +61,15 @@ edited=$work/edited/slurm/submit-1-1.sbatch
 check "the job name is one word of letters, digits, '.', '-' and '_'" grep -qx '#SBATCH --job-name=featurelab-x_touch_[A-Za-z0-9._-]*INJECTED__' "$edited"
 check "no line of the script runs the name's command" bash -c "! grep -q '^touch' '$edited' && bash -n '$edited'"
 check "running it as task 0 creates nothing" bash -c "SLURM_ARRAY_TASK_ID=0 bash '$edited' >/dev/null 2>&1; test ! -e '$work/INJECTED'"
+# run.json's job directories are recomputed, never taken as paths: one edited to "../outside" or to an absolute
+# path makes the run unreadable to job, status and export, and nothing is written there.
+cp -a "$work/run" "$work/moved" && rm -rf "$work/moved/slurm"
+jq '.jobs[0].dir = "../../outside"' "$work/run/run.json" >"$work/moved/run.json"
+expect 2 "job 0 of the list: .*dir \"../../outside\" is not a job this featurelab planned" -- $fl job "$work/moved" --index 0
+expect 2 "is not a job this featurelab planned" -- $fl status "$work/moved"
+jq --arg dir "$work/absolute" '.jobs[0].dir = $dir' "$work/run/run.json" >"$work/moved/run.json"
+expect 2 "is not a job this featurelab planned" -- $fl export "$work/moved" --out "$work/moved-export"
+check "and nothing was written outside the run" bash -c "test ! -e '$work/outside' && test ! -e '$work/absolute'"
 # The command's own values too: a newline in --partition, --time or an --sbatch option is refused.
 expect 2 "--partition \"a\\\\nb\" holds a control character" -- $fl submit "$work/run" --dry-run --partition $'a\nb'
 expect 2 "--time .* holds a control character" -- $fl submit "$work/run" --dry-run --time $'1:00\necho TIME_INJECTED'

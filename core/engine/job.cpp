@@ -30,6 +30,8 @@
 #include <csignal>
 #include <optional>
 
+#include <unistd.h>
+
 namespace featurelab {
 
 namespace fs = std::filesystem;
@@ -336,6 +338,7 @@ JobResult run_job(const Pipeline& pipeline, Catalog& catalog, const JobOptions& 
                             options.dir.string()));
   }
   const std::string started = utc_now();
+  const pid_t job_process = ::getpid();
   std::error_code ec;
   fs::remove(options.dir / "done", ec);
   // Space for summary.json, taken before the job writes anything: a disk that the job's metrics
@@ -347,6 +350,8 @@ JobResult run_job(const Pipeline& pipeline, Catalog& catalog, const JobOptions& 
     JobRunner runner(pipeline, catalog, options);
     result = runner.run();
   }
+  // A process forked inside the job that returned this far (metrics_writer.hpp) writes no summary and no done marker.
+  if (::getpid() != job_process) ::_exit(1);
   nlohmann::json summary;
   summary["pipeline"] = pipeline.name;
   summary["seed"] = options.seed;

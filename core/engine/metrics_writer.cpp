@@ -23,7 +23,7 @@ std::string json_number(double value) {
   return fmt::format("{}", value);
 }
 
-MetricsWriter::MetricsWriter(const std::filesystem::path& dir) : dir_(dir), file_(dir / "metrics.jsonl") {
+MetricsWriter::MetricsWriter(const std::filesystem::path& dir) : dir_(dir), file_(dir / "metrics.jsonl"), owner_(::getpid()) {
   fd_ = ::open(file_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
   if (fd_ < 0) {
     const int error = errno;
@@ -35,12 +35,17 @@ MetricsWriter::~MetricsWriter() {
   if (fd_ >= 0) ::close(fd_);
 }
 
+void MetricsWriter::stop_if_forked() const {
+  if (::getpid() != owner_) ::_exit(1);  // a fork of the job: its lines would be the job's twice
+}
+
 void MetricsWriter::fail(std::string reason) {
   if (failure_.empty()) failure_ = std::move(reason);
   throw Error(failure_);
 }
 
 void MetricsWriter::scalar(Index step, const std::string& metric, double value) {
+  stop_if_forked();
   if (!failure_.empty()) fail(failure_);
   // One write() per line: a kill -9 leaves whole lines only.
   const std::string line = fmt::format("{{\"step\":{},\"metric\":{},\"value\":{}}}\n", step,
@@ -57,6 +62,7 @@ void MetricsWriter::scalar(Index step, const std::string& metric, double value) 
 }
 
 void MetricsWriter::table(Index step, const std::string& name, const Table& table) {
+  stop_if_forked();
   if (!failure_.empty()) fail(failure_);
   const auto tables = dir_ / "tables";
   const auto file = tables / (name + ".step" + std::to_string(step) + ".csv");
@@ -82,6 +88,7 @@ void MetricsWriter::table(Index step, const std::string& name, const Table& tabl
 }
 
 void MetricsWriter::close() {
+  stop_if_forked();
   if (fd_ < 0) return;
   const int result = ::close(fd_);
   const int error = errno;

@@ -6,9 +6,15 @@
 // writer refuse all later ones with the same reason, so the job fails with it even if a plugin's
 // trainer swallowed the exception; metrics.jsonl is cut back to its last whole line, and the
 // history holds exactly the lines the file holds.
+//
+// Only the process that opened the file writes: a process forked inside the job by a plugin or probe (Python's
+// os.fork() returning in both) would write the job's lines a second time into a job that ends ok. Such a process ends
+// at its first write, with exit status 1 (stop_if_forked); the job's own process goes on.
 #pragma once
 
 #include <featurelab/probe.hpp>
+
+#include <sys/types.h>
 
 #include <filesystem>
 #include <map>
@@ -40,10 +46,12 @@ class MetricsWriter {
 
  private:
   [[noreturn]] void fail(std::string reason);
+  void stop_if_forked() const;
 
   std::filesystem::path dir_;
   std::filesystem::path file_;
   int fd_ = -1;
+  pid_t owner_ = -1;           // the process that opened metrics.jsonl
   long long whole_bytes_ = 0;  // metrics.jsonl's length in whole lines
   std::string failure_;
   std::map<std::string, std::vector<std::pair<Index, double>>> history_;

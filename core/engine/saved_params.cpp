@@ -2,6 +2,7 @@
 
 #include "errors.hpp"
 #include "io/atomic_file.hpp"
+#include "io/npy_header.hpp"
 #include "io/sha256.hpp"
 
 #include <fmt/format.h>
@@ -43,18 +44,22 @@ std::string npy_values(const std::string& bytes, const fs::path& file, Index row
   if (bytes[6] != '\x01') throw Error(file.string() + ": .npy format version " + std::to_string(int(bytes[6])) + ", not 1");
   const std::size_t header = static_cast<unsigned char>(bytes[8]) | (static_cast<std::size_t>(static_cast<unsigned char>(bytes[9])) << 8);
   if (bytes.size() < 10 + header) throw Error(file.string() + ": truncated .npy header");
-  const std::string dict = bytes.substr(10, header);
-  if (dict.find(std::string("'descr': '") + kDescr + "'") == std::string::npos) {
-    throw Error(file.string() + ": holds other numbers than this build's " + (sizeof(Scalar) == 4 ? "float32" : "float64") +
-                " (" + dict.substr(0, dict.find(',')) + "); evaluate with the build that saved it");
+  NpyHeader parsed;
+  try {
+    parsed = parse_npy_header(std::string_view(bytes).substr(10, header));
+  } catch (const Error& e) {
+    throw Error(file.string() + ": " + e.what());
   }
-  if (dict.find("'fortran_order': False") == std::string::npos) throw Error(file.string() + ": stored column-major");
-  const std::string shape = fmt::format("'shape': ({}, {})", rows, cols);
-  if (dict.find(shape) == std::string::npos) {
-    const auto at = dict.find("'shape'");
-    throw Error(file.string() + ": shape " + (at == std::string::npos ? std::string("?") : dict.substr(at + 9, dict.find(')', at) - at - 8)) +
-                ", but the model's block is " + std::to_string(rows) + " × " + std::to_string(cols) +
-                " (another model or width than the job's?)");
+  if (parsed.descr != kDescr) {
+    throw Error(file.string() + ": holds other numbers than this build's " + (sizeof(Scalar) == 4 ? "float32" : "float64") +
+                " ('descr': '" + parsed.descr + "', not '" + kDescr + "'); evaluate with the build that saved it");
+  }
+  if (parsed.fortran_order) throw Error(file.string() + ": stored column-major");
+  if (parsed.shape != std::vector<long long>{rows, cols}) {
+    std::string shape;
+    for (const long long d : parsed.shape) shape += (shape.empty() ? "" : ", ") + std::to_string(d);
+    throw Error(file.string() + ": shape (" + shape + "), but the model's block is " + std::to_string(rows) + " × " +
+                std::to_string(cols) + " (another model or width than the job's?)");
   }
   const std::size_t expected = sizeof(Scalar) * static_cast<std::size_t>(rows * cols);
   if (bytes.size() - 10 - header != expected) {

@@ -1,4 +1,6 @@
 """Python probes for the tests (tests/e2e/python_probe.sh, hosts/python/tests/test_python_probe.py)."""
+import os
+
 import numpy as np
 
 
@@ -63,3 +65,10 @@ def newline_metric(step):
 def path_table(step):
     """A table named as a path: its job fails (a table's name is part of a file name in the job's tables/)."""
     return {"../outside": np.zeros((2, 2))}
+
+
+def forks(step):
+    """Forks at step 0 and returns in both processes: the fork must not write the job's lines a second time."""
+    if step == 0:
+        os.fork()
+    return 1.0

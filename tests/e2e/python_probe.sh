@@ -32,6 +32,11 @@ expect 1 "0 ok, 4 not ok" -- $fl run "$pipeline" --out "$work/pathtable" --set "
   --set 'probe.3.function="path_table"'
 check "the job's reason names the table" grep -q 'the table name .*outside.* is not a name' "$work"/pathtable/jobs/0000-*/summary.json
 check "and nothing named by it is written" test -z "$(find "$work/pathtable" -name 'outside*')"
+# A function that forks and returns in both processes: the fork ends at its first write, the job's lines are
+# written once, and the jobs end ok.
+expect 0 "4 job\(s\): 4 ok" -- $fl run "$pipeline" --out "$work/forks" --set "probe.3.path=\"$data\"" --set 'probe.3.function="forks"'
+check "no metrics.jsonl holds a line twice" bash -c "for f in '$work'/forks/jobs/*/metrics.jsonl; do [[ -z \$(sort \"\$f\" | uniq -d) ]] || exit 1; done"
+check "and each has the step-0 lines once" test "$(grep -h '"step":0,"metric":"py.value"' "$work"/forks/jobs/*/metrics.jsonl | wc -l)" -eq 4
 # A missing module stops the run before any job starts, located at its [[probe]] table.
 expect 2 "python_probe.toml:[0-9]+:1: probe.3 .*No module named 'no_such_module'" -- $fl run "$pipeline" --out "$work/missing" \
   --set "probe.3.path=\"$data\"" --set 'probe.3.module="no_such_module"' --set 'experiment.seeds=[0]'

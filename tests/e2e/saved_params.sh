@@ -51,6 +51,32 @@ jq --arg h "$(sha256sum "$bad/params/step000060/W.npy" | cut -d' ' -f1)" '.saved
 expect 1 "W.npy: shape \(40, 2\), but the model's block is 8 × 2" -- $fl eval "$work/corrupt" --indices 0
 jq '.saved_params["../../etc/passwd"] = "x"' "$bad/summary.json" >"$work/s.json" && mv "$work/s.json" "$bad/summary.json"
 expect 1 "saved_params entry '../../etc/passwd' is not \"step<N>/<block>.npy\"" -- $fl eval "$work/corrupt" --indices 0
+# The .npy header is read as NumPy reads it, a dict of exactly three keys with whole values: big-endian numbers
+# under a header whose extra string merely contains "'descr': '<f4'", or a second 'shape', are refused (the file's
+# hash re-recorded, as by someone who rewrote it on purpose).
+rewrite_header() {  # rewrite_header DICT: job 0's W.npy, as the run saved it, under this header; its hash recorded
+  python3 - "$(ls "$work"/run/jobs/0000-*/params/step000060/W.npy)" "$bad/params/step000060/W.npy" "$1" <<'PY'
+import struct, sys
+source, path, header = sys.argv[1], sys.argv[2], sys.argv[3]
+data = open(source, "rb").read()
+length = struct.unpack("<H", data[8:10])[0]
+values = data[10 + length:]
+if ">f4" in header:  # the same numbers, stored big-endian
+    values = b"".join(values[i:i + 4][::-1] for i in range(0, len(values), 4))
+header = (header + "\n").encode()
+open(path, "wb").write(data[:8] + struct.pack("<H", len(header)) + header + values)
+PY
+  jq --arg h "$(sha256sum "$bad/params/step000060/W.npy" | cut -d' ' -f1)" '.saved_params["step000060/W.npy"] = $h | del(.saved_params["../../etc/passwd"])' \
+    "$bad/summary.json" >"$work/s.json" && mv "$work/s.json" "$bad/summary.json"
+}
+rewrite_header "{'descr': '>f4', 'fortran_order': False, 'shape': (8, 2), 'note': \"'descr': '<f4'\", }"
+expect 1 "W.npy: .npy header: the key 'note', which a .npy header does not have" -- $fl eval "$work/corrupt" --indices 0
+rewrite_header "{'descr': '<f4', 'fortran_order': False, 'shape': (40, 2), 'shape': (8, 2), }"
+expect 1 "W.npy: .npy header: the key 'shape' a second time" -- $fl eval "$work/corrupt" --indices 0
+rewrite_header "{'descr': '>f4', 'fortran_order': False, 'shape': (8, 2), }"
+expect 1 "W.npy: holds other numbers than this build's float(32|64) \('descr': '>f4'" -- $fl eval "$work/corrupt" --indices 0
+rewrite_header "{\"descr\": \"<f4\", \"shape\": (8, 2), \"fortran_order\": False}"
+expect 0 "1 job\(s\) measured" -- $fl eval "$work/corrupt" --indices 0
 printf '[model]\nwidth = 3\n' >"$work/notprobes.toml"
 expect 2 "a probes file holds \[\[probe\]\] tables only; found 'model'" -- $fl eval "$work/run" --probes "$work/notprobes.toml"
 expect 2 "'every:0': give final .* or every:N" -- $fl run "$sweep" --out "$work/bad" --save-params every:0

@@ -4,7 +4,7 @@
 #include "cluster/program_output.hpp"
 #include "engine/provenance.hpp"
 #include "io/atomic_file.hpp"
-#include "text/control_characters.hpp"
+#include "text/names.hpp"
 
 #include <featurelab/error.hpp>
 

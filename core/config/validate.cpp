@@ -1,7 +1,7 @@
 // Pipeline validation: sections, reserved keys, component lookup and schema checks.
 #include "config/validate.hpp"
 
-#include "text/control_characters.hpp"
+#include "text/names.hpp"
 #include "text/suggest.hpp"
 
 #include <featurelab/activation.hpp>
@@ -22,11 +22,7 @@ const std::vector<std::string> kSections = {"experiment", "data",  "transform", 
 // Probe and attack names prefix metrics ("accuracy.test") and name table files
 // (tables/<name>.<table>.step<N>.csv): a dot would split the metric, a slash or an absolute path
 // would put files outside the job's directory.
-bool is_plain_name(const std::string& name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
-  });
-}
+bool is_plain_name(const std::string& name) { return is_word(name, "-_"); }
 
 std::string suggestion(const std::string& wrong, const std::vector<std::string>& candidates) {
   if (auto guess = closest_name(wrong, candidates)) return "; did you mean '" + *guess + "'?";

@@ -11,7 +11,7 @@
 #include "engine/provenance.hpp"
 #include "io/atomic_file.hpp"
 #include "io/reserved_file.hpp"
-#include "text/control_characters.hpp"
+#include "text/names.hpp"
 
 #include <featurelab/attack.hpp>
 #include <featurelab/augment.hpp>
@@ -52,13 +52,6 @@ constexpr double kProbeNoteSeconds = 1.0;
 
 // A probe's names (its own code's, or a Python probe's dict keys) become keys of metrics.jsonl, plot labels and table
 // files (tables/<probe>.<table>.step<N>.csv): a metric's may be any text on one line, a table's is a file name's part.
-bool is_table_name(const std::string& name) {
-  return !name.empty() && std::all_of(name.begin(), name.end(), [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' ||
-           c == '.' || c == '=';
-  });
-}
-
 void check_measurement_names(const Measurements& out, const std::string& probe) {
   for (const auto& [name, value] : out.scalars()) {
     if (name.empty() || has_control_character(name)) {
@@ -68,7 +61,7 @@ void check_measurement_names(const Measurements& out, const std::string& probe) 
     }
   }
   for (const auto& [name, table] : out.tables()) {
-    if (!is_table_name(name)) {
+    if (!is_word(name, "-_.=")) {
       throw Error(probe + ": the table name " + shown_with_escapes(name) +
                   " is not a name of letters, digits, '-', '_', '.' and '=' (it names a file in the job's tables/)");
     }

@@ -6,7 +6,7 @@
 #include "config/validate.hpp"
 #include "engine/memory_budget.hpp"
 #include "registry/catalog.hpp"
-#include "text/control_characters.hpp"
+#include "text/names.hpp"
 
 #include <fmt/format.h>
 

@@ -6,13 +6,12 @@
 #include "engine/results.hpp"
 #include "engine/workers.hpp"
 #include "errors.hpp"
-#include "text/control_characters.hpp"
+#include "text/names.hpp"
 
 #include <nlohmann/json.hpp>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <cctype>
 #include <fstream>
 #include <map>
 #include <set>
@@ -79,10 +78,7 @@ int evaluate_saved_parameters(const SavedEvaluation& request, Catalog& catalog, 
   const std::string name = !request.name.empty() ? request.name : probes ? request.probes_file.stem().string() : "probes";
   // It names jobs/X/eval/NAME in every job: a name is never a path ("../x", "/tmp/x" would write elsewhere, every job
   // to the same place).
-  const bool plain = !name.empty() && name.front() != '.' && std::all_of(name.begin(), name.end(), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.';
-  });
-  if (!plain) {
+  if (!is_word(name, "-_.") || name.front() == '.') {
     throw ConfigError({{request.name.empty() ? request.probes_file.string() : "--name",
                         "the evaluation's name " + shown_with_escapes(name) + " is not a name of letters, digits, '-', "
                         "'_' and '.' (not first): it names jobs/X/eval/NAME, and a name is never a path" +

@@ -1,4 +1,4 @@
-#include "text/control_characters.hpp"
+#include "text/names.hpp"
 
 #include <fmt/format.h>
 
@@ -16,6 +16,12 @@ bool is_control(char c) {
 }  // namespace
 
 bool has_control_character(std::string_view text) { return std::any_of(text.begin(), text.end(), is_control); }
+
+bool is_word(std::string_view text, std::string_view also) {
+  return !text.empty() && std::all_of(text.begin(), text.end(), [also](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || also.find(c) != std::string_view::npos;
+  });
+}
 
 std::string shown_with_escapes(std::string_view text) {
   std::string out = "\"";

@@ -33,6 +33,17 @@ class BusyError : public Error {
   using Error::Error;
 };
 
+// A command stopped by a signal before its first job began (while the components were being built): nothing was
+// run, and the command exits 128 + the signal, as a stopped run does.
+class StoppedError : public Error {
+ public:
+  StoppedError(const std::string& what, int exit_code) : Error(what), exit_code_(exit_code) {}
+  int exit_code() const { return exit_code_; }
+
+ private:
+  int exit_code_;
+};
+
 // One problem in a pipeline, located: "pipe.toml:12:3", "--set model.width".
 struct Diagnostic {
   std::string where;

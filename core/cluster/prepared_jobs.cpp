@@ -1,6 +1,7 @@
 #include "cluster/prepared_jobs.hpp"
 
 #include "config/validate.hpp"
+#include "cluster/index_list.hpp"
 #include "engine/results.hpp"
 #include "engine/run_lock.hpp"
 #include "engine/stop_signals.hpp"
@@ -34,26 +35,41 @@ int run_prepared_jobs(const std::vector<std::size_t>& indices, Catalog& catalog,
   std::vector<Pipeline> pipelines(run.jobs.size());
   std::vector<std::string> labels(run.jobs.size());    // on the command's lines: "job 3"
   std::vector<std::string> job_labels(run.jobs.size());  // in the job's log.txt: "#3 seed 1 model.width=8"
+  std::size_t failed = 0, interrupted = 0;
+  const auto stopping = [&] { return options.stop && options.stop->load(); };
+
+  // Takes job `index` into `todo` under its lock; false when another process holds the lock and `wait` is false.
+  // A job found done under its lock (another process finished it) is let go.
   std::vector<std::size_t> todo;
-  for (const std::size_t index : indices) {
+  const auto take = [&](std::size_t index, bool wait) -> bool {
     const JobSpec& spec = run.jobs[index];
     const fs::path dir = run_dir / "jobs" / spec.dir;
+    if (const std::string problem = job_directory_problem(dir); !problem.empty()) {
+      if (options.log) options.log->error("job {} failed: {}", index, problem);
+      ++failed;
+      return true;
+    }
     fs::create_directories(dir);
-    DirectoryLock::Wait wait;
-    wait.stop = options.stop;
-    wait.waiting = [&](const std::string& holders) {
-      if (options.log) options.log->warn("job {} is being run by {}; waiting for it", index, holders);
-    };
     try {
-      job_locks[index] = std::make_unique<DirectoryLock>(dir, DirectoryLock::Mode::exclusive, "job " + std::to_string(index), wait);
+      if (wait) {
+        DirectoryLock::Wait waiting;
+        waiting.stop = options.stop;
+        waiting.waiting = [&](const std::string& holders) {
+          if (options.log) options.log->warn("job {} is being run by {}; waiting for it", index, holders);
+        };
+        job_locks[index] = std::make_unique<DirectoryLock>(dir, DirectoryLock::Mode::exclusive, "job " + std::to_string(index), waiting);
+      } else {
+        job_locks[index] = std::make_unique<DirectoryLock>(dir, DirectoryLock::Mode::exclusive, "job " + std::to_string(index));
+      }
     } catch (const BusyError&) {
-      if (options.stop && options.stop->load()) break;  // stopped while waiting: run nothing more
+      if (!wait || stopping()) return false;  // busy, or stopped while waiting
       throw;
     }
     // Checked under the job's lock: a job another process finished meanwhile is not run again.
     if (fs::exists(dir / "done")) {
       if (options.log) options.log->info("job {} is already done", index);
-      continue;
+      job_locks[index].reset();
+      return true;
     }
     pipelines[index] = validate_pipeline(load_pipeline(dir / "config.toml", {}), catalog);
     if (job_id(pipelines[index], spec.seed) != spec.id) {
@@ -62,46 +78,69 @@ int run_prepared_jobs(const std::vector<std::size_t>& indices, Catalog& catalog,
     labels[index] = fmt::format("job {}", spec.index);
     job_labels[index] = fmt::format("#{} seed {} {}", spec.index, spec.seed, spec.point_label());
     todo.push_back(index);
-  }
-  if (options.stop && options.stop->load()) return stopped_exit_code();
-  if (options.log && !todo.empty()) {
-    options.log->info("{} job(s) on {} CPU(s), {} at once", todo.size(), options.cores,
-                      std::min<std::size_t>(todo.size(), static_cast<std::size_t>(std::max(1, options.jobs))));
-  }
-  WorkerPoolOptions pool = worker_pool_options(options, todo.empty() ? 0 : pipelines[todo.front()].timeout);
-  pool.lost = [&]() -> std::string {
-    for (const std::size_t index : todo) {
-      if (auto why = job_locks[index]->lost(run_dir / "jobs" / run.jobs[index].dir); !why.empty()) return why;
-    }
-    return {};
+    return true;
   };
-  std::size_t failed = 0, interrupted = 0;
-  const WorkerPoolReport report = run_in_workers(
-      todo, labels,
-      [&](std::size_t index, ProgressSlot* slot) {
-        const JobSpec& spec = run.jobs[index];
-        return run_job_in_worker(pipelines[index], spec, run_dir / "jobs" / spec.dir, job_labels[index], catalog, options.stop, slot,
-                                 run.save_params);
-      },
-      [&](std::size_t index, const WorkerExit& exit) {
-        const JobSpec& spec = run.jobs[index];
-        const RecordedExit recorded = record_worker_exit(pipelines[index], spec, run_dir / "jobs" / spec.dir, exit);
-        log_job_end(options.log, labels[index], recorded, exit.seconds);
-        if (recorded.status == "failed") ++failed;
-        if (recorded.status == "interrupted") ++interrupted;
-        return recorded.status == "ok";
-      },
-      pool);
-  if (!report.lost_reason.empty()) {
-    if (options.log) options.log->error("stopped: {}", report.lost_reason);
-    return kExitRunFailed;
-  }
-  if (report.not_started > 0) {
-    if (options.log) options.log->error("{} job(s) not started: {}", report.not_started, report.not_started_reason);
-    return kExitRunFailed;
+
+  // Ascending, each once, and never waiting for one job while holding another: two processes given overlapping lists
+  // in any order cannot wait for each other. A job another process runs is put off; the free ones run first, and
+  // when only busy ones are left, this process holds no job's lock while it waits for the first of them.
+  std::vector<std::size_t> pending = indices;
+  std::sort(pending.begin(), pending.end());
+  pending.erase(std::unique(pending.begin(), pending.end()), pending.end());
+  while (!pending.empty() && !stopping()) {
+    std::vector<std::size_t> busy;
+    for (const std::size_t index : pending) {
+      if (!take(index, false)) busy.push_back(index);
+    }
+    if (todo.empty() && !busy.empty()) {
+      if (!take(busy.front(), true)) break;  // stopped while waiting
+      busy.erase(busy.begin());
+    } else if (!busy.empty() && options.log) {
+      options.log->info("{} job(s) being run by another process ({}): the others first", busy.size(),
+                        format_index_list(busy));
+    }
+    pending = std::move(busy);
+    if (todo.empty()) continue;
+    if (options.log) {
+      options.log->info("{} job(s) on {} CPU(s), {} at once", todo.size(), options.cores,
+                        std::min<std::size_t>(todo.size(), static_cast<std::size_t>(std::max(1, options.jobs))));
+    }
+    WorkerPoolOptions pool = worker_pool_options(options, pipelines[todo.front()].timeout);
+    pool.lost = [&]() -> std::string {
+      for (const std::size_t index : todo) {
+        if (auto why = job_locks[index]->lost(run_dir / "jobs" / run.jobs[index].dir); !why.empty()) return why;
+      }
+      return {};
+    };
+    const WorkerPoolReport report = run_in_workers(
+        todo, labels,
+        [&](std::size_t index, ProgressSlot* slot) {
+          const JobSpec& spec = run.jobs[index];
+          return run_job_in_worker(pipelines[index], spec, run_dir / "jobs" / spec.dir, job_labels[index], catalog, options.stop, slot,
+                                   run.save_params);
+        },
+        [&](std::size_t index, const WorkerExit& exit) {
+          const JobSpec& spec = run.jobs[index];
+          const RecordedExit recorded = record_worker_exit(pipelines[index], spec, run_dir / "jobs" / spec.dir, exit);
+          log_job_end(options.log, labels[index], recorded, exit.seconds);
+          if (recorded.status == "failed") ++failed;
+          if (recorded.status == "interrupted") ++interrupted;
+          return recorded.status == "ok";
+        },
+        pool);
+    if (!report.lost_reason.empty()) {
+      if (options.log) options.log->error("stopped: {}", report.lost_reason);
+      return kExitRunFailed;
+    }
+    if (report.not_started > 0) {
+      if (options.log) options.log->error("{} job(s) not started: {}", report.not_started, report.not_started_reason);
+      return kExitRunFailed;
+    }
+    for (const std::size_t index : todo) job_locks[index].reset();
+    todo.clear();
   }
   if (failed > 0) return kExitRunFailed;
-  if (interrupted > 0 || (options.stop && options.stop->load())) return stopped_exit_code();
+  if (interrupted > 0 || stopping()) return stopped_exit_code();
   return kExitOk;
 }
 

@@ -1,9 +1,10 @@
 // `featurelab job RUN --indices LIST`: runs jobs of a prepared run directory (run --prepare) on this process's
 // CPUs, as an array task of a cluster scheduler runs them: each job in a worker process of its own, up to
 // options.jobs at once sharing options.cores threads, a crash, time-out or memory kill recorded in its
-// summary.json. Every job's directory is locked for the process's life: a job another process is running is
-// waited for (a duplicate or requeued task overlapping its predecessor), then skipped once it is done, so no two
-// processes ever write one job.
+// summary.json. Every job's directory is locked while the job runs: a job another process is running (a duplicate
+// or requeued task overlapping its predecessor) is put off while the free ones run, then waited for, holding no
+// other job's lock, and skipped once it is done; so no two processes ever write one job, and two processes given
+// overlapping lists in any order never wait for each other.
 #pragma once
 
 #include "engine/run.hpp"

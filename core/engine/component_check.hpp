@@ -7,10 +7,21 @@
 
 namespace featurelab {
 
-// Builds in a child process, so a plugin that crashes while being built cannot take the caller
-// down, under the jobs' memory limit when one is given (job_memory_mib, --job-memory): a component
-// sized past it is refused here as in the job. Throws ConfigError with each problem, located at the
-// component's section and naming the sweep points it occurs at.
-void check_components(const RunPlan& plan, Catalog& catalog, std::size_t job_memory_mib = 0);
+// Without --job-timeout or experiment.timeout, the longest one sweep point's components may take to build: far
+// beyond any real constructor or module import, short of a night lost to one that never returns.
+inline constexpr double kComponentCheckSeconds = 300;
+
+struct ComponentCheckLimits {
+  double timeout = 0;           // seconds per sweep point (--job-timeout); 0: experiment.timeout, or kComponentCheckSeconds
+  std::size_t memory_mib = 0;   // --job-memory; 0 = none
+};
+
+// Builds in a child process run as a worker is: in a process group of its own, killed with everything it started
+// once it ends (a constructor's helper process holds nothing up), dying with its caller, under the jobs' memory
+// limit (a component sized past it is refused here as in the job), within a time limit per sweep point (a
+// constructor that never returns is named, with its plugin file), and stopped at once by Ctrl-C, SIGTERM or
+// SIGHUP. Throws ConfigError with each problem, located at the component's section and naming the sweep points it
+// occurs at; StoppedError when a stop signal came.
+void check_components(const RunPlan& plan, Catalog& catalog, const ComponentCheckLimits& limits = {});
 
 }  // namespace featurelab

@@ -1,6 +1,7 @@
 // The job runner: builds the components of a pipeline, samples the data, hands the trainer a
 // TrainerHost, runs the probes at evaluation steps and records everything.
 #include "engine/job.hpp"
+#include "engine/plan.hpp"
 
 #include "engine/augment_check.hpp"
 #include "engine/job_components.hpp"
@@ -93,6 +94,8 @@ class JobRunner final : public TrainerHost {
         result.ok = true;
         result.steps = options_.load_params->step;
         result.final_metrics = metrics_.final_values();
+        result.metrics_lines = metrics_.lines();
+        result.metrics_sha256 = metrics_.sha256();
         result.seconds = seconds_since(start);
         result.time = time_;
         return result;
@@ -125,6 +128,8 @@ class JobRunner final : public TrainerHost {
     result.steps = last_step_;
     result.final_metrics = metrics_.final_values();
     result.history = metrics_.history();
+    result.metrics_lines = metrics_.lines();
+    result.metrics_sha256 = metrics_.sha256();
     result.saved_params = saved_params_;
     return result;
   }
@@ -326,6 +331,7 @@ JobResult run_job(const Pipeline& pipeline, Catalog& catalog, const JobOptions& 
   ::signal(SIGXFSZ, SIG_IGN);
   // The run made the job's directory; one that is gone was removed or moved under the run, and
   // making it again would scatter results where no run record describes them.
+  if (std::string problem = job_directory_problem(options.dir); !problem.empty()) throw Error(problem);
   if (!fs::is_directory(options.dir)) {
     throw Error(fmt::format("{}: the job's directory is gone (was the run directory removed or moved?)",
                             options.dir.string()));
@@ -358,6 +364,8 @@ JobResult run_job(const Pipeline& pipeline, Catalog& catalog, const JobOptions& 
     final_metrics[metric] = std::isfinite(value) ? nlohmann::json(value) : nlohmann::json(nullptr);
   }
   summary["final"] = final_metrics;
+  // What metrics.jsonl must hold: a reader of a finished job whose file differs reports it damaged (results.hpp).
+  summary["metrics_file"] = {{"lines", result.metrics_lines}, {"sha256", result.metrics_sha256}};
   summary["provenance"] = provenance(started, utc_now());
   summary["data_files"] = data_file_hashes();  // {path: sha256} of what the distribution read
   if (!result.saved_params.empty()) summary["saved_params"] = result.saved_params;  // {"step000300/W.npy": sha256}

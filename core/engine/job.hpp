@@ -57,6 +57,8 @@ struct JobResult {
   std::map<std::string, double> final_metrics;
   std::map<std::string, std::vector<std::pair<Index, double>>> history;
   std::map<std::string, std::string> saved_params;  // {"step000300/W.npy": sha256}
+  Index metrics_lines = 0;     // what metrics.jsonl holds (summary.json "metrics_file")
+  std::string metrics_sha256;
   JobTime time;
 };
 

@@ -3,9 +3,10 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-
+#include <cstdio>
 #include <pthread.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
 namespace featurelab {
 
@@ -46,6 +47,16 @@ void limit_job_memory(std::size_t mib, int threads) {
   if (::getrlimit(RLIMIT_DATA, &current) == 0 && current.rlim_max != RLIM_INFINITY) bytes = std::min(bytes, current.rlim_max);
   const rlimit limit{bytes, bytes};
   ::setrlimit(RLIMIT_DATA, &limit);
+}
+
+double private_resident_mib(pid_t pid) {
+  std::FILE* f = std::fopen(fmt::format("/proc/{}/statm", pid).c_str(), "r");
+  if (!f) return 0;
+  unsigned long long size = 0, resident = 0, shared = 0;
+  const int got = std::fscanf(f, "%llu %llu %llu", &size, &resident, &shared);
+  std::fclose(f);
+  if (got != 3 || shared > resident) return 0;
+  return double(resident - shared) * double(::sysconf(_SC_PAGESIZE)) / double(1 << 20);
 }
 
 }  // namespace featurelab

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <sys/types.h>
 
 namespace featurelab {
 
@@ -41,5 +42,10 @@ std::uint64_t job_memory_limit_bytes(std::size_t mib, int threads);
 
 // In a worker: limits this process to job_memory_limit_bytes(mib, threads).
 void limit_job_memory(std::size_t mib, int threads);
+
+// A process's own memory in MiB: resident and private (/proc/PID/statm resident minus shared), so that the shared
+// libraries' pages, which the limit does not count either, do not count; 0 when unknown. The parent watches its
+// workers (and the component check) with it, which holds the limit where RLIMIT_DATA cannot be set.
+double private_resident_mib(pid_t pid);
 
 }  // namespace featurelab

@@ -58,6 +58,8 @@ void MetricsWriter::scalar(Index step, const std::string& metric, double value) 
     fail(write_failure(file_, error));
   }
   whole_bytes_ += static_cast<long long>(line.size());
+  ++lines_;
+  digest_.update(line);
   history_[metric].emplace_back(step, value);
 }
 

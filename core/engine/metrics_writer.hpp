@@ -12,6 +12,8 @@
 // at its first write, with exit status 1 (stop_if_forked); the job's own process goes on.
 #pragma once
 
+#include "io/sha256.hpp"
+
 #include <featurelab/probe.hpp>
 
 #include <sys/types.h>
@@ -44,6 +46,11 @@ class MetricsWriter {
   const std::map<std::string, std::vector<std::pair<Index, double>>>& history() const { return history_; }
   std::map<std::string, double> final_values() const;
 
+  // What metrics.jsonl holds: its whole lines, counted and hashed as written. summary.json records both, and every
+  // reader of a finished job checks the file against them (results.hpp).
+  Index lines() const { return lines_; }
+  std::string sha256() const { return digest_.hex(); }
+
  private:
   [[noreturn]] void fail(std::string reason);
   void stop_if_forked() const;
@@ -53,6 +60,8 @@ class MetricsWriter {
   int fd_ = -1;
   pid_t owner_ = -1;           // the process that opened metrics.jsonl
   long long whole_bytes_ = 0;  // metrics.jsonl's length in whole lines
+  Index lines_ = 0;
+  Sha256Stream digest_;
   std::string failure_;
   std::map<std::string, std::vector<std::pair<Index, double>>> history_;
 };

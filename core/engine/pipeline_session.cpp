@@ -22,11 +22,11 @@ constexpr int kMaxJobs = 4096;
 }  // namespace
 
 RunPlan load_and_validate(const std::filesystem::path& file, const std::vector<std::string>& overrides, Catalog& catalog,
-                          std::size_t job_memory_mib) {
+                          const JobLimits& limits) {
   RunPlan plan = plan_run(file, overrides, catalog);
   check_assertions(plan);
   pin_run_packs(plan, catalog);  // before anything is built from them, here or in a worker
-  check_components(plan, catalog, job_memory_mib);
+  check_components(plan, catalog, {limits.timeout, static_cast<std::size_t>(limits.memory_mib)});
   return plan;
 }
 

@@ -18,17 +18,19 @@ namespace featurelab {
 
 // Plans the sweep, validates every point, checks the assertions against the probes, pins the packs the
 // run will load and checks its components. Throws ConfigError (every problem, located) or PluginError;
-// plan.warnings hold what does not stop the run, for the host to show first. The components are built under
-// the jobs' memory limit (MiB, --job-memory; 0 = none).
-RunPlan load_and_validate(const std::filesystem::path& file, const std::vector<std::string>& overrides, Catalog& catalog,
-                          std::size_t job_memory_mib = 0);
-
 // --job-timeout (seconds, 0 = none) and --job-memory (MiB, 0 = none); throws ConfigError naming the option.
 struct JobLimits {
   double timeout = 0;
   std::int64_t memory_mib = 0;
 };
 void check_job_limits(const JobLimits& limits);
+
+// Plans the sweep, validates every point, checks the assertions against the probes, pins the packs the
+// run will load and checks its components. Throws ConfigError (every problem, located) or PluginError;
+// plan.warnings hold what does not stop the run, for the host to show first. The components are built under
+// the jobs' limits (component_check.hpp); StoppedError when a stop signal came meanwhile.
+RunPlan load_and_validate(const std::filesystem::path& file, const std::vector<std::string>& overrides, Catalog& catalog,
+                          const JobLimits& limits = {});
 
 // The worker processes for --jobs (0: the default): at most the CPUs this process may use, since more
 // would only take turns on them (and hand their jobs threads the machine does not have). Throws

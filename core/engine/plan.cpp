@@ -290,6 +290,22 @@ std::string job_directory_name(std::size_t index, const std::string& id) {
   return fmt::format("{:04d}-{}", index, id.substr(0, 8));
 }
 
+std::string job_directory_problem(const std::filesystem::path& dir) {
+  std::error_code ec;
+  const auto status = std::filesystem::symlink_status(dir, ec);
+  if (ec || status.type() == std::filesystem::file_type::not_found) return "";  // not made yet: the run makes it
+  if (std::filesystem::is_symlink(status)) {
+    const auto target = std::filesystem::read_symlink(dir, ec);
+    return fmt::format("its directory {} was replaced by a symbolic link{}; a job runs and is read only in a "
+                       "directory of its own (remove the link and run the job again)",
+                       dir.string(), ec ? "" : " to " + target.string());
+  }
+  if (!std::filesystem::is_directory(status)) {
+    return fmt::format("{} is not a directory; remove it and run the job again", dir.string());
+  }
+  return "";
+}
+
 std::string JobSpec::point_label() const {
   std::string out;
   for (const auto& [key, value] : assignments) {

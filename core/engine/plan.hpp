@@ -49,6 +49,12 @@ struct JobSpec {
 // run.json recompute it and refuse another: the stored name is never taken as a path.
 std::string job_directory_name(std::size_t index, const std::string& id);
 
+// "" while `dir` (RUN/jobs/<name>) is a directory of its own; otherwise what it is now: "it was replaced by a
+// symbolic link to jobs/0000-…" or "it is not a directory". A job directory swapped for a link to another job's
+// would make a job write over a finished one and a reader count that one twice: no job runs in it, no reader
+// takes it as the job's.
+std::string job_directory_problem(const std::filesystem::path& dir);
+
 struct RunPlan {
   std::filesystem::path file;
   std::string text;                       // the input file as written

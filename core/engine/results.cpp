@@ -3,6 +3,8 @@
 
 #include "engine/metrics_writer.hpp"
 #include "io/atomic_file.hpp"
+#include "io/sha256.hpp"
+#include "text/names.hpp"
 
 #include <featurelab/error.hpp>
 
@@ -12,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 
 namespace featurelab {
@@ -59,16 +62,65 @@ StoredRun read_run_record(const fs::path& run_dir) {
   return run;
 }
 
+namespace {
+
+// A line of a damaged file as it may be shown: at most 60 bytes, control characters escaped.
+std::string shown_line(const std::string& line) {
+  std::string shown = shown_with_escapes(line.substr(0, 60));
+  return line.size() > 60 ? shown + "..." : shown;
+}
+
+// The damage a finished job's metrics.jsonl shows against what its summary.json recorded, "" for none.
+std::string metrics_damage(const std::string& bytes, Index lines, bool parsed_whole, const nlohmann::json& summary,
+                           const JobRecord& r) {
+  if (!bytes.empty() && bytes.back() != '\n') return fmt::format("its last line (line {}) is cut short", lines);
+  if (const auto record = summary.find("metrics_file"); record != summary.end() && record->is_object()) {
+    const Index recorded_lines = record->value("lines", Index(-1));
+    if (recorded_lines != lines) {
+      return fmt::format("it holds {} lines where the job wrote {} (summary.json's \"metrics_file\")", lines, recorded_lines);
+    }
+    Sha256Stream digest;
+    digest.update(bytes);
+    if (const std::string sha = digest.hex(); sha != record->value("sha256", "")) {
+      return fmt::format("its sha256 is {}, the job wrote {} (summary.json's \"metrics_file\"): a line was changed",
+                         sha, record->value("sha256", ""));
+    }
+    return "";
+  }
+  // A summary written before the record: the last value of each metric must be its recorded final.
+  const auto finals = summary.find("final");
+  if (!parsed_whole || finals == summary.end() || !finals->is_object()) return "";
+  for (const auto& [metric, value] : finals->items()) {
+    const auto found = r.history.find(metric);
+    const double expected = value.is_number() ? value.get<double>() : std::nan("");
+    if (found == r.history.end()) return "it holds no value of '" + metric + "', which summary.json's \"final\" records";
+    const double last = found->second.back().second;
+    if (!(last == expected || (std::isnan(last) && std::isnan(expected)))) {
+      return fmt::format("its last value of '{}' is {} at step {}, summary.json's \"final\" records {}", metric,
+                         json_number(last), found->second.back().first, json_number(expected));
+    }
+  }
+  return "";
+}
+
+}  // namespace
+
 JobRecord load_job(const fs::path& dir, const JobSpec& spec) {
   JobRecord r;
   r.spec = spec;
+  if (std::string problem = job_directory_problem(dir); !problem.empty()) {
+    r.status = "failed";
+    r.error = std::move(problem);
+    return r;
+  }
+  nlohmann::json summary_json = nlohmann::json::object();
   std::ifstream summary(dir / "summary.json");
   if (summary) {
     try {
-      const auto j = nlohmann::json::parse(summary);
-      r.status = j.value("status", "failed");
-      r.error = j.value("error", "");
-      r.seconds = j.value("seconds", 0.0);
+      summary_json = nlohmann::json::parse(summary);
+      r.status = summary_json.value("status", "failed");
+      r.error = summary_json.value("error", "");
+      r.seconds = summary_json.value("seconds", 0.0);
     } catch (const std::exception& e) {
       r.status = "failed";
       r.error = (dir / "summary.json").string() + " is unreadable: " + e.what();
@@ -78,19 +130,54 @@ JobRecord load_job(const fs::path& dir, const JobSpec& spec) {
     r.status = "failed";
     r.error = "no done marker";
   }
-  std::ifstream metrics(dir / "metrics.jsonl");
+  const fs::path file = dir / "metrics.jsonl";
+  std::ifstream metrics(file, std::ios::binary);
+  const std::string bytes{std::istreambuf_iterator<char>(metrics), std::istreambuf_iterator<char>()};
+  std::istringstream lines_in(bytes);
   std::string line;
-  while (std::getline(metrics, line)) {
+  Index lines = 0;
+  std::string damage;
+  bool parsed_whole = true;
+  while (std::getline(lines_in, line)) {
+    ++lines;
     try {
       const auto j = nlohmann::json::parse(line);
       const double value = j.at("value").is_null() ? std::nan("") : j.at("value").get<double>();
       r.history[j.at("metric").get<std::string>()].emplace_back(j.at("step").get<Index>(), value);
     } catch (const std::exception&) {
-      break;  // a line cut by a kill: everything before it stands
+      // In an unfinished job, a line cut by a kill: everything before it stands. In a finished one, damage.
+      parsed_whole = false;
+      damage = fmt::format("line {} is not a whole record: \"{}\"", lines, shown_line(line));
+      break;
+    }
+  }
+  if (r.ok()) {
+    if (damage.empty()) damage = metrics_damage(bytes, lines, parsed_whole, summary_json, r);
+    if (!damage.empty()) {
+      r.status = "failed";
+      r.damaged = true;
+      r.error = fmt::format("{}: damaged after the job finished: {}. None of its values is used; to run the job again, "
+                            "remove {} and resume the run (featurelab run PIPELINE --out RUN --resume, or featurelab "
+                            "job RUN --index {})",
+                            file.string(), damage, (dir / "done").string(), spec.index);
+      r.history.clear();
+      return r;
     }
   }
   for (const auto& [metric, points] : r.history) r.final_values[metric] = points.back().second;
   return r;
+}
+
+void refuse_damaged_jobs(const std::vector<JobRecord>& jobs) {
+  std::string listed;
+  std::size_t count = 0;
+  for (const auto& job : jobs) {
+    if (!job.damaged) continue;
+    if (++count <= 3) listed += "\n  " + job.error;
+  }
+  if (count == 0) return;
+  if (count > 3) listed += fmt::format("\n  and {} more", count - 3);
+  throw Error(fmt::format("{} finished job(s) hold a damaged metrics.jsonl; their results are not read:{}", count, listed));
 }
 
 std::vector<SummaryRow> summarize(const std::vector<JobRecord>& jobs) {

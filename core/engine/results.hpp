@@ -34,11 +34,20 @@ struct JobRecord {
   double seconds = 0;
   std::map<std::string, std::vector<std::pair<Index, double>>> history;
   std::map<std::string, double> final_values;
+  bool damaged = false;  // finished, but its metrics.jsonl is not what it wrote: status "failed", no data
   bool ok() const { return status == "ok"; }
 };
 
-// Reads summary.json and metrics.jsonl (a torn last line, from a kill, is ignored).
+// Reads summary.json and metrics.jsonl. An unfinished job's file is read up to its first line that does not parse
+// (a line cut by a kill). A finished job's file must be whole: every line a record, and the line count and sha256
+// that its summary.json records ("metrics_file"; a summary from before that record: the last value of each metric
+// equal to its "final"). A file that differs is damage after the job ended (a disk, a sync tool, an editor): the job
+// is `damaged`, failed, its error naming the file, the line and how to run it again, and none of its values is kept.
 JobRecord load_job(const std::filesystem::path& job_dir, const JobSpec& spec);
+
+// Throws featurelab::Error listing the damaged jobs (at most a few, then a count), for readers whose output would
+// otherwise silently lack them: export, featurelab.load, plot and report.
+void refuse_damaged_jobs(const std::vector<JobRecord>& jobs);
 
 struct SummaryRow {
   std::size_t point = 0;

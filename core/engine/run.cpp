@@ -119,6 +119,8 @@ int finish(const fs::path& out, const std::vector<SweepAxis>& axes, const std::v
   for (const auto& spec : specs) {
     records.push_back(load_job(out / "jobs" / spec.dir, spec));
     if (!records.back().ok()) ++failed;
+    // Its worker reported it ok when it ended; the file changed since (a resumed run, collect).
+    if (records.back().damaged && log) log->error("job {}: {}", spec.index, records.back().error);
   }
   bool written = true;
   auto write = [&](const char* what, const std::function<void()>& write_it) {
@@ -210,8 +212,11 @@ int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options
   std::vector<std::string> labels;
   for (const auto& job : plan.jobs) {
     const fs::path dir = out / "jobs" / job.dir;
-    fs::create_directories(dir);
-    if (!fs::exists(dir / "done")) {
+    const bool own_directory = job_directory_problem(dir).empty();  // else its worker fails it, writing nothing
+    if (own_directory) fs::create_directories(dir);
+    if (!own_directory) {
+      todo.push_back(job.index);
+    } else if (!fs::exists(dir / "done")) {
       write_file_atomically(dir / "config.toml", plan.pipeline_of(job).operative_toml());
       todo.push_back(job.index);
     }

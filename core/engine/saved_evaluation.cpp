@@ -99,6 +99,7 @@ int evaluate_saved_parameters(const SavedEvaluation& request, Catalog& catalog, 
   std::vector<std::size_t> todo;
   std::vector<std::string> labels;
   std::size_t measured = 0, failed = 0, without = 0;
+  double pipeline_timeout = 0;  // the longest experiment.timeout of the jobs measured, as `run` takes it
   for (const std::size_t index : indices) {
     const JobSpec& spec = run.jobs.at(index);
     const fs::path job_dir = request.run_dir / "jobs" / spec.dir;
@@ -132,6 +133,7 @@ int evaluate_saved_parameters(const SavedEvaluation& request, Catalog& catalog, 
     }
     source.table.erase("assert");
     Measure m{index, step, validate_pipeline(source, catalog), {}};
+    pipeline_timeout = std::max(pipeline_timeout, m.pipeline.timeout);
     m.options.dir = job_dir / "eval" / name;
     m.options.seed = spec.seed;
     m.options.load_params = JobOptions::LoadParams{job_dir / "params" / saved_step_dir(step), files, step};
@@ -146,6 +148,9 @@ int evaluate_saved_parameters(const SavedEvaluation& request, Catalog& catalog, 
   pool.cores = pool.workers;
   pool.stop = request.stop;
   pool.log = log;
+  // A probe that never returns, or a parameter file that never ends, is a job killed at its time limit.
+  pool.job_timeout = request.job_timeout > 0 ? request.job_timeout : pipeline_timeout;
+  pool.job_memory_mb = request.job_memory_mb;
   run_in_workers(
       todo, labels,
       [&](std::size_t i, ProgressSlot*) {

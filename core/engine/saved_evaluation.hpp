@@ -28,6 +28,8 @@ struct SavedEvaluation {
   std::optional<Index> step;          // a saved step; none: each job's last saved step
   std::vector<std::size_t> indices;   // empty: every job that saved parameters
   int jobs = 1;                       // jobs measured at once, each in a worker process
+  double job_timeout = 0;             // seconds per job (--job-timeout); 0: the job's experiment.timeout, if any
+  std::size_t job_memory_mb = 0;      // --job-memory; 0 = none
   const std::atomic<bool>* stop = nullptr;
 };
 

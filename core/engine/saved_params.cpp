@@ -2,6 +2,7 @@
 
 #include "errors.hpp"
 #include "io/atomic_file.hpp"
+#include "io/bounded_read.hpp"
 #include "io/npy_header.hpp"
 #include "io/sha256.hpp"
 
@@ -117,15 +118,24 @@ void load_parameter_blocks(Model& model, const fs::path& dir, const std::map<std
       throw Error(file.string() + ": the job's summary.json records no saved block '" + b.name + "' at this step (saved with --save-params?)");
     }
     if (!fs::exists(file)) throw Error(file.string() + ": missing (the job's summary.json records it)");
-    if (const std::string actual = sha256_of_file(file); actual != recorded->second) {
+    // Read once, whole, only as a regular file of at most what the block can take: a FIFO (which would block) or a
+    // link to /dev/zero (which never ends) is refused before a byte is read. The bound: the values in doubles (the
+    // widest dtype read) after the longest header of format 1.0 (a 10-byte preamble and 65,535 bytes).
+    const auto block = model.block(b.name);
+    const auto max_bytes = static_cast<std::uintmax_t>(block.size()) * sizeof(double) + 10 + 65535;
+    std::string bytes;
+    try {
+      bytes = read_bounded_file(file, max_bytes);
+    } catch (const Error& e) {
+      throw Error(file.string() + ": " + e.what());
+    }
+    Sha256Stream digest;
+    digest.update(bytes);
+    if (const std::string actual = digest.hex(); actual != recorded->second) {
       throw Error(file.string() + ": its sha256 is " + actual + ", not the " + recorded->second +
                   " the job recorded: the file was changed or corrupted since");
     }
-    std::ifstream in(file, std::ios::binary);
-    std::ostringstream bytes;
-    bytes << in.rdbuf();
-    const auto block = model.block(b.name);
-    values.emplace_back(b.name, npy_values(bytes.str(), file, block.rows(), block.cols()));
+    values.emplace_back(b.name, npy_values(bytes, file, block.rows(), block.cols()));
   }
   for (const auto& [name, bytes] : values) {
     auto block = model.block(name);

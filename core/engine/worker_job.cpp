@@ -54,6 +54,8 @@ std::string crash_site_text(const Pipeline& p, const std::string& library) {
 
 int run_job_in_worker(const Pipeline& pipeline, const JobSpec& spec, const fs::path& dir, const std::string& label,
                       Catalog& catalog, const std::atomic<bool>* stop, ProgressSlot* slot, const SaveParams& save_params) {
+  // Before log.txt is opened (and truncated) through a link to another job's directory.
+  if (std::string problem = job_directory_problem(dir); !problem.empty()) throw Error(problem);
   auto log = job_logger(dir);
   JobOptions job;
   job.save_params = save_params;
@@ -81,6 +83,8 @@ RecordedExit record_worker_exit(const Pipeline& pipeline, const JobSpec& spec, c
   // The worker writes summary.json itself unless it died or could not; then the parent does. Exit status 0 is
   // success only with the job's own ok record (its summary.json and done marker): a plugin's exit(0) or a Python
   // probe's os._exit(0) ends the worker with 0 before that, and is a failure like a crash.
+  // A directory that is not the job's own any more is neither read nor written: it may be another job's.
+  if (std::string problem = job_directory_problem(dir); !problem.empty()) return {"failed", problem};
   try {
     const JobRecord r = load_job(dir, spec);
     if (exit.ok && r.status == "ok") return {"ok", ""};

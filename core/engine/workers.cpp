@@ -57,19 +57,6 @@ class SharedSlots {
   ProgressSlot* slots_ = nullptr;
 };
 
-// The job's own memory in MiB: resident and private (/proc/PID/statm resident minus shared), so
-// that the shared libraries' pages, which the memory limit does not count either, do not count;
-// 0 when unknown.
-double private_resident_mib(pid_t pid) {
-  std::FILE* f = std::fopen(fmt::format("/proc/{}/statm", pid).c_str(), "r");
-  if (!f) return 0;
-  unsigned long long size = 0, resident = 0, shared = 0;
-  const int got = std::fscanf(f, "%llu %llu %llu", &size, &resident, &shared);
-  std::fclose(f);
-  if (got != 3 || shared > resident) return 0;
-  return double(resident - shared) * double(::sysconf(_SC_PAGESIZE)) / double(1 << 20);
-}
-
 // A SIGKILL the parent did not send: another process, or the out-of-memory killer, which only the
 // kill counters can tell apart.
 std::string killed_reason(const Running& r) {

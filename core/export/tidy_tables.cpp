@@ -51,6 +51,7 @@ TidyTables read_tidy_tables(const std::vector<fs::path>& runs, const std::vector
   TidyTables tables;
   std::vector<std::pair<TidyJob, JobRecord>> loaded;
   std::vector<std::vector<std::pair<std::string, std::string>>> assignments;
+  std::vector<JobRecord> damaged;  // finished jobs whose metrics.jsonl changed since: refused, never a shorter table
   for (const auto& run_dir : runs) {
     const StoredRun run = read_run_record(run_dir);
     for (const auto& axis : run.axes) {
@@ -65,11 +66,13 @@ TidyTables read_tidy_tables(const std::vector<fs::path>& runs, const std::vector
       job.seed = spec.seed;
       job.point = spec.point;
       JobRecord record = load_job(run_dir / "jobs" / spec.dir, spec);
+      if (record.damaged) damaged.push_back(record);
       job.status = record.status;
       assignments.push_back(spec.assignments);
       loaded.emplace_back(std::move(job), std::move(record));
     }
   }
+  refuse_damaged_jobs(damaged);
   // Every metric name once, each pattern checked against all of them.
   std::set<std::string> recorded;
   for (const auto& [job, record] : loaded) {

@@ -29,8 +29,10 @@ std::string not_regular(mode_t mode) { return "not a regular file (" + kind_of(m
 // size: the file's, or (at_least) what was read of a file that grew while it was read.
 std::string too_large(std::uintmax_t size, std::uintmax_t max_bytes, bool at_least = false) {
   return std::string(at_least ? "has more than " : "is ") + std::to_string(at_least ? max_bytes : size) +
-         " bytes, more than the " + std::to_string(max_bytes >> 20) + " MiB an input file may have; is it the file "
-         "you meant?";
+         " bytes, more than the " +
+         (max_bytes % (std::uintmax_t{1} << 20) == 0 ? std::to_string(max_bytes >> 20) + " MiB"
+                                                     : std::to_string(max_bytes) + " bytes") +
+         " this file may have; is it the file you meant?";
 }
 
 class Descriptor {

@@ -3,9 +3,29 @@
 #pragma once
 
 #include <filesystem>
+#include <memory>
 #include <string>
+#include <string_view>
+
+struct evp_md_ctx_st;
 
 namespace featurelab {
+
+// A digest fed piece by piece: a job's metrics.jsonl hashed as its lines are written, so summary.json can
+// record what the file must hold without reading it back.
+class Sha256Stream {
+ public:
+  Sha256Stream();
+  void update(std::string_view bytes);
+  // The digest of everything fed so far, in lowercase hex; feeding may go on afterwards.
+  std::string hex() const;
+
+ private:
+  struct Free {
+    void operator()(evp_md_ctx_st* context) const;
+  };
+  std::unique_ptr<evp_md_ctx_st, Free> context_;
+};
 
 // Hashes what an open descriptor holds, from offset 0 to its end, with pread: the descriptor's
 // offset is left where it was, so the caller can go on using it (load it, read it). `name` is the

@@ -35,6 +35,7 @@ Run load_run(const fs::path& dir) {
   Run run;
   run.axes = stored.axes;
   for (const auto& spec : stored.jobs) run.jobs.push_back(load_job(dir / "jobs" / spec.dir, spec));
+  refuse_damaged_jobs(run.jobs);  // a curve or a mean without them would look whole
   return run;
 }
 

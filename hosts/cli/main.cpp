@@ -76,6 +76,9 @@ int main(int argc, char** argv) {
       } catch (const BusyError& e) {
         std::cerr << "error: " << e.what() << "\n";
         return kExitBusy;
+      } catch (const StoppedError& e) {
+        std::cerr << "error: " << e.what() << "\n";
+        return e.exit_code();
       } catch (const std::exception& e) {
         std::cerr << "error: " << e.what() << "\n";
         return kExitBadInput;

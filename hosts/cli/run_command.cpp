@@ -34,8 +34,8 @@ void add_pipeline_args(CLI::App* sub, PipelineArgs& args) {
       ->type_name("KEY=VALUE");
 }
 
-RunPlan load_and_validate(const PipelineArgs& args, Catalog& catalog, std::size_t job_memory_mib = 0) {
-  RunPlan plan = featurelab::load_and_validate(args.file, args.overrides, catalog, job_memory_mib);
+RunPlan load_and_validate(const PipelineArgs& args, Catalog& catalog, const JobLimits& limits = {}) {
+  RunPlan plan = featurelab::load_and_validate(args.file, args.overrides, catalog, limits);
   for (const auto& warning : plan.warnings) std::cerr << "warning: " << warning << "\n";
   return plan;
 }
@@ -103,7 +103,7 @@ Action add_run_command(CLI::App& app, const GlobalOptions& global) {
     Catalog catalog = discover(global);
     auto log = make_logger(global);
     for (const auto& problem : catalog.problems()) log->warn("{}", problem);
-    const RunPlan plan = load_and_validate(*args, catalog, static_cast<std::size_t>(limits->memory_mib));
+    const RunPlan plan = load_and_validate(*args, catalog, *limits);
     RunRequest request;
     request.out = *out;
     request.jobs = *jobs;

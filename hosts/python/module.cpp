@@ -149,9 +149,10 @@ class ForkingWorkers {
   py::gil_scoped_release release_;  // taken back after the flag is cleared
 };
 
-featurelab::RunPlan checked_plan(const std::filesystem::path& file, const std::vector<std::string>& overrides, featurelab::Catalog& catalog) {
+featurelab::RunPlan checked_plan(const std::filesystem::path& file, const std::vector<std::string>& overrides, featurelab::Catalog& catalog,
+                                 const featurelab::JobLimits& limits = {}) {
   const ForkingWorkers forking;
-  return featurelab::load_and_validate(file, overrides, catalog);
+  return featurelab::load_and_validate(file, overrides, catalog, limits);
 }
 
 // The plugin directories: those given, FEATURELAB_PLUGIN_PATH, then the packs beside this build's core
@@ -223,7 +224,7 @@ py::tuple run(const std::filesystem::path& file, const std::vector<std::string>&
   log->set_pattern("%v");
   log->set_level(spdlog::level::from_str(level));
   for (const auto& problem : catalog.problems()) log->warn("{}", problem);
-  const featurelab::RunPlan plan = checked_plan(file, overrides, catalog);
+  const featurelab::RunPlan plan = checked_plan(file, overrides, catalog, {timeout, memory_mib});
   for (const auto& warning : plan.warnings) log->warn("{}", warning);
   featurelab::RunRequest request;
   request.out = out;
@@ -301,6 +302,9 @@ PYBIND11_MODULE(_featurelab, m) {
       plugin_error(e.what());
     } catch (const featurelab::BusyError& e) {
       busy_error(e.what());
+    } catch (const featurelab::StoppedError& e) {
+      // Ctrl-C in a notebook while the components were being built: what Python's own Ctrl-C raises.
+      PyErr_SetString(PyExc_KeyboardInterrupt, e.what());
     } catch (const featurelab::Error& e) {
       error(e.what());
     }

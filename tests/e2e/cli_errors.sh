@@ -127,7 +127,7 @@ for base in adir fifo /dev/zero; do
     timeout 10 $fl validate "$work/base-$(basename $base).toml"
 done
 truncate -s 65M "$work/big.toml"  # sparse: no disk used
-expect 2 "big.toml: is 68157440 bytes, more than the 64 MiB an input file may have" -- $fl validate "$work/big.toml"
+expect 2 "big.toml: is 68157440 bytes, more than the 64 MiB this file may have" -- $fl validate "$work/big.toml"
 python3 - "$good" "$work/sweep1e7.toml" <<'PY'
 import sys
 text = open(sys.argv[1]).read() + "\n[sweep]\n"

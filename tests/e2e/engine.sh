@@ -170,6 +170,35 @@ check "exit 0: its summary.json says failed, and why" \
   bash -c "grep -q '\"status\": \"failed\"' '$work'/exit0/jobs/0000-*/summary.json && grep -q 'exit status 0 before the job finished' '$work'/exit0/jobs/0000-*/summary.json"
 expect 0 "prepared" -- $fl run "$SOURCE_DIR/tests/data/crash.toml" --out "$work/jobexit0" --set 'sweep."model.mode"=["exit0"]' --prepare
 expect 1 "job 0 failed: the worker process ended with exit status 0 before the job finished" -- $fl job "$work/jobexit0" --index 0
+# The check that builds every component before the first job runs as a worker runs (model.at_call = 0: in the
+# constructor). A constructor that never returns is stopped at the job's time limit, naming the point and the plugin;
+# one past --job-memory fails with the memory limit; a helper process it leaves running holds nothing up and is
+# gone with the check; a stop signal ends the check at once and leaves no process.
+start=$SECONDS
+expect 2 "building the components of sweep point model.mode=.?loop.? did not finish within 3 s \(in /[^)]*/libfixture\.so\)" -- \
+  timeout 60 $fl run "$SOURCE_DIR/tests/data/crash.toml" --out "$work/ctorloop" --set model.at_call=0 \
+  --set 'sweep."model.mode"=["none","loop"]' --job-timeout 3
+check "the looping constructor was stopped by --job-timeout 3 ($((SECONDS - start)) s)" test $((SECONDS - start)) -le 15
+check "and left no process" none_left "$work/ctorloop"
+expect 2 "crash.toml:[0-9:]* out of memory in model \(fixture:crash-model\)|building the components took more than the 200 MiB of --job-memory" -- \
+  timeout 60 $fl run "$SOURCE_DIR/tests/data/crash.toml" --out "$work/ctorleak" --set model.at_call=0 \
+  --set 'sweep."model.mode"=["leak"]' --job-memory 200
+start=$SECONDS
+expect 0 "" -- timeout 60 $fl validate "$SOURCE_DIR/tests/data/crash.toml" --set model.at_call=0 --set 'sweep."model.mode"=["background"]'
+check "a constructor's helper process does not hold validate ($((SECONDS - start)) s)" test $((SECONDS - start)) -le 10
+check "and is gone with the check" bash -c "sleep 0.2; ! pgrep -x -f 'sleep 601' >/dev/null"
+$fl run "$SOURCE_DIR/tests/data/crash.toml" --out "$work/ctorstop" --set model.at_call=0 --set 'sweep."model.mode"=["loop"]' \
+  >"$work/ctorstop.log" 2>&1 &
+pid=$!
+for _ in $(seq 1 600); do pgrep -P $pid >/dev/null && break; sleep 0.05; done  # the check's process has begun
+sleep 0.3
+kill -TERM $pid
+start=$SECONDS
+wait $pid
+status=$?
+check "SIGTERM during the check: exit 143 at once (got $status in $((SECONDS - start)) s)" \
+  bash -c "test $status -eq 143 && test $((SECONDS - start)) -le 3 && grep -q 'while the components were being built' '$work/ctorstop.log'"
+check "and no process left" none_left "$work/ctorstop"
 unset FEATURELAB_PLUGIN_PATH
 
 # Prepare, then one job at a time as a Slurm array would; collect joins the results.
@@ -203,6 +232,9 @@ if command -v gnuplot >/dev/null; then
   job0=$(ls -d "$work"/gp/jobs/0000-*)
   printf '{"step":60,"metric":"x\\nsystem '"'"'touch %s/GPWN'"'"'\\n#","value":1}\n' "$work" >>"$job0/metrics.jsonl"
   check "the injected metric is in the copy" grep -q 'system' "$job0/metrics.jsonl"
+  # Recorded in summary.json as the job's own file, as whoever crafts such a directory would do.
+  jq --arg sha "$(sha256sum "$job0/metrics.jsonl" | cut -c1-64)" --argjson lines "$(wc -l <"$job0/metrics.jsonl")" \
+    '.metrics_file = {lines: $lines, sha256: $sha}' "$job0/summary.json" >"$work/gp-summary.json" && mv "$work/gp-summary.json" "$job0/summary.json"
   expect 0 "x_system.*vs-step.png" -- $fl plot "$work/gp" --metric 'x*'
   expect 0 "report.html" -- $fl report "$work/gp"
   check "neither plot nor report ran the name's gnuplot line" test ! -e "$work/GPWN"

@@ -42,9 +42,37 @@ expect 2 "not a featurelab run directory" -- $fl export "$work" --out "$work/non
 expect 2 "expected csv, jsonl or sqlite|--format" -- $fl export "$work/run" --out "$work/none" --format parquet
 check "a refused export writes nothing" test ! -e "$work/none"
 
+# A finished job's metrics.jsonl that changed after it ended is damage, never data: every reader names the file and
+# the line, and none emits the job's values (docs/reliability.md §1). summary.json records the file's line count and
+# sha256 ("metrics_file").
+check "summary.json records metrics.jsonl's lines and sha256" bash -c "cd '$work'/run/jobs/0000-* &&
+  test \"\$(jq -r .metrics_file.lines summary.json)\" = \"\$(wc -l <metrics.jsonl)\" &&
+  test \"\$(jq -r .metrics_file.sha256 summary.json)\" = \"\$(sha256sum metrics.jsonl | cut -c1-64)\""
+cp -r "$work/run" "$work/broken"
+sed -i '5s/.*/{"step":20,"metric":"broken"/' "$work"/broken/jobs/0000-*/metrics.jsonl
+expect 2 "jobs/0000-[0-9a-f]*/metrics.jsonl: damaged after the job finished: line 5 is not a whole record" -- \
+  $fl export "$work/broken" --out "$work/none"
+expect 1 "metrics.jsonl: damaged after the job finished: line 5 .*remove .*/done and resume" -- $fl collect "$work/broken"
+check "collect's summary.csv leaves the damaged job out of width 8's mean (n = 1)" \
+  grep -q '^0,8,accuracy.test,1,' "$work/broken/summary.csv"
+cp -r "$work/run" "$work/cut"
+head -n -3 "$work"/cut/jobs/0001-*/metrics.jsonl >"$work/lines" && cat "$work/lines" >"$work"/cut/jobs/0001-*/metrics.jsonl
+expect 2 "0001-[0-9a-f]*/metrics.jsonl: damaged .*holds $(wc -l <"$work/lines") lines where the job wrote" -- \
+  $fl export "$work/cut" --out "$work/none"
+cp -r "$work/run" "$work/edited"
+sed -i '$s/"value":[^}]*/"value":0.123456/' "$work"/edited/jobs/0002-*/metrics.jsonl
+expect 2 "0002-[0-9a-f]*/metrics.jsonl: damaged .*a line was changed" -- $fl export "$work/edited" --out "$work/none"
+expect 2 "damaged" -- $fl plot "$work/edited"
+# A summary.json from before the record: the last value of each metric must be its recorded final.
+for job in "$work"/edited/jobs/0002-*; do jq 'del(.metrics_file)' "$job/summary.json" >"$work/s" && mv "$work/s" "$job/summary.json"; done
+expect 2 "0002-[0-9a-f]*/metrics.jsonl: damaged .*its last value of '[a-z.=0-9-]*' is 0.123456 at step 60, summary.json's \"final\" records" -- \
+  $fl export "$work/edited" --out "$work/none"
+check "a refused export writes nothing" test ! -e "$work/none"
+
 # Several runs: one table, a run column; an interrupted job's recorded steps are exported with its status.
 cp -r "$work/run" "$work/part"
 rm "$work"/part/jobs/0003-*/summary.json "$work"/part/jobs/0003-*/done
+printf '{"step":60,"metric":"accu' >>"$work"/part/jobs/0003-*/metrics.jsonl  # an unfinished job's line cut by a kill
 expect 0 "" -- $fl export "$work/run" "$work/part" --out "$work/both" -q
 check "both runs in the long table" test "$(cut -d, -f1 "$work/both/metrics.csv" | sort -u | wc -l)" -eq 3
 check "the unfinished job is there, with its status, and without final values" bash -c \

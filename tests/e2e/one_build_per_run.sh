@@ -83,9 +83,18 @@ check "every job is done" test "$(ls "$work"/r/jobs/*/done | wc -l)" -eq 4
 check "the first job was kept" test "$(sha256sum <"$first/metrics.jsonl")" = "$first_metrics"
 
 # The cluster path: each job of a prepared run loads the build manifest.json recorded.
-expect 0 "" -- $fl "${run[@]}" --out "$work/p" --prepare --set train.steps=200 -q
+expect 0 "" -- $fl "${run[@]}" --out "$work/p" --prepare --set train.steps=200 --save-params final -q
 expect 0 "" -- $fl --plugin-path "$plug" job "$work/p" --index 0 -q
 install_build "$work/rebuilt.so"
 expect 1 "plugin 'fixture' .* changed during the run" -- $fl --plugin-path "$plug" job "$work/p" --index 1
 check "the job's summary names the change" grep -q "changed during the run" "$work"/p/jobs/0001-*/summary.json
+# eval measures saved parameters with the run's builds too, never silently with today's.
+expect 1 "plugin 'fixture' .* changed during the run" -- $fl --plugin-path "$plug" eval "$work/p" --indices 0 --name again
+install_build "$work/first.so"
+expect 0 "" -- $fl --plugin-path "$plug" eval "$work/p" --indices 0 --name again -q
+check "with the run's build, eval measures what the job measured" bash -c \
+  "cd '$work'/p/jobs/0000-* && a='.final | with_entries(select(.key | startswith(\"accuracy\")))' && test -n \"\$(jq -c \"\$a\" summary.json | grep accuracy)\" && test \"\$(jq -c \"\$a\" summary.json)\" = \"\$(jq -c \"\$a\" eval/again/summary.json)\""
+# eval has the job's time limit: a probe that does not return is killed at --job-timeout and its job named.
+printf '[[probe]]\nuse = "slow-probe"\nseconds = 120\n' >"$work/slow.toml"
+expect 1 "job 0: .*timed out after 2 s" -- timeout 60 $fl --plugin-path "$plug" eval "$work/p" --indices 0 --probes "$work/slow.toml" --job-timeout 2
 finish

@@ -96,4 +96,39 @@ check "job 0 finished (exit $status)" test $status -eq 0
 check "both jobs are done and ok" all_done "$work/prep" 2
 expect 0 "job 0 is already done" -- $fl job "$work/prep" --index 0
 
+# Two `job` processes with overlapping lists in opposite orders (two array tasks, a requeued one): each runs the
+# free jobs, puts off the busy ones and never waits while holding a lock, so neither waits for the other for ever
+# (timeout's 124), and every job runs exactly once. Ten tries: the deadlock this replaces came within six.
+for try in $(seq 1 10); do
+  expect 0 "prepared" -- $fl run "$sweep" --out "$work/pair$try" --set 'experiment.seeds=[0, 1, 2, 3]' --prepare
+  timeout 60 $fl job "$work/pair$try" --indices 0-7 --jobs 1 >"$work/pair$try-a.log" 2>&1 &
+  a=$!
+  timeout 60 $fl job "$work/pair$try" --indices 7,6,5,4,3,2,1,0 --jobs 1 >"$work/pair$try-b.log" 2>&1 &
+  b=$!
+  wait $a; status_a=$?
+  wait $b; status_b=$?
+  check "try $try: both job processes finished ($status_a, $status_b)" test "$status_a $status_b" = "0 0"
+  check "try $try: every job ran once" test "$(cat "$work/pair$try"-[ab].log | grep -c 'job [0-7] done')" -eq 8
+  check "try $try: and is done and ok" all_done "$work/pair$try" 8
+done
+
+# A job directory swapped for a link to a finished job's directory: the job fails, naming the link, and writes
+# nothing through it; the finished job stays byte for byte as it was, and no reader counts it twice.
+$fl run "$sweep" --out "$work/swapped" "${settings[@]}" --jobs 1 >"$work/swapped.log" 2>&1 &
+swapped=$!
+for _ in $(seq 1 600); do ls "$work"/swapped/jobs/0000-*/done >/dev/null 2>&1 && break; sleep 0.05; done
+first=$(ls -d "$work"/swapped/jobs/0000-*)
+before=$(cat "$first"/* | sha256sum)
+link=$work/swapped/jobs/$(jq -r '.jobs[3].dir' "$work/swapped/run.json")
+rm -rf "$link" && ln -s "$first" "$link"
+wait $swapped
+status=$?
+check "the run with a swapped job directory exits 1 (got $status)" test $status -eq 1
+check "job 3 failed, naming the link" grep -q "#3 .*failed: its directory .*0003-.* was replaced by a symbolic link to .*0000-" "$work/swapped.log"
+check "the finished job 0 is byte for byte as it was" test "$(cat "$first"/* | sha256sum)" = "$before"
+check "summary.csv counts width 40 from job 2 alone (n = 1)" grep -q '^1,40,accuracy.test,1,' "$work/swapped/summary.csv"
+expect 0 "" -- $fl export "$work/swapped" --out "$work/swapped-export"
+check "export takes job 0's final values once (3 jobs' accuracy.test)" \
+  test "$(grep -c ',accuracy.test,' "$work/swapped-export/final.csv")" -eq 3
+
 finish

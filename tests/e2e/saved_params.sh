@@ -77,6 +77,13 @@ rewrite_header "{'descr': '>f4', 'fortran_order': False, 'shape': (8, 2), }"
 expect 1 "W.npy: holds other numbers than this build's float(32|64) \('descr': '>f4'" -- $fl eval "$work/corrupt" --indices 0
 rewrite_header "{\"descr\": \"<f4\", \"shape\": (8, 2), \"fortran_order\": False}"
 expect 0 "1 job\(s\) measured" -- $fl eval "$work/corrupt" --indices 0
+# A parameter file that never ends or never opens, a link to /dev/zero or a named pipe: refused before a byte is
+# read, naming it (a hang would be timeout's 124).
+saved=$bad/params/step000060/W.npy
+rm "$saved" && ln -s /dev/zero "$saved"
+expect 1 "W.npy: not a regular file \(a character device\)" -- timeout 20 $fl eval "$work/corrupt" --indices 0
+rm "$saved" && mkfifo "$saved"
+expect 1 "W.npy: not a regular file \(a named pipe\)" -- timeout 20 $fl eval "$work/corrupt" --indices 0
 printf '[model]\nwidth = 3\n' >"$work/notprobes.toml"
 expect 2 "a probes file holds \[\[probe\]\] tables only; found 'model'" -- $fl eval "$work/run" --probes "$work/notprobes.toml"
 expect 2 "'every:0': give final .* or every:N" -- $fl run "$sweep" --out "$work/bad" --save-params every:0

@@ -1,7 +1,8 @@
 // Fixture: a linear model that misbehaves on purpose at a chosen forward call, to test that a
 // crashing plugin fails only its own job: segfault, abort, exception, NaN output, endless loop,
 // a memory leak past the job's limit, or an endless loop after starting a subprocess (which must
-// not outlive the job); or a backward pass that is wrong in one coordinate.
+// not outlive the job), or a helper process left running; or a backward pass that is wrong in one coordinate.
+// at_call = 0 misbehaves in the constructor: in the check that builds every component before the first job.
 #include "crash_model.hpp"
 
 #include <featurelab/error.hpp>
@@ -23,9 +24,10 @@ using namespace featurelab;
 Schema CrashModel::schema() {
   Schema s;
   s.choice("mode", "none", {"none", "segfault", "abort", "throw", "nan", "loop", "leak", "fork-sleep",
-                                      "wrong-gradient", "exit0"},
+                                      "wrong-gradient", "exit0", "background"},
            "how to misbehave");
-  s.integer("at_call", 3, "misbehave at this forward call (1-based)").min(1);
+  s.integer("at_call", 3, "misbehave at this forward call (1-based); 0: in the constructor, so already in the check "
+                          "that builds every component before the first job").min(0);
   return s;
 }
 
@@ -33,6 +35,7 @@ CrashModel::CrashModel(const Params& params, Context& context)
     : mode_(params.str("mode")), at_call_(params.integer("at_call")), dim_(context.data.dim) {
   declare_block("w", 1, dim_, true);
   allocate_parameters();
+  if (at_call_ == 0) misbehave();
 }
 
 void CrashModel::init(Rng& rng) { rng.fill_normal(block("w"), 0.1); }
@@ -64,6 +67,13 @@ void CrashModel::misbehave() {
       ::_exit(127);
     }
     for (;;) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  if (mode_ == "background") {
+    // A helper process started and left running, as a constructor or a module import may do; the model goes on.
+    if (::fork() == 0) {
+      ::execlp("sleep", "sleep", "601", static_cast<char*>(nullptr));  // 601: the tests look for this one
+      ::_exit(127);
+    }
   }
   if (mode_ == "leak") {
     // Kept reachable in a global: an allocation nobody reads, in a loop without other effects, is

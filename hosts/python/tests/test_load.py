@@ -4,6 +4,7 @@ run's own files (metrics.jsonl lines, summary.csv's means) and against `featurel
 import glob
 import json
 import os
+import shutil
 import subprocess
 
 import pandas as pd
@@ -72,6 +73,18 @@ def test_errors_name_the_problem(run_dir, tmp_path):
         featurelab.load(str(tmp_path))
     with pytest.raises(featurelab.FeaturelabError, match="'acc' matches no metric of 1 run.*recorded: accuracy.test"):
         featurelab.load(run_dir, metrics="acc")
+
+
+def test_a_damaged_finished_job_is_refused_not_read(run_dir, tmp_path):
+    # A line of a finished job's metrics.jsonl changed after it ended: never a shorter frame, an error naming it.
+    copy = tmp_path / "damaged"
+    shutil.copytree(run_dir, copy)
+    metrics = glob.glob(str(copy / "jobs" / "0001-*" / "metrics.jsonl"))[0]
+    lines = open(metrics).read().splitlines(keepends=True)
+    lines[3] = '{"step":0,"metric":"accuracy.train","value":0.5}\n'
+    open(metrics, "w").write("".join(lines))
+    with pytest.raises(featurelab.FeaturelabError, match=r"0001-[0-9a-f]+/metrics.jsonl: damaged after the job finished"):
+        featurelab.load(str(copy))
 
 
 def test_several_runs_in_one_frame(run_dir, tmp_path):

@@ -1,6 +1,11 @@
 #include "cluster/program_output.hpp"
 
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <cstring>
 
 #include <fcntl.h>
@@ -13,7 +18,7 @@ extern char** environ;
 
 namespace featurelab {
 
-ProgramOutput run_program(const std::vector<std::string>& arguments) {
+ProgramOutput run_program(const std::vector<std::string>& arguments, double timeout_seconds) {
   ProgramOutput result;
   int out_pipe[2], err_pipe[2];
   if (::pipe2(out_pipe, O_CLOEXEC) != 0) {
@@ -49,11 +54,26 @@ ProgramOutput run_program(const std::vector<std::string>& arguments) {
   std::string* sinks[2] = {&result.out, &result.err};
   int open_pipes = 2;
   char buffer[4096];
+  using Clock = std::chrono::steady_clock;
+  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_seconds));
   while (open_pipes > 0) {
-    if (::poll(fds, 2, -1) < 0) {
+    int wait_ms = -1;
+    if (timeout_seconds > 0) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      if (left <= 0) {
+        // Its pipes may be held by what it started; it is killed and reaped, the pipes closed unread.
+        ::kill(pid, SIGKILL);
+        result.timed_out = true;
+        break;
+      }
+      wait_ms = static_cast<int>(std::min<long long>(left, 1000));
+    }
+    const int ready = ::poll(fds, 2, wait_ms);
+    if (ready < 0) {
       if (errno == EINTR) continue;
       break;
     }
+    if (ready == 0) continue;
     for (int i = 0; i < 2; ++i) {
       if (fds[i].fd < 0 || fds[i].revents == 0) continue;
       const ssize_t n = ::read(fds[i].fd, buffer, sizeof buffer);
@@ -72,7 +92,8 @@ ProgramOutput run_program(const std::vector<std::string>& arguments) {
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  result.exit_status = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  result.exit_status = WIFEXITED(status) && !result.timed_out ? WEXITSTATUS(status) : -1;
+  if (result.timed_out) result.err = arguments[0] + " did not end within " + fmt::format("{:g}", timeout_seconds) + " s";
   return result;
 }
 

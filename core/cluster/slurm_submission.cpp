@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cctype>
 #include <fstream>
+#include <map>
 #include <sstream>
 
 namespace featurelab {
@@ -46,11 +47,12 @@ std::string trimmed(const std::string& text) {
 // Slurm's MAX_ARRAY_SIZE ceiling: MaxArraySize is at most 4000001 (slurm.conf(5)).
 constexpr std::size_t kSlurmMaxArraySize = 4000001;
 
-std::size_t cluster_max_array_size() {
-  const ProgramOutput config = run_program({"scontrol", "show", "config"});
+std::size_t cluster_max_array_size(double timeout_seconds) {
+  const ProgramOutput config = run_program({"scontrol", "show", "config"}, timeout_seconds);
   if (config.exit_status != 0) {
     throw Error("cannot read the cluster's MaxArraySize: scontrol show config " +
-                (config.exit_status < 0 ? "could not run (" + trimmed(config.err) + "; is Slurm's client on PATH? Debian: slurm-client)"
+                (config.timed_out ? "did not answer (" + trimmed(config.err) + "; is the controller up?)"
+                 : config.exit_status < 0 ? "could not run (" + trimmed(config.err) + "; is Slurm's client on PATH? Debian: slurm-client)"
                                         : "failed: " + trimmed(config.err)) +
                 "; --max-array-size N gives it");
   }
@@ -160,7 +162,11 @@ std::vector<SbatchScript> write_sbatch_scripts(const SlurmSubmission& s, std::si
 }
 
 std::string submit_sbatch_script(const SlurmSubmission& s, const SbatchScript& script) {
-  const ProgramOutput submitted = run_program({"sbatch", "--parsable", script.file.string()});
+  const ProgramOutput submitted = run_program({"sbatch", "--parsable", script.file.string()}, s.client_timeout);
+  if (submitted.timed_out) {
+    throw Error("sbatch did not answer for " + script.file.string() + " (" + trimmed(submitted.err) + "): whether its "
+                "array was queued is squeue's to tell (squeue --me); the jobs before it were submitted");
+  }
   if (submitted.exit_status < 0) {
     throw Error("cannot run sbatch (" + trimmed(submitted.err) + "); is Slurm's client on PATH (Debian: slurm-client)? " +
                 script.file.string() + " is written: submit it with sbatch where Slurm is");
@@ -174,10 +180,63 @@ std::string submit_sbatch_script(const SlurmSubmission& s, const SbatchScript& s
   // --parsable: "jobid" or "jobid;cluster".
   const std::string out = trimmed(submitted.out);
   const std::string job_id = out.substr(0, out.find(';'));
+  if (job_id.empty() || job_id.find_first_not_of("0123456789") != std::string::npos) {
+    throw Error("sbatch accepted " + script.file.string() + " but printed " + shown_with_escapes(out.substr(0, 200)) +
+                ", not a job id (sbatch --parsable prints one): whether its array was queued is squeue's to tell "
+                "(squeue --me); nothing is recorded");
+  }
   nlohmann::json record{{"submitted", utc_now()},   {"script", script.file.string()}, {"slurm_job_id", job_id},
-                        {"tasks", script.tasks},      {"indices", format_index_list(script.indices)}};
+                        {"tasks", script.tasks},      {"indices", format_index_list(script.indices)},
+                        {"jobs_per_task", s.jobs_per_task}};
   std::ofstream(fs::absolute(s.run_dir) / "slurm" / "submissions.jsonl", std::ios::app) << record.dump() << "\n";
   return job_id;
+}
+
+std::set<std::size_t> jobs_still_queued(const fs::path& run_dir, std::size_t job_count, double timeout_seconds) {
+  // Each earlier array: its job id and, per task id, the jobs that task runs.
+  std::map<std::string, std::vector<std::vector<std::size_t>>> arrays;
+  std::ifstream in(run_dir / "slurm" / "submissions.jsonl");
+  for (std::string line; std::getline(in, line);) {
+    const auto record = nlohmann::json::parse(line, nullptr, false);
+    if (!record.is_object() || !record.contains("slurm_job_id") || !record.contains("indices")) continue;
+    try {
+      const auto indices = parse_index_list(record.at("indices").get<std::string>(), job_count, "submissions.jsonl");
+      const std::size_t tasks = std::max<std::size_t>(1, record.value("tasks", std::size_t(1)));
+      // Records written before "jobs_per_task": the tasks share the jobs evenly, as write_sbatch_scripts cut them.
+      const std::size_t per_task =
+          std::max<std::size_t>(1, record.value("jobs_per_task", indices.size() / tasks + (indices.size() % tasks != 0)));
+      std::vector<std::vector<std::size_t>> by_task;
+      for (std::size_t first = 0; first < indices.size(); first += per_task) {
+        by_task.emplace_back(indices.begin() + static_cast<std::ptrdiff_t>(first),
+                             indices.begin() + static_cast<std::ptrdiff_t>(std::min(indices.size(), first + per_task)));
+      }
+      arrays[record.at("slurm_job_id").get<std::string>()] = std::move(by_task);
+    } catch (const std::exception&) {
+      // A record this featurelab cannot read names no job it can skip.
+    }
+  }
+  if (arrays.empty()) return {};
+  const ProgramOutput queue = run_program({"squeue", "--me", "--noheader", "--array", "--format=%i"}, timeout_seconds);
+  if (queue.exit_status != 0) {
+    throw Error("cannot ask Slurm which jobs of earlier submissions are still queued: squeue " +
+                (queue.timed_out ? "did not answer (" + trimmed(queue.err) + ")"
+                 : queue.exit_status < 0 ? "could not run (" + trimmed(queue.err) + ")"
+                                         : "failed: " + trimmed(queue.err)));
+  }
+  // "1001_3" per array task (--array); a task's jobs are still queued while its line is there.
+  std::set<std::size_t> queued;
+  std::istringstream lines(queue.out);
+  for (std::string line; std::getline(lines, line);) {
+    line = trimmed(line);
+    const auto underscore = line.find('_');
+    if (underscore == std::string::npos) continue;
+    const auto array = arrays.find(line.substr(0, underscore));
+    const std::string task = line.substr(underscore + 1);
+    if (array == arrays.end() || task.empty() || task.find_first_not_of("0123456789") != std::string::npos || task.size() > 9) continue;
+    const auto t = static_cast<std::size_t>(std::stoul(task));
+    if (t < array->second.size()) queued.insert(array->second[t].begin(), array->second[t].end());
+  }
+  return queued;
 }
 
 }  // namespace featurelab

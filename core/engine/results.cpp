@@ -133,12 +133,13 @@ JobRecord load_job(const fs::path& dir, const JobSpec& spec) {
   const fs::path file = dir / "metrics.jsonl";
   std::ifstream metrics(file, std::ios::binary);
   const std::string bytes{std::istreambuf_iterator<char>(metrics), std::istreambuf_iterator<char>()};
-  std::istringstream lines_in(bytes);
-  std::string line;
   Index lines = 0;
   std::string damage;
   bool parsed_whole = true;
-  while (std::getline(lines_in, line)) {
+  for (std::size_t begin = 0; begin < bytes.size();) {
+    const std::size_t end = std::min(bytes.find('\n', begin), bytes.size());
+    const std::string_view line(bytes.data() + begin, end - begin);
+    begin = end + 1;
     ++lines;
     try {
       const auto j = nlohmann::json::parse(line);
@@ -147,7 +148,7 @@ JobRecord load_job(const fs::path& dir, const JobSpec& spec) {
     } catch (const std::exception&) {
       // In an unfinished job, a line cut by a kill: everything before it stands. In a finished one, damage.
       parsed_whole = false;
-      damage = fmt::format("line {} is not a whole record: \"{}\"", lines, shown_line(line));
+      damage = fmt::format("line {} is not a whole record: {}", lines, shown_line(std::string(line)));
       break;
     }
   }

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -135,7 +136,21 @@ void load_parameter_blocks(Model& model, const fs::path& dir, const std::map<std
       throw Error(file.string() + ": its sha256 is " + actual + ", not the " + recorded->second +
                   " the job recorded: the file was changed or corrupted since");
     }
-    values.emplace_back(b.name, npy_values(bytes, file, block.rows(), block.cols()));
+    std::string numbers = npy_values(bytes, file, block.rows(), block.cols());
+    // A job saves only parameters it trained without diverging (a non-finite value stops it first): NaN or an
+    // infinity here was put there afterwards, and what the probes measured on it would mean nothing.
+    std::size_t non_finite = 0;
+    for (std::size_t at = 0; at < numbers.size(); at += sizeof(Scalar)) {
+      Scalar value;
+      std::memcpy(&value, numbers.data() + at, sizeof(Scalar));
+      non_finite += std::isfinite(value) ? 0 : 1;
+    }
+    if (non_finite > 0) {
+      throw Error(fmt::format("{}: {} of its {} values are NaN or infinite; a job saves no such parameters (it stops "
+                              "when a value stops being finite), so the file was changed since",
+                              file.string(), non_finite, numbers.size() / sizeof(Scalar)));
+    }
+    values.emplace_back(b.name, std::move(numbers));
   }
   for (const auto& [name, bytes] : values) {
     auto block = model.block(name);

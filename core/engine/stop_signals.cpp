@@ -1,5 +1,7 @@
 #include "engine/stop_signals.hpp"
 
+#include <pthread.h>
+
 namespace featurelab {
 
 namespace {
@@ -69,7 +71,16 @@ ScopedStopHandlers::~ScopedStopHandlers() {
   for (int i = 0; i < kSaved; ++i) ::sigaction(kHostSignals[i], &saved_[i], nullptr);
 }
 
+// In a process a job forks (a Python probe's multiprocessing.Pool, a plugin's helper): the stop signals' default
+// actions. The job's handlers would only set a flag nobody there reads, so Pool.terminate()'s SIGTERM left its
+// workers running and the job waiting for them until its time limit.
+static void default_stop_actions_after_fork() {
+  for (int sig : kStopSignals) set_handler(sig, SIG_DFL, 0);
+}
+
 void install_worker_stop_handlers() {
+  static const int registered = ::pthread_atfork(nullptr, nullptr, default_stop_actions_after_fork);
+  (void)registered;
   for (int sig : kStopSignals) set_handler(sig, note_stop, SA_RESTART);
   set_handler(SIGTSTP, SIG_DFL, 0);
   // A worker is not in the terminal's foreground process group: a plugin writing to the terminal

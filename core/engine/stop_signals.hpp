@@ -49,7 +49,8 @@ class ScopedStopHandlers {
 };
 
 // In a freshly forked worker, with the stop signals still blocked: each stop signal sets the
-// flag, however often it comes; Ctrl-Z and the terminal's job control are the parent's business.
+// flag, however often it comes; Ctrl-Z and the terminal's job control are the parent's business. A process the
+// job forks in turn gets the default actions back (pthread_atfork), so it can be stopped as its own code expects.
 void install_worker_stop_handlers();
 
 // The stop signals, to block around fork(): a signal that comes while a worker is being made is

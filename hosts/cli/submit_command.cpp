@@ -12,6 +12,7 @@
 #include <spdlog/spdlog.h>
 
 #include <iostream>
+#include <set>
 
 namespace featurelab::cli {
 
@@ -51,6 +52,9 @@ Action add_submit_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("--max-array-size", *max_array,
                   "Tasks per array (default: the cluster's MaxArraySize, from scontrol show config)")
       ->check(counting("a count of array tasks", 1));
+  sub->add_option("--client-timeout", s->client_timeout,
+                  "Seconds scontrol, sbatch and squeue may take before submit gives up (default 60)")
+      ->check(CLI::Range(0.001, 86400.0));
   sub->add_flag("--dry-run", *dry_run, "Write and print the scripts, submit nothing");
   return [&global, s, run, indices, dry_run, max_array, jobs_per_task]() {
     auto log = make_logger(global);
@@ -59,8 +63,24 @@ Action add_submit_command(CLI::App& app, const GlobalOptions& global) {
     s->run_name = stored.name;
     s->jobs_per_task = static_cast<std::size_t>(*jobs_per_task);
     s->indices = indices->empty() ? read_run_status(*run).missing() : parse_index_list(*indices, stored.jobs.size(), "--indices");
+    if (indices->empty() && !s->indices.empty()) {
+      // Queued by an earlier submit and not begun: neither done nor locked, so `status` cannot see them. Slurm can.
+      try {
+        const std::set<std::size_t> queued = jobs_still_queued(*run, stored.jobs.size(), s->client_timeout);
+        std::vector<std::size_t> kept, skipped;
+        for (const std::size_t i : s->indices) (queued.count(i) ? skipped : kept).push_back(i);
+        s->indices = std::move(kept);
+        if (!skipped.empty()) {
+          log->info("{} job(s) still queued in Slurm by an earlier submit, not submitted again: {}", skipped.size(),
+                    format_index_list(skipped));
+        }
+      } catch (const Error& e) {
+        log->warn("{}; jobs an earlier submit queued may be queued again (a duplicate task finds its job done or "
+                  "running and skips it)", e.what());
+      }
+    }
     if (s->indices.empty()) {
-      log->info("{}: nothing to submit: every job is done or running (featurelab status {})", *run, *run);
+      log->info("{}: nothing to submit: every job is done, running or queued (featurelab status {}; squeue --me)", *run, *run);
       return int(kExitOk);
     }
     s->featurelab = {this_executable()};
@@ -68,13 +88,13 @@ Action add_submit_command(CLI::App& app, const GlobalOptions& global) {
     std::size_t array_size = *max_array;
     if (array_size == 0 && *dry_run) {
       try {
-        array_size = cluster_max_array_size();
+        array_size = cluster_max_array_size(s->client_timeout);
       } catch (const Error& e) {
         array_size = 1001;  // Slurm's default MaxArraySize
         log->warn("{}; writing arrays of at most {} tasks (Slurm's default)", e.what(), array_size);
       }
     } else if (array_size == 0) {
-      array_size = cluster_max_array_size();
+      array_size = cluster_max_array_size(s->client_timeout);
     }
     const auto scripts = write_sbatch_scripts(*s, array_size);
     const std::size_t tasks = s->indices.size() / s->jobs_per_task + (s->indices.size() % s->jobs_per_task != 0 ? 1 : 0);

@@ -72,3 +72,14 @@ def forks(step):
     if step == 0:
         os.fork()
     return 1.0
+
+
+def _square(x):
+    return x * x
+
+
+def pooled(step):
+    """A multiprocessing.Pool inside a job: its workers are forked from the job and ended by Pool.terminate()."""
+    import multiprocessing
+    with multiprocessing.Pool(2) as pool:
+        return {"sum_of_squares": float(sum(pool.map(_square, range(10))))}

@@ -86,6 +86,29 @@ expect 2 "MaxArraySize = 18446744073709551615, above Slurm's own limit of 400000
 # Without Slurm's client: said, with the way out.
 expect 2 "scontrol show config could not run .*slurm-client.*--max-array-size N gives it" -- env PATH=/nonexistent $fl submit "$work/run"
 expect 2 "cannot run sbatch .*slurm-client.*is written: submit it with sbatch" -- env PATH=/nonexistent $fl submit "$work/run" --max-array-size 4
+# A Slurm client that misbehaves (fakes on PATH): an sbatch that prints words or nothing where --parsable prints the
+# job id is an error and nothing is recorded; one that does not answer is given up on at --client-timeout.
+expect 0 "prepared" -- $fl run "$crash" --out "$work/queued" --prepare
+fake() { printf '#!/bin/sh\n%s\n' "$2" >"$work/bin/$1" && chmod +x "$work/bin/$1"; }
+submit=(env PATH="$work/bin:$PATH" $fl submit "$work/queued" --max-array-size 10)
+fake sbatch 'echo "Submitted batch job 1001"'
+expect 2 "sbatch accepted .*submit-1-1.sbatch but printed \"Submitted batch job 1001\", not a job id" -- "${submit[@]}"
+fake sbatch 'exit 0'
+expect 2 "sbatch accepted .*submit-2-1.sbatch but printed \"\", not a job id" -- "${submit[@]}"
+check "neither was recorded as submitted" test ! -e "$work/queued/slurm/submissions.jsonl"
+fake sbatch 'exec sleep 600'
+start=$SECONDS
+expect 2 "sbatch did not answer for .*sbatch did not end within 1 s" -- timeout 60 "${submit[@]}" --client-timeout 1
+check "a silent sbatch was given up on at --client-timeout 1 ($((SECONDS - start)) s)" test $((SECONDS - start)) -le 10
+# Submitted again while the first arrays wait in the queue: the jobs of tasks squeue still lists are left out.
+fake sbatch 'echo 1001'
+expect 0 "submitted array 1001 \(7 task\(s\), jobs 0-6\)" -- "${submit[@]}"
+fake squeue 'printf "1001_1\n1001_3\n977_0\n"'
+expect 0 "2 job\(s\) still queued in Slurm by an earlier submit, not submitted again: 1,3" -- "${submit[@]}" --dry-run
+check "the dry run's script holds the other five" grep -qx 'tasks=(0 2 4 5 6)' "$(ls -t "$work"/queued/slurm/submit-*-1.sbatch | head -1)"
+fake squeue 'echo "slurm_load_jobs error: Unable to contact slurm controller" >&2; exit 1'
+expect 0 "cannot ask Slurm which jobs .*squeue failed: slurm_load_jobs error.*may be queued again" -- "${submit[@]}" --dry-run
+rm -f "$work/bin/sbatch" "$work/bin/squeue"
 
 # --mpi: each rank of a launch runs its share, rank and size from the launcher's environment (as mpirun sets them).
 sweep=$SOURCE_DIR/tests/data/sweep.toml

@@ -37,6 +37,11 @@ check "and nothing named by it is written" test -z "$(find "$work/pathtable" -na
 expect 0 "4 job\(s\): 4 ok" -- $fl run "$pipeline" --out "$work/forks" --set "probe.3.path=\"$data\"" --set 'probe.3.function="forks"'
 check "no metrics.jsonl holds a line twice" bash -c "for f in '$work'/forks/jobs/*/metrics.jsonl; do [[ -z \$(sort \"\$f\" | uniq -d) ]] || exit 1; done"
 check "and each has the step-0 lines once" test "$(grep -h '"step":0,"metric":"py.value"' "$work"/forks/jobs/*/metrics.jsonl | wc -l)" -eq 4
+# A probe with a multiprocessing.Pool: the workers it forks get the stop signals' default actions back, so
+# Pool.terminate() ends them (they inherited the job's handlers, and the job waited for them until its time limit).
+expect 0 "4 job\(s\): 4 ok" -- timeout 120 $fl run "$pipeline" --out "$work/pool" --set "probe.3.path=\"$data\"" \
+  --set 'probe.3.function="pooled"' --job-timeout 30
+check "the pool's sum is measured" grep -q '"metric":"py.sum_of_squares","value":285}' "$work"/pool/jobs/0000-*/metrics.jsonl
 # A missing module stops the run before any job starts, located at its [[probe]] table.
 expect 2 "python_probe.toml:[0-9]+:1: probe.3 .*No module named 'no_such_module'" -- $fl run "$pipeline" --out "$work/missing" \
   --set "probe.3.path=\"$data\"" --set 'probe.3.module="no_such_module"' --set 'experiment.seeds=[0]'

@@ -84,6 +84,19 @@ rm "$saved" && ln -s /dev/zero "$saved"
 expect 1 "W.npy: not a regular file \(a character device\)" -- timeout 20 $fl eval "$work/corrupt" --indices 0
 rm "$saved" && mkfifo "$saved"
 expect 1 "W.npy: not a regular file \(a named pipe\)" -- timeout 20 $fl eval "$work/corrupt" --indices 0
+# Parameters a job could not have saved: one NaN written in (and the file's hash recorded again) is refused, counted.
+rm "$saved"
+python3 - "$(ls "$work"/run/jobs/0000-*/params/step000060/W.npy)" "$saved" <<'PY'
+import struct, sys
+data = bytearray(open(sys.argv[1], "rb").read())
+length = struct.unpack("<H", data[8:10])[0]
+size, code = (4, "<f") if "<f4" in data[10:10 + length].decode() else (8, "<d")
+data[10 + length:10 + length + size] = struct.pack(code, float("nan"))
+open(sys.argv[2], "wb").write(data)
+PY
+jq --arg h "$(sha256sum "$saved" | cut -d' ' -f1)" '.saved_params["step000060/W.npy"] = $h' "$bad/summary.json" >"$work/s.json" &&
+  mv "$work/s.json" "$bad/summary.json"
+expect 1 "W.npy: 1 of its 16 values are NaN or infinite; a job saves no such parameters" -- $fl eval "$work/corrupt" --indices 0
 printf '[model]\nwidth = 3\n' >"$work/notprobes.toml"
 expect 2 "a probes file holds \[\[probe\]\] tables only; found 'model'" -- $fl eval "$work/run" --probes "$work/notprobes.toml"
 expect 2 "'every:0': give final .* or every:N" -- $fl run "$sweep" --out "$work/bad" --save-params every:0

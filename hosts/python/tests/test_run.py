@@ -3,7 +3,10 @@ Python exceptions that carry the file and line, progress to a callback."""
 
 import glob
 import os
+import signal
 import subprocess
+import threading
+import time
 
 import pytest
 
@@ -80,3 +83,17 @@ def test_saved_parameters_load_with_numpy(tmp_path):
     path = os.path.join(job_dir, "params", "step000060", "W.npy")
     assert np.load(path).shape == (8, 2)
     assert summary["saved_params"]["step000060/W.npy"] == hashlib.sha256(open(path, "rb").read()).hexdigest()
+
+
+def test_ctrl_c_stops_the_component_check():
+    # A constructor that never returns (crash-model's loop, at_call = 0), in the check that builds every component
+    # before the first job: Ctrl-C in a notebook raises KeyboardInterrupt at once, as it does in Python code.
+    crash = os.path.join(os.environ["SOURCE_DIR"], "tests", "data", "crash.toml")
+    fixture = os.path.join(os.environ["FIXTURE_DIR"], "fixture")
+    timer = threading.Timer(1.0, os.kill, (os.getpid(), signal.SIGINT))
+    timer.start()
+    start = time.monotonic()
+    with pytest.raises(KeyboardInterrupt, match="while the components were being built"):
+        featurelab.validate(crash, set=["model.at_call=0", 'sweep."model.mode"=["loop"]'], plugin_path=[fixture])
+    timer.join()
+    assert time.monotonic() - start < 10

@@ -54,12 +54,13 @@ ProgramOutput run_program(const std::vector<std::string>& arguments, double time
   std::string* sinks[2] = {&result.out, &result.err};
   int open_pipes = 2;
   char buffer[4096];
-  using Clock = std::chrono::steady_clock;
-  const auto deadline = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_seconds));
+  using SteadyClock = std::chrono::steady_clock;
+  const auto deadline =
+      SteadyClock::now() + std::chrono::duration_cast<SteadyClock::duration>(std::chrono::duration<double>(timeout_seconds));
   while (open_pipes > 0) {
     int wait_ms = -1;
     if (timeout_seconds > 0) {
-      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - SteadyClock::now()).count();
       if (left <= 0) {
         // Its pipes may be held by what it started; it is killed and reaped, the pipes closed unread.
         ::kill(pid, SIGKILL);

@@ -7,6 +7,9 @@
 
 #include <featurelab/version.hpp>
 
+#include <cstdlib>
+#include <cxxabi.h>
+#include <memory>
 
 namespace featurelab {
 
@@ -36,6 +39,29 @@ LoadResult refuse(const std::filesystem::path& file, LoadFailure failure, const 
   return result;
 }
 
+// For the dynamic linker's "undefined symbol: _ZN…": the symbol demangled and what most likely left it undefined, a
+// plugin compiled for the other scalar type, or a source file or library missing from its link; "" for other
+// failures.
+std::string undefined_symbol_hint(const std::string& loader_message) {
+  static const std::string kMarker = "undefined symbol: ";
+  const auto at = loader_message.find(kMarker);
+  if (at == std::string::npos) return "";
+  const auto begin = at + kMarker.size();
+  const std::string mangled = loader_message.substr(begin, loader_message.find_first_of(" )\n", begin) - begin);
+  int status = 0;
+  const std::unique_ptr<char, void (*)(void*)> demangled(abi::__cxa_demangle(mangled.c_str(), nullptr, nullptr, &status),
+                                                         std::free);
+  const std::string name = status == 0 && demangled ? demangled.get() : mangled;
+  const std::string other = kDouble ? "float" : "double";
+  if (name.find("Eigen::Matrix<" + other) != std::string::npos) {
+    return "; the missing function, " + name + ", takes matrices of " + other + ": the plugin was compiled for " +
+           other + " as the scalar type, and this featurelab uses " + kScalarName +
+           " (do not define FEATURELAB_SCALAR_DOUBLE yourself; link featurelab::sdk, which sets the SDK's)";
+  }
+  return "; the missing function is " + name + ": a source file left out of featurelab_add_plugin(... SOURCES ...), "
+         "or a library not linked";
+}
+
 }  // namespace
 
 LoadResult load_pack(const std::filesystem::path& file, const std::string& expected_sha256) {
@@ -51,7 +77,10 @@ LoadResult load_pack(const std::filesystem::path& file, const std::string& expec
   pack->file = file;
   pack->sha256 = opened.sha256();
   try {
-    pack->library.load(opened.loadable_path(), boost::dll::load_mode::rtld_lazy | boost::dll::load_mode::rtld_local);
+    // Every symbol bound now (RTLD_NOW): a function the library lacks (a source file left out of its build, a
+    // plugin compiled for the other scalar type) is refused here with its name, where lazy binding let the first
+    // call end the whole process with the dynamic linker's "symbol lookup error".
+    pack->library.load(opened.loadable_path(), boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);
     opened.keep_open();
   } catch (const std::exception& e) {
     // The loader's message names /proc/self/fd/N; the user knows the file.
@@ -61,8 +90,8 @@ LoadResult load_pack(const std::filesystem::path& file, const std::string& expec
       why.replace(at, loaded_as.size(), file.string());
     }
     return refuse(file, LoadFailure::NotSharedLibrary,
-                  "not a loadable shared library (" + why +
-                      "); plugins are built with featurelab_add_plugin() from the featurelab CMake package");
+                  "not a loadable shared library (" + why + ")" + undefined_symbol_hint(why) +
+                      "; plugins are built with featurelab_add_plugin() from the featurelab CMake package");
   }
   if (!pack->library.has("featurelab_pack")) {
     return refuse(file, LoadFailure::MissingEntryPoint,
@@ -88,11 +117,9 @@ LoadResult load_pack(const std::filesystem::path& file, const std::string& expec
   pack->name = header->pack_name ? header->pack_name : "";
   pack->version = header->pack_version ? header->pack_version : "";
   pack->fingerprint = header->fingerprint ? header->fingerprint : "";
-  const std::string core = build_fingerprint();
-  if (pack->fingerprint != core) {
+  if (const std::string difference = fingerprint_difference(pack->fingerprint, build_fingerprint()); !difference.empty()) {
     return refuse(file, LoadFailure::FingerprintMismatch,
-                  "pack '" + pack->name + "': build fingerprint differs (" +
-                      fingerprint_difference(pack->fingerprint, core) +
+                  "pack '" + pack->name + "': build fingerprint differs (" + difference +
                       "); rebuild the plugin with the compiler and flags of this featurelab "
                       "(find_package(featurelab) sets them)");
   }

@@ -7,6 +7,8 @@
 #include "loader/plugin_trust.hpp"
 #include "text/suggest.hpp"
 
+#include <featurelab/version.hpp>
+
 #include <boost/dll/runtime_symbol_info.hpp>
 
 #include <algorithm>
@@ -135,6 +137,9 @@ void Catalog::discover(const std::vector<fs::path>& dirs) {
         problems_.push_back(path.string() + ": pack '" + record->manifest.name + "' is not used: " + mismatches +
                             "; rebuild the plugin against this featurelab's SDK");
         continue;
+      }
+      if (std::string slow = unoptimized_plugin_warning(record->manifest.fingerprint, path.string()); !slow.empty()) {
+        problems_.push_back(std::move(slow));  // used, and said: a debug build may be wanted
       }
       usable.push_back(std::move(record));
     }

@@ -48,10 +48,10 @@ Action add_plugins_command(CLI::App& app, const GlobalOptions& global) {
     Catalog catalog;
     catalog.discover(dirs);
     int refused = 0;
-    std::vector<std::string> refusals;
+    std::vector<std::string> reported;
     const auto report_refusal = [&](const std::string& message, LoadFailure failure) {
       ++refused;
-      refusals.push_back(message);
+      reported.push_back(message);
       std::cout << fmt::format("  REFUSED  {} [{}]\n", message, to_string(failure));
     };
     for (const auto& lib : catalog.libraries()) {
@@ -65,12 +65,17 @@ Action add_plugins_command(CLI::App& app, const GlobalOptions& global) {
       if (result) {
         std::cout << fmt::format("  ok       {} (pack {} {}, {} components)\n", lib.string(), result.pack->name,
                                  result.pack->version, result.pack->components.size());
+        // From the library itself, which a manifest may not describe yet.
+        if (std::string slow = unoptimized_plugin_warning(result.pack->fingerprint, lib.string()); !slow.empty()) {
+          std::cout << "  warning  " << slow << "\n";
+          reported.push_back(std::move(slow));  // said: not again among the catalog's problems
+        }
       } else {
         report_refusal(result.message, result.failure);
       }
     }
     for (const auto& problem : catalog.problems()) {
-      const bool said = std::any_of(refusals.begin(), refusals.end(),
+      const bool said = std::any_of(reported.begin(), reported.end(),
                                     [&](const std::string& r) { return r.find(problem) != std::string::npos; });
       if (!said) std::cout << "  warning  " << problem << "\n";
     }

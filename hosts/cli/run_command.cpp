@@ -50,6 +50,7 @@ Action add_validate_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_flag("--print", *print, "Print the operative configuration (every parameter, defaults included)");
   return [&global, args, print]() {
     Catalog catalog = discover(global);
+    for (const auto& problem : catalog.problems()) std::cerr << "warning: " << problem << "\n";
     const RunPlan plan = load_and_validate(*args, catalog);
     const Pipeline& first = plan.points.front();
     if (*print) {

@@ -9,6 +9,9 @@ namespace featurelab {
 
 namespace {
 
+// The field that is reported, not compared (version.hpp).
+constexpr const char* kNotRequired = "optimized";
+
 std::map<std::string, std::string> fingerprint_fields(const std::string& fingerprint) {
   std::map<std::string, std::string> fields;
   std::istringstream in(fingerprint);
@@ -35,14 +38,27 @@ std::string fingerprint_difference(const std::string& plugin, const std::string&
     out += key + ": plugin " + (pv.empty() ? "(none)" : pv) + ", core " + (cv.empty() ? "(none)" : cv);
   };
   for (const auto& [key, value] : c) {
+    if (key == kNotRequired) continue;
     auto it = p.find(key);
     const std::string pv = it == p.end() ? "" : it->second;
     if (pv != value) note(key, pv, value);
   }
   for (const auto& [key, value] : p) {
-    if (!c.count(key)) note(key, value, "");
+    if (key != kNotRequired && !c.count(key)) note(key, value, "");
   }
   return out;
+}
+
+std::string fingerprint_field(const std::string& fingerprint, const std::string& key) {
+  const auto fields = fingerprint_fields(fingerprint);
+  const auto it = fields.find(key);
+  return it == fields.end() ? "" : it->second;
+}
+
+std::string unoptimized_plugin_warning(const std::string& fingerprint, const std::string& file) {
+  if (fingerprint_field(fingerprint, kNotRequired) != "no") return "";
+  return file + ": built without optimisation (CMAKE_BUILD_TYPE Debug, or none given): it works, but expect it to "
+         "run tens of times slower; rebuild it with -DCMAKE_BUILD_TYPE=Release";
 }
 
 }  // namespace featurelab

@@ -89,7 +89,7 @@ void Harness::load(const std::string& library_path) {
   auto lib = std::make_shared<Library>();
   lib->file = library_path;
   try {
-    lib->library.load(library_path, boost::dll::load_mode::rtld_lazy | boost::dll::load_mode::rtld_local);
+    lib->library.load(library_path, boost::dll::load_mode::rtld_now | boost::dll::load_mode::rtld_local);  // as the core
   } catch (const std::exception& e) {
     throw Error(library_path + ": not a loadable shared library (" + e.what() + ")");
   }

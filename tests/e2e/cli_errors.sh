@@ -57,6 +57,12 @@ expect 3 "missing entry point 'featurelab_pack'" -- $fl --plugin-path "$FIXTURE_
 echo garbage > "$work/libgarbage.so"
 expect 3 "not a loadable shared library" -- $fl plugins manifest "$work/libgarbage.so"
 expect 0 "ok .*libstd.so \(pack std" -- $fl plugins doctor
+# Built without optimisation (a Debug build): it loads, and whatever lists plugins says it will be slow.
+expect 0 "ok +.*libfixture-unoptimized.so \(pack tiny" -- $fl --plugin-path "$FIXTURE_DIR/unoptimized" plugins doctor
+expect 0 "warning +.*libfixture-unoptimized.so: built without optimisation \(CMAKE_BUILD_TYPE Debug, or none given\).*tens of times slower" -- \
+  $fl --plugin-path "$FIXTURE_DIR/unoptimized" plugins doctor
+expect 0 "warning: .*libfixture-unoptimized.so: built without optimisation" -- \
+  $fl --plugin-path "$FIXTURE_DIR/unoptimized" validate "$good"
 
 # The fixture pack via FEATURELAB_PLUGIN_PATH: listed and described from its manifest only, and
 # not loaded by a pipeline that does not use it.

@@ -34,4 +34,35 @@ check "the run's manifest names the third-party pack" grep -q '"pack": "margins"
 # The contract checks our packs pass, on the third party's pack (its model, probe and layer), from the install.
 expect 0 "contract: margins: 3 components checked \(layer 1, model 1, probe 1\)" -- "$prefix/bin/featurelab" plugins check margins
 check "the core was not rebuilt" test -z "$(find "$prefix/bin" "$prefix/lib" -maxdepth 1 -type f -newer "$core_stamp")"
+
+# The SDK alone (the core, the command, std, the contract test, the CMake package): an install that needs no paper
+# pack to have been built.
+check "install the SDK component" "$CMAKE" --install "$BUILD_DIR" --prefix "$work/sdk-only" --component sdk
+check "with the command, the headers, the CMake package and std" bash -c "test -x '$work/sdk-only/bin/featurelab' &&
+  test -f '$work/sdk-only/include/featurelab/pack.hpp' && test -f '$work/sdk-only/lib/cmake/featurelab/featurelabConfig.cmake' &&
+  test -f '$work/sdk-only/lib/featurelab/plugins/libstd.so' && test -f '$work/sdk-only/lib/featurelab/plugins/libstd.featurelab.json'"
+check "and no paper pack" bash -c "! ls '$work'/sdk-only/lib/featurelab/plugins/ | grep -v '^libstd\.'"
+
+# Plugin builds that cannot go wrong quietly. The scalar type is the installed featurelab's: asking for the other
+# one is refused at configure time, and compiling for it by hand at the first compile.
+if grep -q 'set(FEATURELAB_DOUBLE OFF)' "$prefix/lib/cmake/featurelab/featurelabConfig.cmake"; then other=ON; else other=OFF; fi
+expect 1 "FEATURELAB_DOUBLE=$other asks for another scalar type" -- \
+  "$CMAKE" -S "$SOURCE_DIR/sdk/template" -B "$work/other-scalar" -DCMAKE_PREFIX_PATH="$prefix" -DFEATURELAB_DOUBLE=$other
+if [[ $other == ON ]]; then by_hand=-DFEATURELAB_SCALAR_DOUBLE; else by_hand=-UFEATURELAB_SCALAR_DOUBLE; fi
+check "configure the template with the scalar type's macro set by hand" \
+  "$CMAKE" -S "$SOURCE_DIR/sdk/template" -B "$work/by-hand" -DCMAKE_PREFIX_PATH="$prefix" "-DCMAKE_CXX_FLAGS=$by_hand"
+build_fails() {  # build_fails PATTERN DIR: building the pack in DIR fails (whatever the build tool's status), saying PATTERN
+  ! "$CMAKE" --build "$2" --target margins >"$2.log" 2>&1 && grep -qE -- "$1" "$2.log"
+}
+check "compiling for the other scalar type by hand stops at the first compile, naming it" \
+  build_fails "error: .*featurelab: this SDK was built with (float|double) as its scalar type" "$work/by-hand"
+# A pack that names no build type builds Release; a source file left out of SOURCES fails its link with the missing
+# function's name (it used to pass the build and kill featurelab with a mangled symbol when the manifest was made).
+cp -r "$SOURCE_DIR/sdk/template" "$work/forgetful"
+sed -i 's| src/margin_stats_probe.cpp||' "$work/forgetful/CMakeLists.txt"
+expect 0 "featurelab: no CMAKE_BUILD_TYPE given; building Release" -- \
+  "$CMAKE" -S "$work/forgetful" -B "$work/forgetful/build" -DCMAKE_PREFIX_PATH="$prefix"
+check "the cache says Release" grep -qx 'CMAKE_BUILD_TYPE:STRING=Release' "$work/forgetful/build/CMakeCache.txt"
+check "a source left out of SOURCES fails the link, naming what it defines" \
+  build_fails "undefined reference to .*margins_pack::MarginStatsProbe" "$work/forgetful/build"
 finish

@@ -4,8 +4,22 @@
 // samples is a contiguous block of memory (a minibatch in order is a Map, not a copy).
 #pragma once
 
+#include <featurelab/sdk_headers.hpp>
+
 #include <Eigen/Core>
 #include <cstdint>
+
+// A plugin is compiled for the scalar type of the SDK it builds against (find_package(featurelab) gives it): built for
+// the other, its matrices would be of another type than the core's, and it could not load. Named here, at its first
+// compile, instead of as a mangled undefined symbol at load. (FEATURELAB_TEST_OTHER_SCALAR: the test fixture that
+// checks the loader's own refusal.)
+#if !defined(FEATURELAB_TEST_OTHER_SCALAR)
+#if defined(FEATURELAB_SCALAR_DOUBLE) && !FEATURELAB_SDK_SCALAR_DOUBLE
+#error "featurelab: this SDK was built with float as its scalar type, but this code is compiled with FEATURELAB_SCALAR_DOUBLE (double): remove that definition (featurelab_add_plugin() sets the SDK's), or build featurelab itself with -DFEATURELAB_DOUBLE=ON"
+#elif !defined(FEATURELAB_SCALAR_DOUBLE) && FEATURELAB_SDK_SCALAR_DOUBLE
+#error "featurelab: this SDK was built with double as its scalar type (FEATURELAB_DOUBLE=ON), but this code is compiled without FEATURELAB_SCALAR_DOUBLE (float): link featurelab::sdk, which defines it, or build featurelab itself without -DFEATURELAB_DOUBLE=ON"
+#endif
+#endif
 
 namespace featurelab {
 

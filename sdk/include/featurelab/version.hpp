@@ -26,6 +26,12 @@
 // (static): an inline function with default visibility is one symbol per process, and inside a
 // loaded plugin the call binds to the core's copy (ELF interposition), so every plugin would
 // report the core's fingerprint and a plugin built with other flags would load.
+//
+// One field is not a condition of loading: "optimized", whether the compiler optimised the plugin's code. A
+// plugin built without it (CMAKE_BUILD_TYPE Debug, or none) works, and a debug build is sometimes wanted, but it
+// runs tens of times slower (57× in one measurement), so the core warns about it wherever it lists plugins
+// (`validate`, `run`, `list`, `plugins doctor`). FEATURELAB_UNOPTIMIZED_ON_PURPOSE silences that where -O0 is
+// chosen (make sanitize's paper packs).
 #pragma once
 
 #include <featurelab/sdk_headers.hpp>
@@ -93,13 +99,28 @@ static inline std::string build_fingerprint() {
 #else
   field("blas", "eigen");
 #endif
+#if defined(__OPTIMIZE__)
+  field("optimized", "yes");
+#elif defined(FEATURELAB_UNOPTIMIZED_ON_PURPOSE)
+  field("optimized", "no-on-purpose");
+#else
+  field("optimized", "no");
+#endif
   field("sdk", FEATURELAB_SDK_VERSION);
   field("headers", FEATURELAB_SDK_HEADERS_SHA256);
   return fp;
 }
 
 // "simd: plugin avx2,fma, core avx512f,avx2,fma" for every field that differs (fields joined by
-// "; "); empty if the fingerprints are equal. Used by the core's loader and testing::Harness.
+// "; "), "optimized" aside; empty if the plugin may load. Used by the core's loader and testing::Harness.
 std::string fingerprint_difference(const std::string& plugin, const std::string& core);
+
+// One field's value ("" when the fingerprint has none): fingerprint_field(fp, "optimized") is "yes", "no" or
+// "no-on-purpose".
+std::string fingerprint_field(const std::string& fingerprint, const std::string& key);
+
+// The warning for a plugin whose fingerprint says it was built without optimisation, naming its file; "" for one
+// built with it, or without it on purpose.
+std::string unoptimized_plugin_warning(const std::string& fingerprint, const std::string& file);
 
 }  // namespace featurelab

@@ -83,9 +83,11 @@ bench: configure
 # Every pipeline of PACK (of every pack without PACK) from an empty runs/reproduce/<pack>/<pipeline>, then
 # plugins/<pack>/RESULTS.md: wall times, jobs, every assertion with its values, at initialisation and at its
 # control, and the ones that need work. PIPELINE=<name>: that pipeline only. ARGS='...' goes to featurelab run
-# (a reduction such as ARGS='--set experiment.seeds=[0]' is stated in RESULTS.md).
+# (a reduction such as ARGS='--set experiment.seeds=[0]' is stated in RESULTS.md). A tree with uncommitted
+# changes to anything but documentation is refused (no commit would reproduce the results); ALLOW_DIRTY=1 runs
+# anyway and marks every section it writes in bold with the changes' sha256.
 reproduce: build
-	scripts/reproduce.sh --build $(BUILD) --jobs $(JOBS) $(if $(PIPELINE),--pipeline $(PIPELINE)) --args "$(ARGS)" $(PACK)
+	scripts/reproduce.sh --build $(BUILD) --jobs $(JOBS) $(if $(PIPELINE),--pipeline $(PIPELINE)) $(if $(ALLOW_DIRTY),--allow-dirty) --args "$(ARGS)" $(PACK)
 
 clean:
 	rm -rf $(BUILD) $(SANITIZE_BUILD)

@@ -11,6 +11,8 @@
 #   --args 'ARGS'   passed on to `featurelab run`, e.g. --args '--set experiment.seeds=[0]' (a reduction:
 #                   RESULTS.md says so for each pipeline run with it)
 #   --results-only  run nothing: rewrite RESULTS.md from the run directories already there
+#   --allow-dirty   run in a tree with uncommitted changes to anything but documentation (*.md): every section
+#                   it writes then says so in bold, with the sha256 of the changes (refused without it)
 # Exit code: 0 if every pipeline run exited 0 (jobs ok, assertions held), else 1; 2 for a bad command line.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -19,6 +21,7 @@ jobs=$(nproc)
 only=
 args=
 results_only=0
+allow_dirty=0
 packs=()
 while [[ $# -gt 0 ]]; do
   case $1 in
@@ -27,6 +30,7 @@ while [[ $# -gt 0 ]]; do
     --pipeline) only=$2; shift 2 ;;
     --args) args=$2; shift 2 ;;
     --results-only) results_only=1; shift ;;
+    --allow-dirty) allow_dirty=1; shift ;;
     -h | --help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "reproduce: unknown option $1 (--help)" >&2; exit 2 ;;
     *) packs+=("$1"); shift ;;
@@ -54,8 +58,24 @@ eval "extra=($args)"
 set +f
 
 commit=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
+# A result names the code that made it: changes to code, pipelines, scripts or build files that are not
+# committed (untracked files too; documentation, *.md, aside) make a run that no commit reproduces.
+changes=$(git status --porcelain 2>/dev/null | grep -vE '\.md"?$' || true)
 dirty=false
-[[ -n $(git status --porcelain --untracked-files=no 2>/dev/null) ]] && dirty=true
+diff_hash=
+if [[ -n $changes ]]; then
+  dirty=true
+  diff_hash=$({ git diff HEAD --binary -- . ':(exclude)*.md'
+                git ls-files --others --exclude-standard -z | { grep -zv '\.md$' || true; } | xargs -0 -r sha256sum; } |
+              sha256sum | cut -c1-16)
+  if [[ $results_only -eq 0 && $allow_dirty -eq 0 ]]; then
+    echo "reproduce: the tree has uncommitted changes, so no commit would reproduce these results:" >&2
+    printf '%s\n' "$changes" | head -20 | sed 's/^/  /' >&2
+    echo "reproduce: commit them (or stash them) and run again; --allow-dirty runs anyway and marks every section" \
+      "it writes in bold with the changes' sha256" >&2
+    exit 2
+  fi
+fi
 cores=$(nproc)
 cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -1)
 status=0
@@ -79,9 +99,9 @@ run_pipeline() {  # run_pipeline PACK FILE
   revision=$(jq -r '.git_revision // "unknown"' "$out/manifest.json" 2>/dev/null || echo unknown)
   jq -n --argjson wall "$wall" --argjson rc "$rc" --arg args "$args" --argjson jobs "$jobs" \
     --arg date "$(date -u +'%Y-%m-%d %H:%M UTC')" --arg commit "$commit" --argjson dirty "$dirty" \
-    --argjson cores "$cores" --arg load "$load" --arg revision "$revision" \
+    --arg diff_hash "$diff_hash" --argjson cores "$cores" --arg load "$load" --arg revision "$revision" \
     '{wall_s: $wall, rc: $rc, args: $args, jobs: $jobs, date: $date, commit: $commit, dirty: $dirty,
-      cores: $cores, load: $load, build_revision: $revision}' >"$out/reproduce.json"
+      diff_sha256: $diff_hash, cores: $cores, load: $load, build_revision: $revision}' >"$out/reproduce.json"
   printf 'reproduce: %s/%s: exit %d, %.1f s\n' "$pack" "$name" "$rc" "$wall"
   [[ $rc -eq 0 ]] || status=1
 }

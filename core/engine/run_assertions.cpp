@@ -130,7 +130,10 @@ class JobTable {
         // Initialisation: the value at step 0, if the metric has one there and later (a ratio to
         // a bound that is 0 at t = 0, first recorded at step 1, has no initial value to compare).
         if (at == "init") {
-          return it->second.size() > 1 && it->second.front().first == 0 ? it->second.front().second : std::nan("");
+          if (it->second.size() > 1 && it->second.front().first == 0) return it->second.front().second;
+          e.missing = it->second.front().first != 0 ? metric + " has no value at step 0"
+                                                    : metric + " is recorded at step 0 only (nothing trained after it)";
+          return std::nan("");
         }
         for (const auto& [s, v] : it->second) {
           if (std::to_string(s) == at) return v;
@@ -393,6 +396,9 @@ std::pair<json, bool> evaluate_assertions(const std::vector<AssertSpec>& asserts
       mode.init = true;
       const Evaluation init = table.evaluate(a, parsed, mode);
       entry["at_init"] = {{"holds", init.holds}, {"declared", a.holds_at_init}, {"checks", init.checks}};
+      // A metric with no value at step 0 (recorded only once training has run) neither holds nor fails there:
+      // say so rather than report a failure at initialisation that was never checked.
+      if (!init.missing.empty()) entry["at_init"]["missing"] = init.missing;
       if (init.holds && !a.holds_at_init) {
         warnings.push_back("holds at initialisation");
         ++at_init;

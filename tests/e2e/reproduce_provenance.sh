@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# make reproduce's results prove where they came from (scripts/reproduce.sh on a pack of one small pipeline, in a
+# git repository of its own): a clean commit is named; a tree with uncommitted changes to a pipeline is refused,
+# or, with --allow-dirty, run and marked in bold with the changes' hash; documentation edits do not count; a
+# section whose assertions `featurelab collect` re-evaluated says so; a metric with no step-0 value is reported
+# as missing there, not as failing at initialisation.
+source "$(dirname "$0")/lib.sh"
+fl=$FEATURELAB
+build=$(cd "$(dirname "$fl")/.." && pwd)
+repo=$work/repo
+mkdir -p "$repo/scripts" "$repo/plugins/mini/pipelines"
+cp "$SOURCE_DIR/scripts/reproduce.sh" "$SOURCE_DIR/scripts/reproduce.jq" "$repo/scripts/"
+cp "$SOURCE_DIR/tests/data/sweep.toml" "$repo/plugins/mini/pipelines/sweep.toml"
+echo "# mini" >"$repo/plugins/mini/README.md"
+echo "runs/" >"$repo/.gitignore"
+git -C "$repo" init -q
+git -C "$repo" -c user.name=test -c user.email=test@example.org add -A
+git -C "$repo" -c user.name=test -c user.email=test@example.org commit -qm "a pack of one pipeline"
+commit=$(git -C "$repo" rev-parse --short HEAD)
+results=$repo/plugins/mini/RESULTS.md
+reproduce() { bash "$repo/scripts/reproduce.sh" --build "$build" --jobs 2 "$@"; }
+
+expect 0 "wrote plugins/mini/RESULTS.md" -- reproduce mini
+check "a clean tree: RESULTS.md names the commit ($commit)" grep -q "at commit \`$commit\`" "$results"
+check "... and says nothing of uncommitted changes" bash -c "! grep -q 'uncommitted' '$results'"
+
+echo "# edited" >>"$repo/plugins/mini/README.md"
+expect 0 "wrote plugins/mini/RESULTS.md" -- reproduce mini
+check "an edit of documentation alone is not an uncommitted change to the code" bash -c "! grep -q 'uncommitted' '$results'"
+
+sed -i 's/^lr = 0.1$/lr = 0.2/' "$repo/plugins/mini/pipelines/sweep.toml"
+expect 2 "uncommitted changes.*no commit would reproduce" -- reproduce mini
+expect 2 "plugins/mini/pipelines/sweep.toml" -- reproduce mini
+expect 2 "--allow-dirty" -- reproduce mini
+check "the refused run left the previous results as they were" bash -c "! grep -q 'uncommitted' '$results'"
+touch "$repo/plugins/mini/pipelines/extra.toml.orig"
+expect 2 "extra.toml.orig" -- reproduce mini
+rm "$repo/plugins/mini/pipelines/extra.toml.orig"
+
+expect 0 "wrote plugins/mini/RESULTS.md" -- reproduce --allow-dirty mini
+check "--allow-dirty: the section says so in bold, with the changes' sha256" \
+  grep -qE "at commit \`$commit\` \*\*with uncommitted changes \(sha256 \`[0-9a-f]{16}\`\): no commit reproduces it exactly\*\*" "$results"
+check "... and so does the page's header" grep -q "(a tree with uncommitted changes)" "$results"
+git -C "$repo" checkout -q -- plugins/mini/pipelines/sweep.toml
+
+# The assertions edited after the run (collect reads them from the first job's config.toml) and re-evaluated on
+# its jobs; train.loss has no value at step 0.
+run=$repo/runs/reproduce/mini/sweep
+expect 0 "" -- reproduce mini
+cat >>"$(ls -d "$run"/jobs/0000-*)/config.toml" <<'EOF'
+
+[[assert]]
+expect = "train.loss <= 10"
+control = "model.width=8"
+EOF
+sleep 1  # asserts.json must be newer than the run's record, to the second
+expect 1 "" -- $fl collect "$run" -q
+expect 0 "wrote plugins/mini/RESULTS.md" -- reproduce --results-only mini
+check "a re-checked section says it was not rerun, with the run's commit" \
+  grep -q "Re-checked, not rerun:.*featurelab collect.*the jobs ran at commit \`$commit\`" "$results"
+check "a metric with no step-0 value is missing at initialisation, not failing there" \
+  grep -qE "train.loss <= 10.*\| missing: train.loss has no value at step (0|init)" "$results"
+
+echo "$checks checks, $failures failures"
+[[ $failures -eq 0 ]]

@@ -38,6 +38,9 @@ class PhasedGd : public featurelab::Trainer {
   featurelab::Index total_steps() const override { return total_; }
   void train(featurelab::TrainerHost& host, featurelab::Rng& rng) override;
   std::string divergence_hint() const override;
+  // After a readout phase: train.readout_gap, the kept readout's relative duality gap (P − D)/P, and
+  // train.readout_epochs, the epochs it ran before that gap reached readout_tolerance.
+  void record_evaluation(featurelab::TrainerHost& host, featurelab::Index step) override;
 
  protected:
   // The phase lists and common keys (every key but phase_steps and phase_lr).
@@ -70,6 +73,9 @@ class PhasedGd : public featurelab::Trainer {
   featurelab::Index total_ = 0;
   double l2_factor_ = 2;
   double readout_lambda_ = 1e-5;
+  double readout_tolerance_ = 1e-3;
+  double readout_gap_ = 1;           // of the last readout phase
+  featurelab::Index readout_epochs_ = 0;
   bool fresh_ = false;
   featurelab::Mat hidden_;
   featurelab::BatchSampler batches_;

@@ -645,3 +645,52 @@ TEST_CASE("readout: phases = N snapshots after the first N listed phases, bit fo
   too_many["phases"] = std::int64_t(3);
   CHECK_THROWS_WITH(after_training("readout", too_many), Catch::Contains("at most the listed"));
 }
+
+TEST_CASE("readout: a is the best primal iterate, its duality gap recorded, and the readout stops at readout_tolerance") {
+  const Index d = 8, n = 150;
+  const Dataset data = xor_like(n, d, 4);
+  const DataSpec spec = testing::spec(d);
+  // What one readout run recorded, and the readout a it left.
+  struct Readout {
+    std::vector<double> loss, gap, epochs;
+    Mat a;
+  };
+  auto run = [&](double tolerance, Index epochs) {
+    auto model = ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(16)}, {"init_w", 0.5},
+                                                                     {"init_a", 1.5}, {"bias", 0.2}}, spec);
+    Rng init(3);
+    model->init(init);
+    auto hinge = ch3_std().make<Loss>("hinge", {}, spec);
+    auto gd = ch3_std().make<Optimizer>("gd", {}, spec);
+    auto trainer = ch3_pack().make<Trainer>(
+        "readout", {{"phase_steps", std::vector<std::int64_t>{1}}, {"phase_lr", std::vector<double>{0.3}},
+                    {"phase_reset", std::vector<std::string>{"W"}}, {"readout_steps", epochs},
+                    {"readout_lambda", 1e-3}, {"readout_tolerance", tolerance}, {"eval_every", std::int64_t(1)}},
+        spec);
+    StubDistribution dist(spec);
+    Dataset train = data;
+    testing::FakeTrainerHost host(*trainer, *model, *hinge, *gd, dist, train);
+    Rng train_rng(1);
+    host.run(train_rng);
+    return Readout{host.values("train.loss"), host.values("train.readout_gap"), host.values("train.readout_epochs"),
+                   model->block("a")};
+  };
+  const Readout full = run(0.0, 40);
+  // train.loss is the kept iterate's primal, one a step (eval_every = 1), after the reset step's loss.
+  REQUIRE(full.loss.size() == 41);
+  REQUIRE(full.gap.size() == 40);
+  for (std::size_t t = 2; t < full.loss.size(); ++t) CHECK(full.loss[t] <= full.loss[t - 1]);  // never worse
+  for (std::size_t t = 1; t < full.gap.size(); ++t) CHECK(full.gap[t] <= full.gap[t - 1] + 1e-12);  // D rises, P falls
+  CHECK(full.gap.front() <= 1.0);
+  CHECK(full.gap.back() >= 0.0);
+  CHECK(full.gap.back() < full.gap.front());
+  REQUIRE(!full.epochs.empty());
+  CHECK(full.epochs.back() == 40);
+  // A tolerance the first epoch already meets (the gap is at most 1): one epoch, then a stays as it is.
+  const Readout stopped = run(1.0, 40);
+  const Readout one = run(0.0, 1);
+  REQUIRE(!stopped.epochs.empty());
+  CHECK(stopped.epochs.back() == 1);
+  CHECK(stopped.a == one.a);
+  CHECK(stopped.loss.back() == one.loss.back());
+}

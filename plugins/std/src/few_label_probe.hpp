@@ -6,6 +6,8 @@
 //     Φ = hook(labelled) − μ (m×k), K = ΦΦᵀ, α = (K + ρ·tr(K)/m·I)⁻¹(Y − ȳ), scores(x) = (φ(x) − μ)Φᵀα + ȳ,
 // the class of the largest score (the dissertation trains a logistic-regression head instead; with few labels both
 // are linear classifiers of the same features, the ridge one without an optimiser's choices).
+// task = "splits" probes the pipeline's own data instead: the first `labelled` training samples with their classes,
+// scored on the test split (Wen & Li 2021's downstream linear classifier on a contrastive representation).
 #pragma once
 
 #include <featurelab/contract.hpp>
@@ -21,7 +23,8 @@ class FewLabelProbe : public Probe {
  public:
   static constexpr Doc kDoc =
       "Linear probe of a hook point's features with few labels: ridge on one-hot labels over features "
-      "<task>_labelled_inputs/_labels, accuracy on <task>_test_inputs/_labels (Shi 2024 ch. 7's LP); metric accuracy.";
+      "<task>_labelled_inputs/_labels, accuracy on <task>_test_inputs/_labels (Shi 2024 ch. 7's LP), or with "
+      "task = splits on the first `labelled` training samples and the test split; metric accuracy.";
   static Schema schema();
   static std::vector<std::string> metrics() { return {"accuracy"}; }
   static std::map<std::string, Value> test_params() { return {{"hook", std::string("hidden.post")}}; }
@@ -37,6 +40,7 @@ class FewLabelProbe : public Probe {
  private:
   std::string task_, hook_;
   double ridge_;
+  Index labelled_count_;
   Mat labelled_, test_;
 };
 

@@ -131,6 +131,26 @@ TEST_CASE("few-label-probe: perfect on features that separate the classes, chanc
   auto lost = harness().make<Probe>("few-label-probe", {{"task", std::string("cifar")}}, spec);
   CHECK_THROWS_WITH(lost->measure({*model, *loss, none, none, f, attacks, 0}, out),
                     Catch::Contains("cifar_labelled_inputs"));
+
+  // task = splits: the same images as the pipeline's own training and test splits, with their classes.
+  auto as_split = [&](const FeatureSet& set, const std::string& task) {
+    Dataset d;
+    d.X = set.at(task + "_inputs");
+    d.y = set.at(task + "_labels").row(0).transpose().cast<std::int32_t>();
+    d.classes = 10;
+    return d;
+  };
+  const Dataset train = as_split(f, "mnist_labelled"), test = as_split(f, "mnist_test");
+  auto splits = harness().make<Probe>("few-label-probe", {{"task", std::string("splits")}, {"hook", std::string("hidden.pre")}}, spec);
+  Measurements own;
+  splits->measure({*model, *loss, train, test, FeatureSet{}, attacks, 0}, own);
+  CHECK(own.scalars()[0].second == 1.0);
+  const Dataset blind_train = as_split(blind, "mnist_labelled"), blind_test = as_split(blind, "mnist_test");
+  Measurements own_chance;
+  splits->measure({*model, *loss, blind_train, blind_test, FeatureSet{}, attacks, 0}, own_chance);
+  CHECK(own_chance.scalars()[0].second <= 0.35);
+  CHECK_THROWS_WITH(splits->measure({*model, *loss, train, none, FeatureSet{}, attacks, 0}, own),
+                    Catch::Contains("set data.train and data.test"));
   std::filesystem::remove_all(dir);
 }
 

@@ -292,7 +292,7 @@ bool PhasedGd::train_readout(TrainerHost& host, const Phase& ph, Rng& rng, Index
   HingeReadout solver(hidden_, y, readout_lambda_);
   // Dual coordinate descent raises the dual at every update but not the primal: on nearly collinear
   // features the last iterate can be far worse than an earlier one (ch. 3's r = 3 parity: primal 0.19
-  // at epoch 91, 1.41 at epoch 100, a readout at 15 % where the kept one is at 94 %). So a is the best
+  // at epoch 91, 1.41 at epoch 100, a readout at 15 % where the kept one is at 93 %). So a is the best
   // primal iterate so far (a = 0, primal 1, before the first epoch), and P − D bounds how far it is
   // from the SVM's optimum: D only rises, so the gap only narrows.
   VecD kept = VecD::Zero(hidden_.cols());

@@ -694,3 +694,26 @@ TEST_CASE("readout: a is the best primal iterate, its duality gap recorded, and 
   CHECK(stopped.a == one.a);
   CHECK(stopped.loss.back() == one.loss.back());
 }
+
+TEST_CASE("pattern-cosine: a neuron shrunk below float's squared range keeps a cosine in [-1, 1]; a zero one has 0") {
+  Rng rng(19);
+  const Index d = 12, width = 4;
+  auto model = ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(width)}}, testing::spec(d));
+  const Mat M = orthonormal(d, rng);
+  const Mat v = M.row(0), q = M.row(1);
+  MatMap W = model->block("W");
+  W.row(0) = Scalar(0.6) * v + Scalar(0.8) * q;
+  W.row(1) = Scalar(1e-22) * v;  // ‖w‖² = 1e-44: zero (or denormal) in float, the case weight decay reached
+  W.row(2).setZero();
+  W.row(3) = Scalar(-2e-21) * (Scalar(0.6) * v + Scalar(0.8) * q);
+  FeatureSet features{{"ground_truth", Mat(Scalar(5) * v)}};
+  Dataset empty;
+  std::vector<NamedAttack> attacks;
+  auto hinge = ch3_std().make<Loss>("hinge", {}, testing::spec(d));
+  auto probe = ch3_pack().make<Probe>("pattern-cosine", {}, testing::spec(d));
+  Measurements out;
+  probe->measure(ProbeInput{*model, *hinge, empty, empty, features, attacks, 0}, out);
+  CHECK(scalar(out, "max") == Approx(1).margin(1e-6));       // the tiny neuron along v
+  CHECK(scalar(out, "max_neg") == Approx(0.6).margin(1e-6));  // the tiny neuron opposite, at 0.6
+  CHECK(scalar(out, "median_abs") == Approx(0.6).margin(1e-6));  // |cos| = 0.6, 1, 0, 0.6
+}

@@ -16,10 +16,16 @@ void PatternCosine::measure(const ProbeInput& in, Measurements& out) {
   const Mat& v = require_feature(in.features, who, "ground_truth", kPatternData);
   const Mat W = first_layer(in.model, who);
   if (W.cols() != v.cols()) throw Error(who + ": the model's inputs and the ground truth differ in dimension");
-  const Vec norms = W.rowwise().norm().cwiseMax(Scalar(1e-30));
-  const Vec cos = (W * v.row(0).transpose()).array() / (norms.array() * v.norm());
-  out.scalar("max", static_cast<double>(cos.maxCoeff()));
-  out.scalar("max_neg", static_cast<double>((-cos).maxCoeff()));
+  // In double: a neuron that weight decay has shrunk to ~1e-20 per entry has a squared norm below float's range,
+  // and its float norm (0 or denormal) would turn its cosine into 1e5 or more. A zero row has cosine 0.
+  const MatD Wd = W.cast<double>();
+  const VecD vd = v.row(0).transpose().cast<double>();
+  const VecD norms = Wd.rowwise().norm();
+  const VecD dots = Wd * vd;
+  VecD cos(dots.size());
+  for (Index i = 0; i < dots.size(); ++i) cos(i) = norms(i) > 0 ? dots(i) / (norms(i) * vd.norm()) : 0.0;
+  out.scalar("max", cos.maxCoeff());
+  out.scalar("max_neg", (-cos).maxCoeff());
   std::vector<double> abs(static_cast<std::size_t>(cos.size()));
   for (Index i = 0; i < cos.size(); ++i) abs[static_cast<std::size_t>(i)] = std::abs(cos(i));
   out.scalar("median_abs", median(abs));

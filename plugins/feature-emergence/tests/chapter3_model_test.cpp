@@ -695,7 +695,7 @@ TEST_CASE("readout: a is the best primal iterate, its duality gap recorded, and 
   CHECK(stopped.loss.back() == one.loss.back());
 }
 
-TEST_CASE("pattern-cosine: a neuron shrunk below float's squared range keeps a cosine in [-1, 1]; a zero one has 0") {
+TEST_CASE("pattern-cosine: a neuron shrunk below float's squared range keeps a cosine in [-1, 1], a zero one has 0") {
   Rng rng(19);
   const Index d = 12, width = 4;
   auto model = ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(width)}}, testing::spec(d));

@@ -125,6 +125,22 @@ TEST_CASE("a failed assertion's line names the values compared, with the seed an
   CHECK_THAT(any, !Catch::Contains("FAIL") && !Catch::Contains("is false"));
 }
 
+TEST_CASE("where = \"key=a|b\" selects the points where the key has either value") {
+  featurelab::AssertSpec spec;
+  spec.expect = "accuracy.test >= 0.9";
+  const std::vector<featurelab::JobRecord> jobs = {finished_job(0, "10", 0, 0.5), finished_job(1, "20", 0, 0.95),
+                                                   finished_job(2, "40", 0, 0.97)};
+  spec.points = "model.width=20|40";
+  auto v = verdict(spec, jobs);
+  CHECK(v.at("holds") == true);
+  CHECK(v.at("checks").size() == 2);
+  spec.points = "model.width=10|40";
+  CHECK(verdict(spec, jobs).at("holds") == false);  // width 10 is one of the points now
+  CHECK(featurelab::where_matches("a|b", "b"));
+  CHECK_FALSE(featurelab::where_matches("a|b", "a|b"));
+  CHECK_FALSE(featurelab::where_matches("ab", "a"));
+}
+
 TEST_CASE("over = \"80%\" needs that share of each point's seeds, rounded up, and says how many held") {
   featurelab::AssertSpec spec;
   spec.expect = "accuracy.test >= 0.9";

@@ -195,6 +195,16 @@ TEST_CASE("assertions naming no probe, and malformed ones, are refused before ru
                     Catch::Contains("two probes are named 'accuracy'"));
 }
 
+TEST_CASE("a where value's alternatives (a|b) are each checked against the sweep; a control takes one value") {
+  const std::string swept = std::string(kGood) + "[sweep]\n\"model.width\" = [4, 8]\n";
+  const std::string expect = "expect = \"accuracy.test >= 0.5\"";
+  CHECK_NOTHROW(validate_text(replace(swept, expect, expect + "\nwhere = \"model.width=4|8\"")));
+  CHECK_THROWS_WITH(validate_text(replace(swept, expect, expect + "\nwhere = \"model.width=4|16\"")),
+                    Catch::Contains("model.width is never '16' in the sweep"));
+  CHECK_THROWS_WITH(validate_text(replace(swept, expect, expect + "\ncontrol = \"model.width=4|8\"")),
+                    Catch::Contains("'|' (either value) is for where only"));
+}
+
 TEST_CASE("argmax selectors are checked before running: their metric, their key, their candidates") {
   const std::string swept = std::string(kGood) + "[sweep]\n\"model.width\" = [4, 8]\n";
   auto with = [&](const std::string& expect) {

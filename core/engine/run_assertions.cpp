@@ -42,6 +42,15 @@ std::vector<std::pair<std::string, std::string>> parse_where(const std::string& 
   return out;
 }
 
+bool where_matches(const std::string& alternatives, const std::string& value) {
+  std::istringstream in(alternatives);
+  std::string one;
+  while (std::getline(in, one, '|')) {
+    if (one == value) return true;
+  }
+  return false;
+}
+
 namespace {
 
 using Pairs = std::vector<std::pair<std::string, std::string>>;
@@ -98,7 +107,7 @@ class JobTable {
       bool selected = true;
       for (const auto& [k, v] : filter) {
         bool match = false;
-        for (const auto& [pk, pv] : assignments) match |= pk == k && pv == v;
+        for (const auto& [pk, pv] : assignments) match |= pk == k && where_matches(v, pv);
         selected &= match;
       }
       if (!selected) continue;
@@ -561,10 +570,23 @@ void check_assertions(const RunPlan& plan) {
         }
         check_pairs(parsed.selectors()[m], a.where, path + ".expect", true, true);
       }
-      check_pairs(parse_where(a.points), a.where, path + ".where", false);
+      // where: each of a value's alternatives (a|b) must be a value of the sweep.
+      std::vector<std::pair<std::string, std::string>> where_pairs;
+      for (const auto& [k, v] : parse_where(a.points)) {
+        std::istringstream alternatives(v);
+        std::string one;
+        while (std::getline(alternatives, one, '|')) where_pairs.emplace_back(k, one);
+      }
+      check_pairs(where_pairs, a.where, path + ".where", false);
       for (const auto& control : a.controls) {
         const auto pairs = parse_where(control);
         if (pairs.empty()) errors.push_back({a.where, path + ".control: an empty selector; write key=value (a sweep key, or step=0)"});
+        for (const auto& [k, v] : pairs) {
+          if (v.find('|') != std::string::npos) {
+            errors.push_back({a.where, path + ".control: " + k + "=" + v + ": a control is one point; '|' (either value) "
+                                                                           "is for where only"});
+          }
+        }
         check_pairs(pairs, a.where, path + ".control", true);
       }
     } catch (const Error& e) {

@@ -27,6 +27,8 @@ std::pair<nlohmann::json, bool> evaluate_assertions(const std::vector<AssertSpec
 
 // "key=value key2=value2" (spaces or commas) -> pairs; throws featurelab::Error.
 std::vector<std::pair<std::string, std::string>> parse_where(const std::string& text);
+// Whether a point's value matches a where value: one of its alternatives "a|b|c".
+bool where_matches(const std::string& alternatives, const std::string& value);
 
 // A TOML string's text without its quotes: "\"mixup\"" -> "mixup".
 std::string unquote(const std::string& value);

@@ -10,16 +10,6 @@
 
 namespace featurelab::midpoint_mixup_pack {
 
-namespace {
-
-Index predicted(const Mat& out, Index i) {
-  Index best = 0;
-  out.row(i).maxCoeff(&best);
-  return best;
-}
-
-}  // namespace
-
 Schema FeatureLearnedProbe::schema() {
   Schema s;
   s.real("tau", 0.5, "ablation accuracy at which a feature counts as learned").range(0, 1);
@@ -57,7 +47,7 @@ void FeatureLearnedProbe::measure(const ProbeInput& in, Measurements& out) {
     for (Index i = 0; i < test.size(); ++i) {
       const Index y = test.y(i);
       if (keep == 0) count(y) += 1;
-      acc(y, keep) += predicted(outputs, i) == y ? 1 : 0;
+      acc(y, keep) += predicted_class(outputs, i) == y ? 1 : 0;
     }
   }
   for (Index y = 0; y < k; ++y) acc.row(y) /= static_cast<Scalar>(std::max(1.0, count(y)));

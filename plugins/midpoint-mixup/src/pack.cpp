@@ -7,6 +7,7 @@
 #include "midpoint_mixup_exact_loss.hpp"
 #include "mixup_exact_loss.hpp"
 #include "multiview_patches.hpp"
+#include "patch_sources_probe.hpp"
 #include "patch_two_layer.hpp"
 #include "simple_multiview.hpp"
 #include "spurious_concat.hpp"
@@ -24,6 +25,7 @@ FEATURELAB_PACK("midpoint-mixup", "0.1.0") {
   pack.add<PatchTwoLayer>("patch-two-layer");
   pack.add<FeatureLearnedProbe>("feature-learned");
   pack.add<FeatureCorrelationProbe>("feature-correlation");
+  pack.add<PatchSourcesProbe>("patch-sources");
   pack.add<GradientAlignmentProbe>("gradient-alignment");
   pack.add<MidpointMixupExactLoss>("midpoint-mixup-exact");
   pack.add<MixupExactLoss>("mixup-exact");

@@ -16,7 +16,9 @@ namespace featurelab::midpoint_mixup_pack {
 namespace {
 Params activation_params(const Params& params, int classes) {
   Params p;
-  p.set("activation", params.str("activation"));
+  // The unclipped variant is the pack's own kernel (below); the built-in smoothed ReLU carries α and ρ.
+  const std::string name = params.str("activation");
+  p.set("activation", name == "smoothed-relu-unclipped" ? std::string("smoothed-relu") : name);
   p.set("leaky_slope", 0.0);
   p.set("smooth_alpha", params.real("alpha"));
   p.set("smooth_rho", params.real_or_auto("rho").value_or(1.0 / classes));
@@ -28,12 +30,20 @@ Params activation_params(const Params& params, int classes) {
 Schema PatchTwoLayer::schema() {
   Schema s;
   s.integer("neurons", 10, "filters per class m").min(1);
-  s.choice("activation", "smoothed-relu", {"smoothed-relu", "relu", "identity"},
-           "ReLU~ (the paper's), plain ReLU, or identity (with neurons = 1: the patch-sum linear classifier "
-           "h^y(x) = Σ_p <w_y, x^(p)> of Prop. 4.4)");
+  s.choice("activation", "smoothed-relu", {"smoothed-relu", "smoothed-relu-unclipped", "relu", "identity"},
+           "ReLU~ (the paper's), ReLU~ without its zero branch (u^α/(α ρ^{α−1}) for every u < ρ: the authors' "
+           "released PolyReLU, x²/(2ρ) > 0 for negative x at α = 2; integral α only), plain ReLU, or identity (with "
+           "neurons = 1: the patch-sum linear classifier h^y(x) = Σ_p <w_y, x^(p)> of Prop. 4.4)");
   s.real("alpha", 8.0, "α: power of the smoothed ReLU's polynomial piece").min(2);
   s.real("rho", Automatic{"1/k"}, "ρ: where the smoothed ReLU turns linear").above(0);
-  s.real("init_std", Automatic{"1/sqrt(d) (Xavier as stated: N(0, I/d))"}, "std of the filters").above(0);
+  s.real("init_std", Automatic{"1/sqrt(d) (Xavier as stated: N(0, I/d)), or as init says"}, "std of the filters").above(0);
+  s.choice("init", "paper", {"paper", "xavier-conv"},
+           "paper: N(0, I/d) (or init_std); xavier-conv: std sqrt(2/(d + k·m·d)), torch's xavier_normal_ on the "
+           "authors' (k·m)×1×h×h convolution weight (0.0497 at k = 3, m = 3, d = 81)");
+  s.choice("patch_layout", "whole", {"whole", "strips"},
+           "whole: each filter reads whole data patches (the paper's network); strips: the authors' released code, "
+           "which reshapes a point's P patches of h×h (P = q², d = h²) in C order into one qh×qh image and reads it "
+           "with an h×h convolution of stride h, so each filter sees h/q-row strips of q data patches");
   s.real("warm_start", 0.0, "A_total: set <w_{y,r}, v_{y,l}> = A_total/m for every class and filter (one "
                             "feature learned, the situation of Claims B.22-B.24); 0 = a plain random init").min(0);
   s.integer("warm_feature", 1, "l: the feature the warm start puts in").range(1, 2);
@@ -45,6 +55,7 @@ PatchTwoLayer::PatchTwoLayer(const Params& params, Context& context)
       classes_(context.data.classes),
       neurons_(params.integer("neurons")),
       init_std_(params.real_or_auto("init_std")),
+      xavier_conv_(params.str("init") == "xavier-conv"),
       warm_start_(params.real("warm_start")),
       warm_feature_(static_cast<int>(params.integer("warm_feature"))),
       features_(context.features) {
@@ -60,13 +71,62 @@ PatchTwoLayer::PatchTwoLayer(const Params& params, Context& context)
                 std::to_string(patches_) + " (a distribution bug)");
   }
   counts_.assign(counts.begin(), counts.end());
+  if (xavier_conv_ && init_std_) {
+    throw Error("init = \"xavier-conv\" sets the filters' std itself; drop init_std, or set init = \"paper\"");
+  }
+  if (params.str("activation") == "smoothed-relu-unclipped") {
+    const double alpha = params.real("alpha");
+    if (alpha != std::floor(alpha) || alpha > 17) {
+      throw Error("activation = \"smoothed-relu-unclipped\" needs an integral alpha up to 17 (alpha = " +
+                  std::to_string(alpha) + "): u^alpha of a negative u is not real otherwise");
+    }
+    unclipped_.emplace(static_cast<int>(alpha),
+                       static_cast<Scalar>(params.real_or_auto("rho").value_or(1.0 / context.data.classes)));
+  }
+  if (params.str("patch_layout") == "strips") build_strip_layout();
   W_ = declare_block("W", classes_ * neurons_, dim_, true);
   allocate_parameters();
 }
 
+void PatchTwoLayer::build_strip_layout() {
+  // The authors' point is an array of P patches of h×h, reshaped in C order to one S×S image (S = qh);
+  // their convolution (kernel = stride = h) reads block (I, J) of it. Position (I·q + J)·d + ρ·h + c of
+  // our patch-major row is image pixel (I·h + ρ, J·h + c), i.e. the data's flat index (I·h + ρ)·S + J·h + c.
+  const auto root = [](Index v) {
+    Index r = static_cast<Index>(std::lround(std::sqrt(static_cast<double>(v))));
+    return r * r == v ? r : Index(0);
+  };
+  const Index q = root(patches_), h = root(dim_);
+  if (q == 0 || h == 0) {
+    throw Error("patch_layout = \"strips\" needs a square number of patches and a square patch dimension (the "
+                "authors' image of q×q patches of h×h); this data has " + std::to_string(patches_) + " patches of " +
+                std::to_string(dim_) + "; use patch_layout = \"whole\"");
+  }
+  if (!counts_.empty()) {
+    throw Error("patch_layout = \"strips\" mixes patches, so a patch stored once with a count cannot stand for "
+                "several: set the data's collapse_noise = false");
+  }
+  if (warm_start_ > 0) {
+    throw Error("warm_start sets the filters along whole-patch features, which patch_layout = \"strips\" never "
+                "shows them; use one or the other");
+  }
+  const Index S = q * h;
+  strip_source_.resize(static_cast<std::size_t>(patches_ * dim_));
+  for (Index I = 0; I < q; ++I) {
+    for (Index J = 0; J < q; ++J) {
+      for (Index row = 0; row < h; ++row) {
+        for (Index col = 0; col < h; ++col) {
+          strip_source_[static_cast<std::size_t>((I * q + J) * dim_ + row * h + col)] = (I * h + row) * S + J * h + col;
+        }
+      }
+    }
+  }
+}
+
 void PatchTwoLayer::init(Rng& rng) {
   MatMap W = block(W_);
-  rng.fill_normal(W, init_std_ ? *init_std_ : 1.0 / std::sqrt(static_cast<double>(dim_)));
+  const double d = static_cast<double>(dim_), km = static_cast<double>(classes_ * neurons_);
+  rng.fill_normal(W, init_std_ ? *init_std_ : xavier_conv_ ? std::sqrt(2.0 / (d + km * d)) : 1.0 / std::sqrt(d));
   if (warm_start_ <= 0) return;
   // The feature vectors v_{y,l}, 2k×d.
   const Mat& views = require_feature(features_, described() + " (warm_start > 0)", "views",
@@ -83,6 +143,15 @@ void PatchTwoLayer::init(Rng& rng) {
 }
 
 ConstMatMap PatchTwoLayer::patch_rows(ConstMatRef X) {
+  if (!strip_source_.empty()) {  // gathered into the convolution's blocks
+    packed_.resize(X.rows(), X.cols());
+    parallel_over_chunks(X.rows(), [&](Index, Index first, Index last) {
+      for (Index i = first; i < last; ++i) {
+        for (std::size_t t = 0; t < strip_source_.size(); ++t) packed_(i, static_cast<Index>(t)) = X(i, strip_source_[t]);
+      }
+    });
+    return ConstMatMap(packed_.data(), X.rows() * patches_, dim_);
+  }
   if (X.outerStride() == X.cols()) return ConstMatMap(X.data(), X.rows() * patches_, dim_);
   packed_ = X;  // a strided view: pack it once
   return ConstMatMap(packed_.data(), X.rows() * patches_, dim_);
@@ -104,8 +173,8 @@ void PatchTwoLayer::activations(ConstMatRef Z) {
   H_.resize(Z.rows(), Z.cols());
   D_.resize(Z.rows(), Z.cols());
   parallel_over_chunks(Z.rows(), [&](Index, Index first, Index last) {
-    activation_.apply(Z.middleRows(first, last - first), H_.middleRows(first, last - first),
-                      D_.middleRows(first, last - first));
+    apply_activation(Z.middleRows(first, last - first), H_.middleRows(first, last - first),
+                     D_.middleRows(first, last - first));
     if (counts_.empty()) return;
     for (Index row = first; row < last; ++row) {  // row = sample·P + patch
       const Scalar c = count(row % patches_);
@@ -113,6 +182,20 @@ void PatchTwoLayer::activations(ConstMatRef Z) {
       D_.row(row) *= c;
     }
   });
+}
+
+void PatchTwoLayer::apply_activation(ConstMatRef Z, MatRef H, MatRef D) const {
+  if (!unclipped_) {
+    activation_.apply(Z, H, D);
+    return;
+  }
+  for (Index r = 0; r < Z.rows(); ++r) {
+    for (Index c = 0; c < Z.cols(); ++c) {
+      const activation_kernel::ValueSlope v = (*unclipped_)(Z(r, c));
+      H(r, c) = v.value;
+      D(r, c) = v.slope;
+    }
+  }
 }
 
 void PatchTwoLayer::size_chunk_filters() {
@@ -183,7 +266,7 @@ bool PatchTwoLayer::fused_step(const Batch& batch, const SeparableLoss& loss, Ve
       patch::times_transpose(Xb, rows, dim_, filters_transposed_.data(), ldw, c.Z.data());
       // φ summed over each sample's patches into sums, φ' written over Z.
       c.sums.topRows(samples).setZero();
-      activation_.visit([&](const auto& kernel) {
+      visit_activation([&](const auto& kernel) {
         for (Index s = 0; s < samples; ++s) {
           Scalar* __restrict sums = c.sums.row(s).data();
           for (Index p = 0; p < patches_; ++p) {
@@ -225,7 +308,14 @@ bool PatchTwoLayer::fused_step(const Batch& batch, const SeparableLoss& loss, Ve
 void PatchTwoLayer::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
   patch_gradient(dout);
   Mat dXp = G_ * block(W_);  // (n·P)×d
-  dX = MatMap(dXp.data(), X.rows(), patches_ * dim_);
+  const MatMap flat(dXp.data(), X.rows(), patches_ * dim_);
+  if (strip_source_.empty()) {
+    dX = flat;
+    return;
+  }
+  for (Index i = 0; i < X.rows(); ++i) {  // back from the convolution's blocks to the data's layout
+    for (std::size_t t = 0; t < strip_source_.size(); ++t) dX(i, strip_source_[t]) = flat(i, static_cast<Index>(t));
+  }
 }
 
 void PatchTwoLayer::preactivations(ConstMatRef X, MatRef Z) {
@@ -253,7 +343,7 @@ void PatchTwoLayer::mixed_head(const Eigen::Ref<const RowVec>& anchor, Scalar mu
   // Only ever grown: the last block of a triangle is shorter, and a resize would reallocate.
   if (scratch.slopes.rows() < b || scratch.slopes.cols() != width) scratch.slopes.resize(b, width);
   scratch.sums.resize(km);
-  activation_.visit([&](const auto& kernel) {
+  visit_activation([&](const auto& kernel) {
     for (Index r = 0; r < b; ++r) {
       const Scalar* __restrict a = anchor.data();
       const Scalar* __restrict z = partners.row(r).data();
@@ -316,7 +406,7 @@ void PatchTwoLayer::hook(const std::string& name, ConstMatRef X, Mat& out) {
   }
   out.resize(Z_.rows(), Z_.cols());
   D_.resize(Z_.rows(), Z_.cols());
-  activation_.apply(Z_, out, D_);
+  apply_activation(Z_, out, D_);
 }
 
 }  // namespace featurelab::midpoint_mixup_pack

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "contract_setups.hpp"
+#include "unclipped_smoothed_relu.hpp"
 
 #include <featurelab/activation.hpp>
 #include <featurelab/capabilities.hpp>
@@ -63,10 +64,26 @@ class PatchTwoLayer : public featurelab::Model,
   void patch_gradient(featurelab::ConstMatRef dout, featurelab::MatRef G);  // into a contiguous (n·P)×(k·m) G
 
   featurelab::Activation activation_;
+  std::optional<UnclippedSmoothedRelu> unclipped_;  // activation = smoothed-relu-unclipped
+  // Calls f with the elementwise kernel: the unclipped one, or the built-in's (Activation::visit).
+  template <class F>
+  void visit_activation(F&& f) const {
+    if (unclipped_) {
+      f(*unclipped_);
+    } else {
+      activation_.visit(f);
+    }
+  }
+  // H = φ(Z), D = φ'(Z) for any block of rows.
+  void apply_activation(featurelab::ConstMatRef Z, featurelab::MatRef H, featurelab::MatRef D) const;
+  // patch_layout = strips: stored position t of the model's (P·d) input row reads the data's flat
+  // index strip_source_[t]; empty for whole patches.
+  std::vector<featurelab::Index> strip_source_;
   featurelab::BlockHandle W_;
   int classes_;
   featurelab::Index neurons_, patches_, dim_;
   std::optional<double> init_std_;  // empty: auto
+  bool xavier_conv_;                // init = xavier-conv
   double warm_start_;                       // A_total along one feature, 0 = none
   int warm_feature_;                        // ℓ ∈ {1, 2}
   const featurelab::FeatureSet* features_;  // the distribution's, for the warm start
@@ -91,6 +108,7 @@ class PatchTwoLayer : public featurelab::Model,
   std::vector<featurelab::RowVec> chunk_filters_;
   void full_activations(featurelab::ConstMatRef X);  // Z_, H_, D_ of every patch
   void size_chunk_filters();
+  void build_strip_layout();  // patch_layout = strips
   void activations(featurelab::ConstMatRef Z);  // H_ = φ(Z), D_ = φ'(Z), by chunks of rows, weighed by counts_
 };
 

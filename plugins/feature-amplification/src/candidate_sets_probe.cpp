@@ -1,6 +1,8 @@
 // The sets at t = 0, their sizes, norms and activation edges; repeated at every later step.
 #include "candidate_sets_probe.hpp"
 
+#include <featurelab/row_norms.hpp>
+
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
@@ -45,9 +47,8 @@ void CandidateSetsProbe::measure(const ProbeInput& in, Measurements& out) {
   const VecD scaled = (n.W.rowwise().norm() / static_cast<Scalar>(omega * std::sqrt(static_cast<double>(d)))).cast<double>();
   first_.scalar("init_norm_min", scaled.minCoeff());
   first_.scalar("init_norm_max", scaled.maxCoeff());
-  const VecD corr_mu1 = ((n.W * n.means.row(0).transpose()).array() / n.W.rowwise().norm().array().cwiseMax(Scalar(1e-30)))
-                            .abs()
-                            .cast<double>();
+  const VecD corr_mu1 =
+      (n.W * n.means.row(0).transpose()).cast<double>().array().abs() / row_norms(n.W).cwiseMax(1e-300).array();
   first_.scalar("init_corr_median_sqrt_d", quantile(corr_mu1, 0.5) * std::sqrt(static_cast<double>(d)));
   // Lemma 4.4: Edge_μ(j) = #clean points of cluster μ activating j − #clean points of −μ activating j.
   const VecD& cluster = column(in.train, "cluster", who);

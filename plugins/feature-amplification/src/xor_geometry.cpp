@@ -1,6 +1,7 @@
 // Reading neurons, means, metadata and outputs; the candidate sets.
 #include "xor_geometry.hpp"
 
+#include <featurelab/row_norms.hpp>
 #include <featurelab/error.hpp>
 
 #include <algorithm>
@@ -52,8 +53,8 @@ Vec outputs_of(Model& model, ConstMatRef X, const std::string& who) {
 
 CandidateSets candidate_sets(const Mat& W, const Vec& a, const Mat& means, double threshold) {
   CandidateSets sets;
-  const Vec norms = W.rowwise().norm().cwiseMax(Scalar(1e-30));
-  const Mat corr = (W * means.transpose()).array().colwise() / norms.array();  // m×2
+  const VecD norms = row_norms(W).cwiseMax(1e-300);  // in double: a shrunk neuron's float norm underflows
+  const MatD corr = (W * means.transpose()).cast<double>().array().colwise() / norms.array();  // m×2
   for (Index j = 0; j < W.rows(); ++j) {
     if (a(j) == 0) continue;
     const int feature = a(j) > 0 ? 0 : 1;

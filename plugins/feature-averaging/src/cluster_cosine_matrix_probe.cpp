@@ -1,6 +1,7 @@
 // Cosines of neurons × centres in one batched product; the summaries over matched and unmatched pairs.
 #include "cluster_cosine_matrix_probe.hpp"
 
+#include <featurelab/row_norms.hpp>
 #include <featurelab/error.hpp>
 
 #include <algorithm>
@@ -29,10 +30,7 @@ void ClusterCosineMatrixProbe::measure(const ProbeInput& in, Measurements& out) 
     W.row(j) = neurons.W.middleRows(j * group_, group_).colwise().mean();
     matched.row(j) = neurons.matched.row(j * group_);  // groups are consecutive neurons of one side/class
   }
-  const Vec w_norm = W.rowwise().norm().cwiseMax(Scalar(1e-30));
-  const Vec mu_norm = clusters.centres.rowwise().norm();
-  const Mat cosine = ((clusters.centres * W.transpose()).array().colwise() / mu_norm.array()).rowwise() /
-                     w_norm.transpose().array();  // k×g
+  const MatD cosine = row_cosines(clusters.centres, W);  // k×g, in double
   double matched_sum = 0, unmatched_sum = 0, matched_min = 1e300, matched_max = -1e300, unmatched_max = -1e300;
   double unmatched_min = 1e300;
   double decoupling = 0, averaging = 0, spread = 1;
@@ -58,7 +56,7 @@ void ClusterCosineMatrixProbe::measure(const ProbeInput& in, Measurements& out) 
       }
     }
     decoupling += cosine.col(j).maxCoeff();
-    averaging += W.row(j).dot(direction) / (w_norm(j) * std::max(direction.norm(), Scalar(1e-30)));
+    averaging += row_cosines(W.row(j), direction.transpose())(0, 0);
     if (lo > 0) spread = std::max(spread, hi / lo);
   }
   out.scalar("matched_mean", matched_sum / static_cast<double>(std::max<Index>(1, matched_count)));
@@ -71,7 +69,7 @@ void ClusterCosineMatrixProbe::measure(const ProbeInput& in, Measurements& out) 
   out.scalar("averaging", averaging / static_cast<double>(g));
   out.scalar("matched_spread", spread);
   Table table;
-  table.values = cosine.cast<double>();
+  table.values = cosine;
   for (Index i = 0; i < k; ++i) table.row_names.push_back((clusters.sides(i) > 0 ? "mu+" : "mu-") + std::to_string(i));
   for (Index j = 0; j < g; ++j) table.col_names.push_back("w" + std::to_string(j));
   out.table("cosine", std::move(table));

@@ -3,6 +3,7 @@
 
 #include <utility>
 
+#include <featurelab/row_norms.hpp>
 #include <featurelab/error.hpp>
 
 namespace featurelab::std_pack {
@@ -35,26 +36,20 @@ void NeuronFeatureCosineProbe::measure(const ProbeInput& in, Measurements& out) 
     throw Error("block '" + block_ + "' has rows of length " + std::to_string(W.cols()) + " but features '" +
                 features_ + "' have length " + std::to_string(F.cols()));
   }
-  auto normalized = [](const auto& M) {
-    Mat N = M;
-    const Vec norms = N.rowwise().norm().cwiseMax(Scalar(1e-30));
-    N.array().colwise() /= norms.array();
-    return N;
-  };
-  Mat targets = normalized(F);
+  Mat targets = F;
   if (antipodes_) {
     targets.conservativeResize(2 * F.rows(), Eigen::NoChange);
     targets.bottomRows(F.rows()) = -targets.topRows(F.rows());
   }
-  Mat C = normalized(W) * targets.transpose();  // m×F (m×2F with the antipodes)
+  MatD C = row_cosines(W, targets);  // m×F (m×2F with the antipodes), in double (row_norms.hpp)
   if (!signed_) C = C.cwiseAbs();
-  const Vec best = C.colwise().maxCoeff().transpose();
-  out.scalar("max", static_cast<double>(C.maxCoeff()));
-  out.scalar("mean_best", static_cast<double>(best.mean()));
-  out.scalar("min_best", static_cast<double>(best.minCoeff()));
-  for (Index f = 0; f < best.size(); ++f) out.scalar("best." + std::to_string(f), static_cast<double>(best(f)));
+  const VecD best = C.colwise().maxCoeff().transpose();
+  out.scalar("max", C.maxCoeff());
+  out.scalar("mean_best", best.mean());
+  out.scalar("min_best", best.minCoeff());
+  for (Index f = 0; f < best.size(); ++f) out.scalar("best." + std::to_string(f), best(f));
   Table table;
-  table.values = C.cast<double>();
+  table.values = C;
   out.table("cosine", std::move(table));
 }
 

@@ -1,6 +1,7 @@
 // Components as one product W·Mᵀ.
 #include "pattern_components.hpp"
 
+#include <featurelab/row_norms.hpp>
 #include <featurelab/error.hpp>
 
 #include <algorithm>
@@ -27,8 +28,7 @@ void PatternComponents::measure(const ProbeInput& in, Measurements& out) {
   const Mat& relevant = require_feature(in.features, who, "relevant", kPatternData);
   const Mat W = first_layer(in.model, who);
   const Mat q = W * M.transpose();  // 2m×D: q_{i,l} = <w_i, M_l>
-  const Vec norms = W.rowwise().norm().cwiseMax(Scalar(1e-30));
-  const Vec cos = (W * v.row(0).transpose()).array() / (norms.array() * v.norm());
+  const VecD cos = row_cosines(W, v.topRows(1)).col(0);  // in double: a shrunk neuron's float norm underflows
   std::vector<double> ratio, spread;
   double same_sign = 0, examined = 0;
   for (Index i = 0; i < W.rows(); ++i) {

@@ -85,9 +85,10 @@ bench: configure
 # control, and the ones that need work. PIPELINE=<name>: that pipeline only. ARGS='...' goes to featurelab run
 # (a reduction such as ARGS='--set experiment.seeds=[0]' is stated in RESULTS.md). A tree with uncommitted
 # changes to anything but documentation is refused (no commit would reproduce the results); ALLOW_DIRTY=1 runs
-# anyway and marks every section it writes in bold with the changes' sha256.
+# anyway and marks every section it writes in bold with the changes' sha256. KEEP_FINISHED=1 keeps the pipelines
+# that already finished at this commit (an interrupted run of every pack goes on where it stopped).
 reproduce: build
-	scripts/reproduce.sh --build $(BUILD) --jobs $(JOBS) $(if $(PIPELINE),--pipeline $(PIPELINE)) $(if $(ALLOW_DIRTY),--allow-dirty) --args "$(ARGS)" $(PACK)
+	scripts/reproduce.sh --build $(BUILD) --jobs $(JOBS) $(if $(PIPELINE),--pipeline $(PIPELINE)) $(if $(ALLOW_DIRTY),--allow-dirty) $(if $(KEEP_FINISHED),--keep-finished) --args "$(ARGS)" $(PACK)
 
 clean:
 	rm -rf $(BUILD) $(SANITIZE_BUILD)

@@ -11,6 +11,9 @@
 #   --args 'ARGS'   passed on to `featurelab run`, e.g. --args '--set experiment.seeds=[0]' (a reduction:
 #                   RESULTS.md says so for each pipeline run with it)
 #   --results-only  run nothing: rewrite RESULTS.md from the run directories already there
+#   --keep-finished keep a pipeline whose run directory already holds a finished run (reproduce.json) of this
+#                   same commit, clean tree and ARGS: an interrupted `make reproduce` of many packs goes on
+#                   where it stopped, and every section still names one commit (the run's own wall time stays)
 #   --allow-dirty   run in a tree with uncommitted changes to anything but documentation (*.md): every section
 #                   it writes then says so in bold, with the sha256 of the changes (refused without it)
 # Exit code: 0 if every pipeline run exited 0 (jobs ok, assertions held), else 1; 2 for a bad command line.
@@ -21,6 +24,7 @@ jobs=$(nproc)
 only=
 args=
 results_only=0
+keep_finished=0
 allow_dirty=0
 packs=()
 while [[ $# -gt 0 ]]; do
@@ -31,6 +35,7 @@ while [[ $# -gt 0 ]]; do
     --args) args=$2; shift 2 ;;
     --results-only) results_only=1; shift ;;
     --allow-dirty) allow_dirty=1; shift ;;
+    --keep-finished) keep_finished=1; shift ;;
     -h | --help) sed -n '2,/^set -e/p' "$0" | sed '$d; s/^# \{0,1\}//'; exit 0 ;;
     -*) echo "reproduce: unknown option $1 (--help)" >&2; exit 2 ;;
     *) packs+=("$1"); shift ;;
@@ -84,6 +89,13 @@ run_pipeline() {  # run_pipeline PACK FILE
   local pack=$1 file=$2 name out start rc
   name=$(basename "$file" .toml)
   out=runs/reproduce/$pack/$name
+  if [[ $keep_finished -eq 1 && -f $out/reproduce.json && -f $out/run.json ]] &&
+    jq -e --arg commit "$commit" --arg args "$args" \
+      '.commit == $commit and .dirty == false and .args == $args' "$out/reproduce.json" >/dev/null; then
+    echo "reproduce: $pack/$name: kept, finished $(jq -r .date "$out/reproduce.json") at commit $commit (exit $(jq -r .rc "$out/reproduce.json"))"
+    [[ $(jq -r .rc "$out/reproduce.json") -eq 0 ]] || status=1
+    return
+  fi
   rm -rf "$out" "$out.log"
   mkdir -p "runs/reproduce/$pack"
   echo "reproduce: $pack/$name: featurelab run $file --out $out --jobs $jobs ${extra[*]} (log: $out.log)"

@@ -43,6 +43,18 @@ check "--allow-dirty: the section says so in bold, with the changes' sha256" \
 check "... and so does the page's header" grep -q "(a tree with uncommitted changes)" "$results"
 git -C "$repo" checkout -q -- plugins/mini/pipelines/sweep.toml
 
+# --keep-finished: a pipeline finished at this commit is kept, not rerun; after a new commit it runs again.
+# (The run there now was made with --allow-dirty: not kept.)
+expect 0 "featurelab run plugins/mini/pipelines/sweep.toml" -- reproduce --keep-finished mini
+stamp=$(stat -c %Y "$repo/runs/reproduce/mini/sweep/reproduce.json")
+sleep 1
+expect 0 "sweep: kept, finished .* at commit $commit" -- reproduce --keep-finished mini
+check "--keep-finished: the finished run is not rerun" test "$(stat -c %Y "$repo/runs/reproduce/mini/sweep/reproduce.json")" = "$stamp"
+git -C "$repo" -c user.name=test -c user.email=test@example.org commit -qm "a second commit" --allow-empty
+expect 0 "featurelab run" -- reproduce --keep-finished mini
+check "... and after a new commit it runs again" test "$(stat -c %Y "$repo/runs/reproduce/mini/sweep/reproduce.json")" != "$stamp"
+commit=$(git -C "$repo" rev-parse --short HEAD)
+
 # The assertions edited after the run (collect reads them from the first job's config.toml) and re-evaluated on
 # its jobs; train.loss has no value at step 0.
 run=$repo/runs/reproduce/mini/sweep

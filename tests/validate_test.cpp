@@ -195,7 +195,7 @@ TEST_CASE("assertions naming no probe, and malformed ones, are refused before ru
                     Catch::Contains("two probes are named 'accuracy'"));
 }
 
-TEST_CASE("a where value's alternatives (a|b) are each checked against the sweep; a control takes one value") {
+TEST_CASE("a where value's alternatives (a|b) are each checked against the sweep, and a control takes one value") {
   const std::string swept = std::string(kGood) + "[sweep]\n\"model.width\" = [4, 8]\n";
   const std::string expect = "expect = \"accuracy.test >= 0.5\"";
   CHECK_NOTHROW(validate_text(replace(swept, expect, expect + "\nwhere = \"model.width=4|8\"")));

@@ -14,17 +14,10 @@
 
 using namespace featurelab;
 using mm_test::pack;
+using mm_test::patch_spec;
 using mm_test::std_pack;
 
 namespace {
-DataSpec grid_spec(Index P, Index d, int k) {
-  DataSpec s;
-  s.dim = P * d;
-  s.classes = k;
-  s.shape.dims = {P, d};
-  return s;
-}
-
 double metric(const Measurements& m, const std::string& name) {
   for (const auto& [n, v] : m.scalars()) {
     if (n == name) return v;
@@ -34,15 +27,15 @@ double metric(const Measurements& m, const std::string& name) {
 }
 }  // namespace
 
-// The audit of the authors' code (data_utils.py's C-order reshape of 9 patches of 9×9 into a 27×27
-// image, read by a 9×9 convolution of stride 9): convolution block (I, J) holds, in its rows ρ = 0…8,
-// row (ρ mod 3)·3 + J of data patch 3I + ⌊ρ/3⌋. Checked here from that description, not from the
-// image arithmetic the model uses.
+// The authors' released code (utils/data_utils.py reshapes 9 patches of 9×9 in C order into a 27×27 image;
+// models/two_layer_cnn.py reads it with a 9×9 convolution of stride 9): convolution block (I, J) holds, in its
+// rows ρ = 0…8, row (ρ mod 3)·3 + J of data patch 3I + ⌊ρ/3⌋. Checked here from that description, not from
+// the image arithmetic the model uses.
 TEST_CASE("patch-two-layer's strips layout is the authors' convolution of their C-order image") {
   const Index P = 9, d = 81, m = 3;
   const int k = 3;
   auto model = pack().make<Model>("patch-two-layer", {{"neurons", std::int64_t(m)}, {"patch_layout", std::string("strips")},
-                                                      {"alpha", 2.0}}, grid_spec(P, d, k));
+                                                      {"alpha", 2.0}}, patch_spec(P, d, k));
   Rng rng(3);
   model->init(rng);
   Mat X(4, P * d);
@@ -65,7 +58,7 @@ TEST_CASE("patch-two-layer's strips layout is the authors' convolution of their 
     }
   }
   // Whole patches (the paper's network) give another answer on the same weights.
-  auto whole = pack().make<Model>("patch-two-layer", {{"neurons", std::int64_t(m)}, {"alpha", 2.0}}, grid_spec(P, d, k));
+  auto whole = pack().make<Model>("patch-two-layer", {{"neurons", std::int64_t(m)}, {"alpha", 2.0}}, patch_spec(P, d, k));
   whole->parameters() = model->parameters();
   Mat Zw;
   whole->hook("filters.pre", X, Zw);
@@ -82,12 +75,12 @@ TEST_CASE("the unclipped smoothed ReLU is u^a/(a rho^(a-1)) below rho, negative 
   const midpoint_mixup_pack::UnclippedSmoothedRelu cubic(3, Scalar(0.5));
   CHECK(cubic(Scalar(-0.4)).value == Approx(-0.064 / 0.75));  // odd α: negative, as x**3 is
   CHECK_THROWS_WITH(pack().make<Model>("patch-two-layer", {{"activation", std::string("smoothed-relu-unclipped")},
-                                                           {"alpha", 2.5}}, grid_spec(4, 6, 3)),
+                                                           {"alpha", 2.5}}, patch_spec(4, 6, 3)),
                     Catch::Contains("integral alpha"));
 }
 
 TEST_CASE("the authors' network options: gradients, input gradients and the Xavier std") {
-  const DataSpec s = grid_spec(4, 9, 3);  // q = 2 patches a side of h = 3
+  const DataSpec s = patch_spec(4, 9, 3);  // q = 2 patches a side of h = 3
   auto model = pack().make<Model>("patch-two-layer", {{"neurons", std::int64_t(2)}, {"patch_layout", std::string("strips")},
                                                       {"activation", std::string("smoothed-relu-unclipped")},
                                                       {"alpha", 2.0}, {"init_std", 0.5}}, s);
@@ -108,15 +101,15 @@ TEST_CASE("the authors' network options: gradients, input gradients and the Xavi
   CHECK(ri.ok);
 
   auto xavier = pack().make<Model>("patch-two-layer", {{"neurons", std::int64_t(3)}, {"init", std::string("xavier-conv")}},
-                                   grid_spec(9, 81, 3));
+                                   patch_spec(9, 81, 3));
   xavier->init(rng);
   const auto W = std::as_const(*xavier).block("W");
   const double std_w = std::sqrt(W.squaredNorm() / double(W.size()));
   CHECK(std_w == Approx(std::sqrt(2.0 / (81 + 729))).epsilon(0.1));  // 0.0497
   CHECK_THROWS_WITH(pack().make<Model>("patch-two-layer", {{"init", std::string("xavier-conv")}, {"init_std", 0.1}},
-                                       grid_spec(9, 81, 3)),
+                                       patch_spec(9, 81, 3)),
                     Catch::Contains("drop init_std"));
-  CHECK_THROWS_WITH(pack().make<Model>("patch-two-layer", {{"patch_layout", std::string("strips")}}, grid_spec(3, 81, 3)),
+  CHECK_THROWS_WITH(pack().make<Model>("patch-two-layer", {{"patch_layout", std::string("strips")}}, patch_spec(3, 81, 3)),
                     Catch::Contains("square number of patches"));
 }
 

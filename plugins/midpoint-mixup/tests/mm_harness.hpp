@@ -14,4 +14,13 @@ inline featurelab::testing::Harness& pack() { return featurelab::testing::pack(M
 
 inline featurelab::testing::Harness& std_pack() { return featurelab::testing::pack(FEATURELAB_STD_PLUGIN); }
 
+// Patch data of P patches of dimension d and k classes (the shape patch-two-layer reads).
+inline featurelab::DataSpec patch_spec(featurelab::Index P, featurelab::Index d, int k) {
+  featurelab::DataSpec s;
+  s.dim = P * d;
+  s.classes = k;
+  s.shape.dims = {P, d};
+  return s;
+}
+
 }  // namespace mm_test

@@ -12,17 +12,10 @@
 
 using namespace featurelab;
 using mm_test::pack;
+using mm_test::patch_spec;
 using mm_test::std_pack;
 
 namespace {
-DataSpec patch_spec(Index P, Index d, int k) {
-  DataSpec s;
-  s.dim = P * d;
-  s.classes = k;
-  s.shape.dims = {P, d};
-  return s;
-}
-
 double smoothed(double u, double alpha, double rho) {
   if (u <= 0) return 0;
   if (u <= rho) return std::pow(u, alpha) / (alpha * std::pow(rho, alpha - 1));

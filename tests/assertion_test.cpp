@@ -76,7 +76,7 @@ featurelab::JobRecord finished_job(std::size_t point, const std::string& width, 
   job.spec.point = point;
   job.spec.seed = seed;
   if (!width.empty()) job.spec.assignments = {{"model.width", width}};
-  job.status = "ok";
+  job.status = featurelab::JobState::ok;
   job.history["accuracy.test"] = {{100, accuracy}};
   return job;
 }
@@ -271,7 +271,7 @@ TEST_CASE("argmax(M) in a selector reads the value of a key, and the step, where
     j.spec.point = point;
     j.spec.seed = seed;
     j.spec.assignments = {{"lambda", lambda}, {"domain", domain}};
-    j.status = "ok";
+    j.status = featurelab::JobState::ok;
     j.history["p.val"] = std::move(val);
     j.history["p.ood"] = std::move(ood);
     return j;

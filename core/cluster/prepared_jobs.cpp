@@ -123,9 +123,9 @@ int run_prepared_jobs(const std::vector<std::size_t>& indices, Catalog& catalog,
           const JobSpec& spec = run.jobs[index];
           const RecordedExit recorded = record_worker_exit(pipelines[index], spec, run_dir / "jobs" / spec.dir, exit);
           log_job_end(options.log, labels[index], recorded, exit.seconds);
-          if (recorded.status == "failed") ++failed;
-          if (recorded.status == "interrupted") ++interrupted;
-          return recorded.status == "ok";
+          if (recorded.status == JobState::failed) ++failed;
+          if (recorded.status == JobState::interrupted) ++interrupted;
+          return recorded.status == JobState::ok;
         },
         pool);
     if (!report.lost_reason.empty()) {

@@ -11,17 +11,6 @@ namespace featurelab {
 
 namespace fs = std::filesystem;
 
-const char* to_string(JobState state) {
-  switch (state) {
-    case JobState::done: return "done";
-    case JobState::failed: return "failed";
-    case JobState::interrupted: return "interrupted";
-    case JobState::running: return "running";
-    case JobState::not_started: return "not started";
-  }
-  return "?";
-}
-
 std::vector<std::size_t> RunStatus::in(JobState state) const {
   std::vector<std::size_t> indices;
   for (const auto& job : jobs) {
@@ -33,24 +22,24 @@ std::vector<std::size_t> RunStatus::in(JobState state) const {
 std::vector<std::size_t> RunStatus::missing() const {
   std::vector<std::size_t> indices;
   for (const auto& job : jobs) {
-    if (job.state != JobState::done && job.state != JobState::running) indices.push_back(job.index);
+    if (job.state != JobState::ok && job.state != JobState::running) indices.push_back(job.index);
   }
   return indices;
 }
 
 namespace {
 
-// "failed" or "interrupted" with its error, from a summary.json that is whole; not started otherwise (none
+// "failed" or "interrupted" with its error, from a summary.json that is whole; unfinished otherwise (none
 // yet, or the space a starting job reserved for it).
 JobStatus from_summary(const fs::path& dir, std::size_t index) {
-  JobStatus status{index, JobState::not_started, ""};
+  JobStatus status{index, JobState::unfinished, ""};
   std::ifstream in(dir / "summary.json");
   if (!in) return status;
   const auto summary = nlohmann::json::parse(in, nullptr, false);
   if (!summary.is_object() || !summary.contains("status")) return status;
-  const std::string state = summary.value("status", "");
-  if (state == "interrupted") status.state = JobState::interrupted;
-  if (state == "failed") {
+  const auto state = recorded_state(summary.value("status", ""));
+  if (state == JobState::interrupted) status.state = JobState::interrupted;
+  if (state == JobState::failed) {
     status.state = JobState::failed;
     status.error = summary.value("error", "");
   }
@@ -68,14 +57,14 @@ RunStatus read_run_status(const fs::path& run_dir) {
   const bool whole_run_running = DirectoryLock::held_elsewhere(run_dir, DirectoryLock::Mode::exclusive);
   for (const auto& spec : run.jobs) {
     const fs::path dir = run_dir / "jobs" / spec.dir;
-    JobStatus job{spec.index, JobState::not_started, ""};
+    JobStatus job{spec.index, JobState::unfinished, ""};
     if (fs::exists(dir / "done")) {
-      job.state = JobState::done;
+      job.state = JobState::ok;
     } else if (DirectoryLock::held_elsewhere(dir)) {
       job.state = JobState::running;
     } else {
       job = from_summary(dir, spec.index);
-      if (whole_run_running && job.state == JobState::not_started && fs::exists(dir / "log.txt")) job.state = JobState::running;
+      if (whole_run_running && job.state == JobState::unfinished && fs::exists(dir / "log.txt")) job.state = JobState::running;
     }
     status.jobs.push_back(job);
   }

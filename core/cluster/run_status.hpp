@@ -2,6 +2,8 @@
 // process: what `featurelab status` prints, and what `featurelab submit` resubmits.
 #pragma once
 
+#include "engine/job_state.hpp"
+
 #include <cstddef>
 #include <filesystem>
 #include <string>
@@ -9,13 +11,9 @@
 
 namespace featurelab {
 
-enum class JobState { done, failed, interrupted, running, not_started };
-
-const char* to_string(JobState state);
-
 struct JobStatus {
   std::size_t index = 0;
-  JobState state = JobState::not_started;
+  JobState state = JobState::unfinished;
   std::string error;  // why it failed, from its summary.json
 };
 
@@ -24,13 +22,13 @@ struct RunStatus {
   std::vector<JobStatus> jobs;
   // The indices in `state`, ascending.
   std::vector<std::size_t> in(JobState state) const;
-  // The jobs still to run: failed, interrupted and not started (running ones are not).
+  // The jobs still to run: failed, interrupted and unfinished (running ones are not).
   std::vector<std::size_t> missing() const;
 };
 
 // A job is running while another process holds its lock (`featurelab job`), or, while a `featurelab run` holds
 // the run directory, once it has a log; done once its `done` marker exists; otherwise as its summary.json says
-// (failed, interrupted), or not started. Throws Error when RUN is not a run directory.
+// (failed, interrupted), or unfinished. Throws Error when RUN is not a run directory.
 RunStatus read_run_status(const std::filesystem::path& run_dir);
 
 }  // namespace featurelab

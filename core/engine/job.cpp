@@ -1,6 +1,8 @@
 // The job runner: builds the components of a pipeline, samples the data, hands the trainer a
 // TrainerHost, runs the probes at evaluation steps and records everything.
 #include "engine/job.hpp"
+
+#include "engine/job_state.hpp"
 #include "engine/plan.hpp"
 
 #include "engine/augment_check.hpp"
@@ -354,7 +356,7 @@ JobResult run_job(const Pipeline& pipeline, Catalog& catalog, const JobOptions& 
   nlohmann::json summary;
   summary["pipeline"] = pipeline.name;
   summary["seed"] = options.seed;
-  summary["status"] = result.ok ? (result.interrupted ? "interrupted" : "ok") : "failed";
+  summary["status"] = to_string(result.ok ? (result.interrupted ? JobState::interrupted : JobState::ok) : JobState::failed);
   if (!result.ok) summary["error"] = result.error;
   summary["steps"] = result.steps;
   summary["seconds"] = result.seconds;

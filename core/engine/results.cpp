@@ -109,7 +109,7 @@ JobRecord load_job(const fs::path& dir, const JobSpec& spec) {
   JobRecord r;
   r.spec = spec;
   if (std::string problem = job_directory_problem(dir); !problem.empty()) {
-    r.status = "failed";
+    r.status = JobState::failed;
     r.error = std::move(problem);
     return r;
   }
@@ -118,16 +118,20 @@ JobRecord load_job(const fs::path& dir, const JobSpec& spec) {
   if (summary) {
     try {
       summary_json = nlohmann::json::parse(summary);
-      r.status = summary_json.value("status", "failed");
+      const std::string recorded = summary_json.value("status", "");
+      r.status = recorded_state(recorded).value_or(JobState::failed);
       r.error = summary_json.value("error", "");
+      if (!recorded_state(recorded)) {
+        r.error = (dir / "summary.json").string() + " records no job state (ok, failed or interrupted) but '" + recorded + "'";
+      }
       r.seconds = summary_json.value("seconds", 0.0);
     } catch (const std::exception& e) {
-      r.status = "failed";
+      r.status = JobState::failed;
       r.error = (dir / "summary.json").string() + " is unreadable: " + e.what();
     }
   }
   if (r.ok() && !fs::exists(dir / "done")) {
-    r.status = "failed";
+    r.status = JobState::failed;
     r.error = "no done marker";
   }
   const fs::path file = dir / "metrics.jsonl";
@@ -155,7 +159,7 @@ JobRecord load_job(const fs::path& dir, const JobSpec& spec) {
   if (r.ok()) {
     if (damage.empty()) damage = metrics_damage(bytes, lines, parsed_whole, summary_json, r);
     if (!damage.empty()) {
-      r.status = "failed";
+      r.status = JobState::failed;
       r.damaged = true;
       r.error = fmt::format("{}: damaged after the job finished: {}. None of its values is used; to run the job again, "
                             "remove {} and resume the run (featurelab run PIPELINE --out RUN --resume, or featurelab "

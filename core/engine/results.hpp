@@ -2,6 +2,7 @@
 #pragma once
 
 #include "engine/saved_params.hpp"
+#include "engine/job_state.hpp"
 
 #include "engine/plan.hpp"
 
@@ -29,13 +30,13 @@ StoredRun read_run_record(const std::filesystem::path& run_dir);
 
 struct JobRecord {
   JobSpec spec;
-  std::string status = "missing";  // ok, failed, interrupted, missing
+  JobState status = JobState::unfinished;  // ok, failed, interrupted; unfinished: no summary.json
   std::string error;
   double seconds = 0;
   std::map<std::string, std::vector<std::pair<Index, double>>> history;
   std::map<std::string, double> final_values;
-  bool damaged = false;  // finished, but its metrics.jsonl is not what it wrote: status "failed", no data
-  bool ok() const { return status == "ok"; }
+  bool damaged = false;  // finished, but its metrics.jsonl is not what it wrote: failed, no data
+  bool ok() const { return status == JobState::ok; }
 };
 
 // Reads summary.json and metrics.jsonl. An unfinished job's file is read up to its first line that does not parse

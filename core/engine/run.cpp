@@ -253,7 +253,7 @@ int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options
         const JobSpec& spec = plan.jobs[index];
         const RecordedExit recorded = record_worker_exit(plan.pipeline_of(spec), spec, out / "jobs" / spec.dir, exit);
         log_job_end(options.log, labels[index], recorded, exit.seconds);
-        return recorded.status == "ok";
+        return recorded.status == JobState::ok;
       },
       pool);
   if (!report.lost_reason.empty()) {

@@ -84,11 +84,11 @@ RecordedExit record_worker_exit(const Pipeline& pipeline, const JobSpec& spec, c
   // success only with the job's own ok record (its summary.json and done marker): a plugin's exit(0) or a Python
   // probe's os._exit(0) ends the worker with 0 before that, and is a failure like a crash.
   // A directory that is not the job's own any more is neither read nor written: it may be another job's.
-  if (std::string problem = job_directory_problem(dir); !problem.empty()) return {"failed", problem};
+  if (std::string problem = job_directory_problem(dir); !problem.empty()) return {JobState::failed, problem};
   try {
     const JobRecord r = load_job(dir, spec);
-    if (exit.ok && r.status == "ok") return {"ok", ""};
-    if (r.status != "missing" && r.status != "ok") return {r.status, r.error};
+    if (exit.ok && r.ok()) return {JobState::ok, ""};
+    if (r.status != JobState::unfinished && !r.ok()) return {r.status, r.error};
   } catch (const std::exception&) {
     // Unreadable: recorded below as the worker's failure.
   }
@@ -97,10 +97,10 @@ RecordedExit record_worker_exit(const Pipeline& pipeline, const JobSpec& spec, c
                     (exit.total > 0 ? fmt::format(", at step {} of {}", exit.step, exit.total) : std::string()) +
                     " (a plugin or probe that called exit() or os._exit()?)"
               : exit.reason;
-  RecordedExit recorded{"failed", reason + crash_site_text(pipeline, exit.site)};
+  RecordedExit recorded{JobState::failed, reason + crash_site_text(pipeline, exit.site)};
   try {
     // Written by the parent: its provenance (the same host and task), with the end the parent saw.
-    json summary{{"pipeline", pipeline.name}, {"seed", spec.seed}, {"status", "failed"},
+    json summary{{"pipeline", pipeline.name}, {"seed", spec.seed}, {"status", to_string(JobState::failed)},
                  {"error", recorded.error}, {"seconds", exit.seconds}, {"final", json::object()},
                  {"provenance", provenance("", utc_now())}};
     write_file_atomically(dir / "summary.json", summary.dump(2) + "\n");
@@ -114,9 +114,9 @@ RecordedExit record_worker_exit(const Pipeline& pipeline, const JobSpec& spec, c
 
 void log_job_end(spdlog::logger* log, const std::string& label, const RecordedExit& recorded, double seconds) {
   if (!log) return;
-  if (recorded.status == "ok") {
+  if (recorded.status == JobState::ok) {
     log->info("{} done in {:.1f}s", label, seconds);
-  } else if (recorded.status == "interrupted") {
+  } else if (recorded.status == JobState::interrupted) {
     log->warn("{} interrupted", label);
   } else {
     log->error("{} failed: {}", label, recorded.error);

@@ -2,6 +2,8 @@
 // worker does, and what the parent records once the worker has ended.
 #pragma once
 
+#include "engine/job_state.hpp"
+
 #include "config/pipeline.hpp"
 #include "engine/plan.hpp"
 #include "engine/saved_params.hpp"
@@ -27,9 +29,9 @@ int run_job_in_worker(const Pipeline& pipeline, const JobSpec& spec, const std::
                       const std::string& label, Catalog& catalog, const std::atomic<bool>* stop, ProgressSlot* slot,
                       const SaveParams& save_params = {});
 
-// How a job ended, as recorded: status "ok", "interrupted" or "failed", and the failure's reason.
+// How a job ended, as recorded: ok, interrupted or failed, and the failure's reason.
 struct RecordedExit {
-  std::string status;
+  JobState status;
   std::string error;
 };
 

@@ -67,7 +67,7 @@ TidyTables read_tidy_tables(const std::vector<fs::path>& runs, const std::vector
       job.point = spec.point;
       JobRecord record = load_job(run_dir / "jobs" / spec.dir, spec);
       if (record.damaged) damaged.push_back(record);
-      job.status = record.status;
+      job.status = to_string(record.status);
       assignments.push_back(spec.assignments);
       loaded.emplace_back(std::move(job), std::move(record));
     }

@@ -17,7 +17,7 @@ Action add_status_command(CLI::App& app, const GlobalOptions&) {
   auto missing = std::make_shared<bool>(false);
   sub->add_option("run", *run, "Run directory")->required();
   sub->add_flag("--missing", *missing,
-                "Print only the indices of the jobs still to run (failed, interrupted, not started) as Slurm writes "
+                "Print only the indices of the jobs still to run (failed, interrupted, unfinished) as Slurm writes "
                 "arrays (0-4,7), for featurelab job --indices or featurelab submit --indices; nothing when none");
   return [run, missing]() {
     const RunStatus status = read_run_status(*run);
@@ -27,11 +27,11 @@ Action add_status_command(CLI::App& app, const GlobalOptions&) {
       return int(kExitOk);
     }
     std::cout << fmt::format("{}: {} job(s)", *run, status.jobs.size());
-    for (JobState state : {JobState::done, JobState::failed, JobState::interrupted, JobState::running, JobState::not_started}) {
+    for (JobState state : {JobState::ok, JobState::failed, JobState::interrupted, JobState::running, JobState::unfinished}) {
       std::cout << fmt::format(", {} {}", status.in(state).size(), to_string(state));
     }
     std::cout << "\n";
-    for (JobState state : {JobState::failed, JobState::interrupted, JobState::running, JobState::not_started}) {
+    for (JobState state : {JobState::failed, JobState::interrupted, JobState::running, JobState::unfinished}) {
       const auto indices = status.in(state);
       if (!indices.empty()) std::cout << fmt::format("  {:<12} {}\n", to_string(state), format_index_list(indices));
     }

@@ -9,7 +9,7 @@ crash=$SOURCE_DIR/tests/data/crash.toml  # modes none, segfault, abort, throw, n
 export FEATURELAB_PLUGIN_PATH=$FIXTURE_DIR/fixture  # the crash-model
 
 expect 0 "prepared" -- $fl run "$crash" --out "$work/run" --prepare --set experiment.timeout=2
-expect 0 "^$work/run: 7 job\(s\), 0 done, 0 failed, 0 interrupted, 0 running, 7 not started" -- $fl status "$work/run"
+expect 0 "^$work/run: 7 job\(s\), 0 ok, 0 failed, 0 interrupted, 0 running, 7 unfinished" -- $fl status "$work/run"
 expect 0 "^0-6$" -- $fl status "$work/run" --missing
 
 expect 2 "--indices: '0-9': index 9 is out of range.*0 to 6" -- $fl job "$work/run" --indices 0-9
@@ -19,7 +19,7 @@ expect 2 "" -- $fl job "$work/run" --index 1 --indices 1
 
 # Jobs 0 (no crash) and 1 (a segfault) in one process, two at once: one done, one failed, each on its own.
 expect 1 "2 job\(s\) on [0-9]+ CPU\(s\), 2 at once" -- $fl job "$work/run" --indices 0-1 --jobs 2
-expect 0 "1 done, 1 failed, 0 interrupted, 0 running, 5 not started" -- $fl status "$work/run"
+expect 0 "1 ok, 1 failed, 0 interrupted, 0 running, 5 unfinished" -- $fl status "$work/run"
 expect 0 "job 1 failed: crashed: Segmentation fault" -- $fl status "$work/run"
 expect 0 "^1-6$" -- $fl status "$work/run" --missing
 check "the job's summary.json records the command that ran it, with UTC times" \
@@ -44,7 +44,7 @@ check "the script is valid bash" bash -n "$first"
 # The script run by hand as Slurm would run its task 1: jobs 3-4 (a throw and a NaN loss).
 SLURM_ARRAY_TASK_ID=1 bash "$first" >"$work/task.log" 2>&1
 check "the script's task 1 runs jobs 3 and 4" grep -q "2 job(s) on" "$work/task.log"
-expect 0 ", 3 not started" -- $fl status "$work/run"
+expect 0 ", 3 unfinished" -- $fl status "$work/run"
 expect 0 "3 job\(s\) in 3 task\(s\)" -- $fl submit "$work/run" --dry-run --max-array-size 10 --indices 1,2,5 --sbatch=--mem=1G
 check "the next submission's script is another file, with the extra #SBATCH line as given" \
   grep -qx '#SBATCH --mem=1G' "$work/run/slurm/submit-2-1.sbatch"

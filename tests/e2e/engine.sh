@@ -165,7 +165,7 @@ check "job: the time-out is in its summary.json" grep -q "timed out after 2 s" "
 # `featurelab job` exits 1 (a Slurm task must not report success).
 expect 1 "#0 seed 0 .*failed: the worker process ended with exit status 0 before the job finished .*exit\\(\\)" -- \
   $fl run "$SOURCE_DIR/tests/data/crash.toml" --out "$work/exit0" --set 'sweep."model.mode"=["exit0"]'
-check "exit 0: never logged done" bash -c "! $fl status '$work/exit0' | grep -q ' 1 done'"
+check "exit 0: never logged done" bash -c "! $fl status '$work/exit0' | grep -q ' 1 ok'"
 check "exit 0: its summary.json says failed, and why" \
   bash -c "grep -q '\"status\": \"failed\"' '$work'/exit0/jobs/0000-*/summary.json && grep -q 'exit status 0 before the job finished' '$work'/exit0/jobs/0000-*/summary.json"
 expect 0 "prepared" -- $fl run "$SOURCE_DIR/tests/data/crash.toml" --out "$work/jobexit0" --set 'sweep."model.mode"=["exit0"]' --prepare

@@ -76,7 +76,7 @@ printf '{"step":60,"metric":"accu' >>"$work"/part/jobs/0003-*/metrics.jsonl  # a
 expect 0 "" -- $fl export "$work/run" "$work/part" --out "$work/both" -q
 check "both runs in the long table" test "$(cut -d, -f1 "$work/both/metrics.csv" | sort -u | wc -l)" -eq 3
 check "the unfinished job is there, with its status, and without final values" bash -c \
-  "grep -q '^$work/part,3,[0-9a-f]*,1,1,missing,40,60,accuracy.test,' '$work/both/metrics.csv' && ! grep -q '^$work/part,3,' '$work/both/final.csv'"
+  "grep -q '^$work/part,3,[0-9a-f]*,1,1,unfinished,40,60,accuracy.test,' '$work/both/metrics.csv' && ! grep -q '^$work/part,3,' '$work/both/final.csv'"
 
 echo "$checks checks, $failures failed"
 [[ $failures -eq 0 ]]

@@ -79,7 +79,7 @@ expect 0 "prepared" -- $fl run "$xor" --out "$work/prep" "${slow[@]}" --prepare
 $fl job "$work/prep" --index 0 -q >"$work/job0.log" 2>&1 &
 job0=$!
 check "job 0 began" began "$work/prep" 1
-expect 0 "2 job\(s\), 0 done, 0 failed, 0 interrupted, 1 running, 1 not started" -- $fl status "$work/prep"
+expect 0 "2 job\(s\), 0 ok, 0 failed, 0 interrupted, 1 running, 1 unfinished" -- $fl status "$work/prep"
 expect 0 "^1$" -- $fl status "$work/prep" --missing
 $fl job "$work/prep" --index 0 >"$work/job0-again.log" 2>&1 &
 again=$!

@@ -19,7 +19,7 @@ check "three arrays are submitted" test "$(wc -w <<<"$ids")" -eq 3
 check "each script asks for requeue and SIGTERM ahead of its time limit" \
   bash -c "grep -l -- '--requeue' '$work'/cluster-run/slurm/*.sbatch | wc -l | grep -qx 3 && grep -q 'signal=B:TERM@60' '$work'/cluster-run/slurm/*.sbatch"
 for id in $ids; do check "array $id ends" settled "$id"; done
-expect 0 "0 failed, 0 interrupted, 0 running, 0 not started" -- $fl status "$work/cluster-run"
+expect 0 "0 failed, 0 interrupted, 0 running, 0 unfinished" -- $fl status "$work/cluster-run"
 expect 0 "25 job\(s\): 25 ok" -- $fl collect "$work/cluster-run"
 check "summary.csv and every metrics.jsonl are byte-identical to the local run" same_results "$work/local" "$work/cluster-run"
 check "each job's summary.json records its Slurm array job and task" \

@@ -14,13 +14,13 @@ check "one array of 10 tasks" test "$(wc -w <<<"$id")" -eq 1
 expect 0 "" -- scancel "${id}_3" "${id}_7" "${id}_8"
 expect 0 "" -- scontrol release "$id"
 check "the other tasks end" settled "$id"
-expect 0 "7 done, 0 failed, 0 interrupted, 0 running, 3 not started" -- $fl status "$work/run"
+expect 0 "7 ok, 0 failed, 0 interrupted, 0 running, 3 unfinished" -- $fl status "$work/run"
 expect 0 "^3,7-8$" -- $fl status "$work/run" --missing
 out=$($fl submit "$work/run" 2>&1)
 echo "$out"
 check "only the missing jobs are resubmitted" grep -q "3 job(s) in 3 task(s)" <<<"$out"
 check "their array ends" settled "$(submitted_ids "$out")"
-expect 0 "10 done, 0 failed" -- $fl status "$work/run"
+expect 0 "10 ok, 0 failed" -- $fl status "$work/run"
 expect 0 "" -- $fl status "$work/run" --missing
 expect 0 "10 job\(s\): 10 ok" -- $fl collect "$work/run"
 

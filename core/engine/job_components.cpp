@@ -7,7 +7,6 @@
 
 #include <featurelab/activation.hpp>
 #include <featurelab/capabilities.hpp>
-#include <featurelab/testing.hpp>
 
 #include <new>
 
@@ -41,7 +40,8 @@ class Builder {
                                                "' reads every stored patch once, but the data stores repeated patches "
                                                "once with a count (data.collapse_noise = true or similar): it "
                                                "would compute a different function; use a model that weighs patch "
-                                               "counts (patch-two-layer) or store every patch");
+                                               "counts (one implementing the SDK's WeighsPatchCounts) or store every "
+                                               "patch");
     }
     c_.loss = make<Loss>(p_.loss, c_.spec);
     try {
@@ -105,7 +105,14 @@ class Builder {
       own.log = log_;
       own.rng = Rng(derive_seed(seed_, path + ".activation"));
       own.path = path + ".activation";
-      return catalog_.make<ActivationFunction>(ref, testing::resolve(ref.component->schema, {}), own);
+      // Built from its defaults: a model's `activation` parameter names it, with nothing else to give.
+      for (const auto& param : ref.component->schema.specs()) {
+        if (!param.default_value) {
+          throw Error("activation '" + name + "' has a required parameter '" + param.name + "', but an activation "
+                      "is built from its defaults (a model's `activation` names it, nothing more): give it a default");
+        }
+      }
+      return catalog_.make<ActivationFunction>(ref, Params::defaults(ref.component->schema), own);
     };
     ctx.make_component = [this, spec](Kind kind, const ComponentSpec& sub) -> std::shared_ptr<Component> {
       const ComponentRef ref = catalog_.find(kind, sub.use);

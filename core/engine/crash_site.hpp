@@ -1,7 +1,7 @@
 // Where a job was executing when it crashed or had to be killed, so that its failure names the
 // plugin file (and, through the pipeline, the component) instead of a bare signal number.
 //
-// Loaded packs are noted here as they are loaded. A worker installs handlers for the fatal signals
+// Loaded packs are noted as they are loaded (loader/loaded_libraries.hpp). A worker installs handlers for the fatal signals
 // and for SIGUSR1, which the parent sends a job before killing it for its time or memory limit; the
 // handler walks the stack and writes the path of the first pack library on it into the job's
 // shared progress slot, which the parent reads after the worker is gone.
@@ -9,12 +9,8 @@
 
 #include <csignal>
 #include <cstddef>
-#include <string>
 
 namespace featurelab {
-
-// Records a loaded pack: any address inside the library and its path.
-void note_pack_library(const void* address_inside, const std::string& path);
 
 // In a worker: installs the handlers writing into `site` (a zeroed buffer of `size` bytes in
 // memory the parent can read).

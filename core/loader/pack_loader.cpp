@@ -1,7 +1,7 @@
 // Boost.DLL loading with the checks listed in pack_loader.hpp.
 #include "loader/pack_loader.hpp"
 
-#include "engine/crash_site.hpp"
+#include "loader/loaded_libraries.hpp"
 #include "loader/interface_ids.hpp"
 #include "loader/plugin_file.hpp"
 

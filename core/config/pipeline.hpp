@@ -1,7 +1,7 @@
 // A validated pipeline: every component resolved to a catalog entry with checked parameters.
 #pragma once
 
-#include "registry/catalog.hpp"
+#include "loader/pack_record.hpp"
 
 #include <featurelab/params.hpp>
 

@@ -3,6 +3,7 @@
 
 #include "config/pipeline.hpp"
 #include "config/pipeline_source.hpp"
+#include "registry/catalog.hpp"  // validation resolves every component against the catalog
 
 namespace featurelab {
 

@@ -15,6 +15,7 @@
 #pragma once
 
 #include "config/pipeline.hpp"
+#include "registry/catalog.hpp"
 
 #include <filesystem>
 #include <string>

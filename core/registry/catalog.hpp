@@ -5,6 +5,7 @@
 #include "errors.hpp"
 #include "loader/manifest.hpp"
 #include "loader/pack_loader.hpp"
+#include "loader/pack_record.hpp"
 
 #include <filesystem>
 #include <memory>
@@ -12,23 +13,6 @@
 #include <vector>
 
 namespace featurelab {
-
-struct PackRecord {
-  PackManifest manifest;
-  // Why the pack is not used, with the fix ("<file>: refused: ..."); empty when it is usable.
-  std::string refusal;
-  LoadFailure refusal_kind = LoadFailure::None;
-  // What this process learns as it goes (the description above stays as discovered): the SHA-256
-  // the pack is pinned to (pin(), or its first load), and the loaded library.
-  mutable std::string sha256;
-  mutable std::shared_ptr<LoadedPack> loaded;
-};
-
-struct ComponentRef {
-  const ComponentManifest* component = nullptr;
-  const PackRecord* pack = nullptr;
-  std::string qualified() const { return pack->manifest.name + ":" + component->name; }
-};
 
 class Catalog {
  public:

@@ -6,6 +6,7 @@
 #include "engine/crash_site.hpp"
 #include "engine/job_memory_limit.hpp"
 #include "engine/stop_signals.hpp"
+#include "engine/terminal_progress.hpp"
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -154,80 +155,67 @@ void stop_and_reap(std::map<pid_t, Running>& running) {
   running.clear();
 }
 
-}  // namespace
+// The parent's side: starts workers up to the capacity, reaps them as they end, and between polls passes on
+// stop and suspend requests and holds the time and memory limits. Each step is one method.
+class WorkerPool {
+ public:
+  WorkerPool(const std::vector<std::size_t>& todo, const std::vector<std::string>& labels,
+             const std::function<int(std::size_t, ProgressSlot*)>& child,
+             const std::function<bool(std::size_t, const WorkerExit&)>& on_exit, const WorkerPoolOptions& options)
+      : todo_(todo), labels_(labels), child_(child), on_exit_(on_exit), options_(options),
+        workers_(std::max(1, options.workers)),
+        // The threads handed to jobs never total more than the CPUs: more only take turns on them.
+        cores_(std::max(1, std::min(options.cores > 0 ? options.cores : workers_, allowed_cpus()))),
+        slots_(workers_), slot_busy_(static_cast<std::size_t>(workers_), false),
+        capacity_(static_cast<std::size_t>(workers_)), progress_(options.live, todo.size()) {}
 
-WorkerPoolReport run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std::string>& labels,
-                                const std::function<int(std::size_t, ProgressSlot*)>& child,
-                                const std::function<bool(std::size_t, const WorkerExit&)>& on_exit,
-                                const WorkerPoolOptions& options) {
-  const int workers = std::max(1, options.workers);
-  // Ended workers must stay to be reaped: a SIGCHLD ignored by whoever started us would reap them
-  // behind our back.
-  std::signal(SIGCHLD, SIG_DFL);
-  // The threads handed to jobs never total more than the CPUs: more only take turns on them.
-  const int cores = std::max(1, std::min(options.cores > 0 ? options.cores : workers, allowed_cpus()));
-  SharedSlots slots(workers);
-  std::vector<bool> slot_busy(static_cast<std::size_t>(workers), false);
-  std::map<pid_t, Running> running;
-  std::set<pid_t> timed_out, over_memory;
-  std::size_t next = 0, done = 0, failed = 0;
-  std::size_t capacity = static_cast<std::size_t>(workers);  // lowered when fork() fails
-  WorkerPoolReport report;
-  const auto run_start = Clock::now();
-  auto last_draw = Clock::now() - std::chrono::seconds(1);
-  int drawn_lines = 0;
-
-  auto erase_lines = [&] {
-    for (int i = 0; i < drawn_lines; ++i) std::fprintf(stderr, "\033[1A\r\033[K");
-    drawn_lines = 0;
-  };
-  auto draw = [&](bool force) {
-    if (!options.live) return;
-    const auto now = Clock::now();
-    if (!force && now - last_draw < std::chrono::milliseconds(200)) return;
-    last_draw = now;
-    erase_lines();
-    for (const auto& [pid, r] : running) {
-      const ProgressSlot& s = slots[r.slot];
-      const double elapsed = std::chrono::duration<double>(now - r.started).count();
-      const auto step = s.step.load(), total = s.total.load();
-      std::fprintf(stderr, "  %-46s step %lld/%lld  loss %.4g  %.1fs\n", labels[r.job].substr(0, 46).c_str(),
-                   static_cast<long long>(step), static_cast<long long>(total), s.loss.load(), elapsed);
-      ++drawn_lines;
+  WorkerPoolReport run() {
+    try {
+      while (may_start() || !running_.empty()) {
+        while (may_start() && running_.size() < capacity_ && start_next()) {
+        }
+        share_cores();
+        if (run_lost()) break;
+        if (reap_one()) continue;
+        if (running_.empty()) continue;  // fork failed with none running: the loop ends
+        forward_stop();
+        pass_on_suspend();
+        enforce_time_limit();
+        enforce_memory_limit();
+        draw(false);
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    } catch (...) {
+      progress_.erase();
+      stop_and_reap(running_);
+      throw;
     }
-    const double elapsed = std::chrono::duration<double>(now - run_start).count();
-    const std::size_t finished = done + failed;
-    // Progress in jobs, counting the running ones by their steps, gives the ETA.
-    double progress = static_cast<double>(finished);
-    for (const auto& [pid, r] : running) {
-      const auto total = slots[r.slot].total.load();
-      if (total > 0) progress += static_cast<double>(slots[r.slot].step.load()) / static_cast<double>(total);
-    }
-    const double eta = progress > 0 ? elapsed / progress * (static_cast<double>(todo.size()) - progress) : 0.0;
-    std::fprintf(stderr, "jobs: %zu done, %zu failed, %zu running, %zu/%zu  %.1fs  eta %.0fs\n", done, failed,
-                 running.size(), finished, todo.size(), elapsed, eta);
-    ++drawn_lines;
-    std::fflush(stderr);
-  };
+    progress_.erase();
+    if (!report_.not_started_reason.empty()) report_.not_started = todo_.size() - next_;
+    return report_;
+  }
 
-  auto stopping = [&] { return options.stop && options.stop->load(); };
-  auto may_start = [&] { return next < todo.size() && !stopping() && report.not_started_reason.empty(); };
+ private:
+  bool stopping() const { return options_.stop && options_.stop->load(); }
+  bool may_start() const { return next_ < todo_.size() && !stopping() && report_.not_started_reason.empty(); }
+
   // While jobs wait each running job has one core; once the queue is empty the cores of finished
   // jobs go to the ones still running (their OpenMP loops, from their next step).
-  auto share_cores = [&] {
-    if (may_start() || running.empty()) return;
-    const int count = static_cast<int>(running.size());
+  void share_cores() {
+    if (may_start() || running_.empty()) return;
+    const int count = static_cast<int>(running_.size());
     int index = 0;
-    for (const auto& [child_pid, r] : running) {
-      slots[r.slot].threads.store(std::max(1, cores / count + (index++ < cores % count ? 1 : 0)));
+    for (const auto& [child_pid, r] : running_) {
+      slots_[r.slot].threads.store(std::max(1, cores_ / count + (index++ < cores_ % count ? 1 : 0)));
     }
-  };
+  }
+
   // Forks the next job's worker; false when fork() failed (the job stays next in line).
-  auto start_next = [&]() -> bool {
+  bool start_next() {
     int slot = 0;
-    while (slot_busy[static_cast<std::size_t>(slot)]) ++slot;
-    new (&slots[slot]) ProgressSlot();
-    const std::size_t job = todo[next];
+    while (slot_busy_[static_cast<std::size_t>(slot)]) ++slot;
+    new (&slots_[slot]) ProgressSlot();
+    const std::size_t job = todo_[next_];
     std::fflush(nullptr);
     // Blocked across fork(): a stop signal arriving meanwhile reaches the new worker through its
     // own handlers (which only set its flag), not through the parent's copied into it.
@@ -236,127 +224,162 @@ WorkerPoolReport run_in_workers(const std::vector<std::size_t>& todo, const std:
     ::sigprocmask(SIG_BLOCK, &stop_set, &previous);
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
-    if (pid == 0) run_worker(parent, previous, slots[slot], job, options, cores, child);
+    if (pid == 0) run_worker(parent, previous, slots_[slot], job, options_, cores_, child_);
     const int fork_error = errno;
     if (pid > 0) ::setpgid(pid, pid);  // also here, so that its group exists before any kill(-pid)
     ::sigprocmask(SIG_SETMASK, &previous, nullptr);
     if (pid < 0) {
       const char* limit = fork_error == EAGAIN ? "; the limit on processes (ulimit -u, a pids cgroup) is reached" : "";
       const std::string why = fmt::format("fork: {}{}", std::strerror(fork_error), limit);
-      if (running.empty()) {
-        report.not_started_reason = "cannot start a worker process (" + why + ")";
-      } else if (running.size() < capacity) {
-        capacity = running.size();
-        erase_lines();
-        if (options.log) options.log->warn("cannot start another worker process ({}); going on with {}", why, capacity);
+      if (running_.empty()) {
+        report_.not_started_reason = "cannot start a worker process (" + why + ")";
+      } else if (running_.size() < capacity_) {
+        capacity_ = running_.size();
+        progress_.erase();
+        if (options_.log) options_.log->warn("cannot start another worker process ({}); going on with {}", why, capacity_);
       }
       return false;
     }
-    ++next;
-    slot_busy[static_cast<std::size_t>(slot)] = true;
-    running[pid] = {job, slot, Clock::now(), cgroup::oom_kills_in_cgroup(), cgroup::oom_kills_on_machine()};
+    ++next_;
+    slot_busy_[static_cast<std::size_t>(slot)] = true;
+    running_[pid] = {job, slot, Clock::now(), cgroup::oom_kills_in_cgroup(), cgroup::oom_kills_on_machine()};
     return true;
-  };
+  }
+
   // Records one ended worker, if any; false when none has ended.
-  auto reap_one = [&]() -> bool {
+  bool reap_one() {
     int status = 0;
     const pid_t pid = reap_ended_worker(status);
-    if (pid < 0) running.clear();  // no child left to wait for (reaped elsewhere): nothing to supervise
+    if (pid < 0) running_.clear();  // no child left to wait for (reaped elsewhere): nothing to supervise
     if (pid <= 0) return false;
-    const auto it = running.find(pid);
-    if (it == running.end()) return true;
+    const auto it = running_.find(pid);
+    if (it == running_.end()) return true;
     const Running r = it->second;
-    running.erase(it);
-    slot_busy[static_cast<std::size_t>(r.slot)] = false;
+    running_.erase(it);
+    slot_busy_[static_cast<std::size_t>(r.slot)] = false;
     WorkerExit exit;
     exit.ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
     exit.reason = exit.ok ? "" : describe_status(status, r);
-    const ProgressSlot& s = slots[r.slot];
+    const ProgressSlot& s = slots_[r.slot];
     if (!exit.ok && s.failure[0] != '\0') {
       exit.reason += ": " + std::string(s.failure, ::strnlen(s.failure, sizeof(s.failure)));
     }
-    if (timed_out.erase(pid)) {
-      exit.reason = fmt::format("timed out after {:g} s (experiment.timeout or --job-timeout)", options.job_timeout);
+    if (timed_out_.erase(pid)) {
+      exit.reason = fmt::format("timed out after {:g} s (experiment.timeout or --job-timeout)", options_.job_timeout);
     }
-    if (over_memory.erase(pid)) exit.reason = fmt::format("out of memory: over the {} MiB of --job-memory", options.job_memory_mb);
+    if (over_memory_.erase(pid)) exit.reason = fmt::format("out of memory: over the {} MiB of --job-memory", options_.job_memory_mb);
     exit.seconds = std::chrono::duration<double>(Clock::now() - r.started).count();
     if (!exit.ok) exit.site = std::string(s.crash_site, ::strnlen(s.crash_site, sizeof(s.crash_site)));
     exit.step = s.step.load();
     exit.total = s.total.load();
     share_cores();
-    erase_lines();
-    (on_exit(r.job, exit) ? done : failed)++;
+    progress_.erase();
+    (on_exit_(r.job, exit) ? done_ : failed_)++;
     draw(true);
     return true;
-  };
-
-  bool forwarded = false;
-  try {
-    while (may_start() || !running.empty()) {
-      while (may_start() && running.size() < capacity && start_next()) {
-      }
-      share_cores();
-      if (options.lost) {
-        report.lost_reason = options.lost();
-        if (!report.lost_reason.empty()) {
-          erase_lines();
-          stop_and_reap(running);
-          break;
-        }
-      }
-      if (reap_one()) continue;
-      if (running.empty()) continue;  // fork failed with none running: the loop ends
-      if (stopping() && !forwarded) {
-        // A stop request (Ctrl-C, SIGTERM, SIGHUP) reaches the parent alone: each worker runs in a
-        // process group of its own. Passed on, it lets running jobs finish their step, write their
-        // results and stop.
-        forwarded = true;
-        const int sig = stop_signal() ? stop_signal() : SIGINT;
-        for (const auto& [child_pid, r] : running) ::kill(child_pid, sig);
-      }
-      if (take_suspend_request()) {
-        // Ctrl-Z: the workers, in groups of their own, are stopped with the parent and continued
-        // with it; time spent stopped does not count towards a job's time limit.
-        erase_lines();
-        for (const auto& [child_pid, r] : running) ::kill(-child_pid, SIGSTOP);
-        const auto stopped_at = Clock::now();
-        suspend_self();
-        const auto paused = Clock::now() - stopped_at;
-        for (auto& [child_pid, r] : running) {
-          r.started += paused;
-          ::kill(-child_pid, SIGCONT);
-        }
-      }
-      if (options.job_timeout > 0) {
-        const auto now = Clock::now();
-        for (const auto& [child_pid, r] : running) {
-          if (std::chrono::duration<double>(now - r.started).count() > options.job_timeout &&
-              timed_out.insert(child_pid).second) {
-            kill_noting_site(child_pid);
-          }
-        }
-      }
-      if (options.job_memory_mb > 0) {
-        // The memory limit set in the child makes an allocation fail inside the job; this watch on
-        // its private resident memory is what holds the limit where that cannot be set (under
-        // AddressSanitizer, whose shadow memory needs terabytes of address space).
-        for (const auto& [child_pid, r] : running) {
-          if (private_resident_mib(child_pid) > double(options.job_memory_mb) && over_memory.insert(child_pid).second) {
-            kill_noting_site(child_pid);
-          }
-        }
-      }
-      draw(false);
-      std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-  } catch (...) {
-    erase_lines();
-    stop_and_reap(running);
-    throw;
   }
-  erase_lines();
-  if (!report.not_started_reason.empty()) report.not_started = todo.size() - next;
-  return report;
+
+  // The run directory gone (options.lost): the running jobs are killed and no other starts.
+  bool run_lost() {
+    if (!options_.lost) return false;
+    report_.lost_reason = options_.lost();
+    if (report_.lost_reason.empty()) return false;
+    progress_.erase();
+    stop_and_reap(running_);
+    return true;
+  }
+
+  // A stop request (Ctrl-C, SIGTERM, SIGHUP) reaches the parent alone: each worker runs in a process group
+  // of its own. Passed on once, it lets running jobs finish their step, write their results and stop.
+  void forward_stop() {
+    if (!stopping() || forwarded_) return;
+    forwarded_ = true;
+    const int sig = stop_signal() ? stop_signal() : SIGINT;
+    for (const auto& [child_pid, r] : running_) ::kill(child_pid, sig);
+  }
+
+  // Ctrl-Z: the workers, in groups of their own, are stopped with the parent and continued with it; time
+  // spent stopped does not count towards a job's time limit.
+  void pass_on_suspend() {
+    if (!take_suspend_request()) return;
+    progress_.erase();
+    for (const auto& [child_pid, r] : running_) ::kill(-child_pid, SIGSTOP);
+    const auto stopped_at = Clock::now();
+    suspend_self();
+    const auto paused = Clock::now() - stopped_at;
+    for (auto& [child_pid, r] : running_) {
+      r.started += paused;
+      ::kill(-child_pid, SIGCONT);
+    }
+  }
+
+  void enforce_time_limit() {
+    if (options_.job_timeout <= 0) return;
+    const auto now = Clock::now();
+    for (const auto& [child_pid, r] : running_) {
+      if (std::chrono::duration<double>(now - r.started).count() > options_.job_timeout &&
+          timed_out_.insert(child_pid).second) {
+        kill_noting_site(child_pid);
+      }
+    }
+  }
+
+  // The memory limit set in the child makes an allocation fail inside the job; this watch on its private
+  // resident memory is what holds the limit where that cannot be set (under AddressSanitizer, whose shadow
+  // memory needs terabytes of address space).
+  void enforce_memory_limit() {
+    if (options_.job_memory_mb == 0) return;
+    for (const auto& [child_pid, r] : running_) {
+      if (private_resident_mib(child_pid) > double(options_.job_memory_mb) && over_memory_.insert(child_pid).second) {
+        kill_noting_site(child_pid);
+      }
+    }
+  }
+
+  void draw(bool force) {
+    if (!progress_.enabled()) return;
+    const auto now = Clock::now();
+    std::vector<RunningJobLine> lines;
+    // Progress in jobs, counting the running ones by their steps, gives the ETA.
+    double progress = static_cast<double>(done_ + failed_);
+    for (const auto& [pid, r] : running_) {
+      const ProgressSlot& s = slots_[r.slot];
+      const auto step = s.step.load(), total = s.total.load();
+      lines.push_back({labels_[r.job], step, total, s.loss.load(), std::chrono::duration<double>(now - r.started).count()});
+      if (total > 0) progress += static_cast<double>(step) / static_cast<double>(total);
+    }
+    progress_.draw(lines, done_, failed_, progress, std::chrono::duration<double>(now - run_start_).count(), force);
+  }
+
+  const std::vector<std::size_t>& todo_;
+  const std::vector<std::string>& labels_;
+  const std::function<int(std::size_t, ProgressSlot*)>& child_;
+  const std::function<bool(std::size_t, const WorkerExit&)>& on_exit_;
+  const WorkerPoolOptions& options_;
+  const int workers_;
+  const int cores_;
+  SharedSlots slots_;
+  std::vector<bool> slot_busy_;
+  std::map<pid_t, Running> running_;
+  std::set<pid_t> timed_out_, over_memory_;
+  std::size_t next_ = 0, done_ = 0, failed_ = 0;
+  std::size_t capacity_;  // lowered when fork() fails
+  WorkerPoolReport report_;
+  bool forwarded_ = false;
+  const Clock::time_point run_start_ = Clock::now();
+  TerminalProgress progress_;
+};
+
+}  // namespace
+
+WorkerPoolReport run_in_workers(const std::vector<std::size_t>& todo, const std::vector<std::string>& labels,
+                                const std::function<int(std::size_t, ProgressSlot*)>& child,
+                                const std::function<bool(std::size_t, const WorkerExit&)>& on_exit,
+                                const WorkerPoolOptions& options) {
+  // Ended workers must stay to be reaped: a SIGCHLD ignored by whoever started us would reap them
+  // behind our back.
+  std::signal(SIGCHLD, SIG_DFL);
+  return WorkerPool(todo, labels, child, on_exit, options).run();
 }
 
 }  // namespace featurelab

@@ -90,244 +90,12 @@ class JobTable {
     }
   }
 
-  Evaluation evaluate(const AssertSpec& a, const Assertion& parsed, const Mode& mode) const {
-    Evaluation e;
-    const auto filter = parse_where(a.points);
-    auto failure = [&](const std::string& label, const std::string& who, const Assertion::Outcome& o) {
-      return (label.empty() ? "" : "[" + label + "] ") + who + ": " + fmt::format("{:.6g}", o.lhs) + " " + parsed.op() +
-             " " + fmt::format("{:.6g}", o.rhs) + (mode.negate ? " holds" : " is false");
-    };
-    // A missing value fails either way: a control is never passed by an absent metric.
-    auto passes = [&](const Assertion::Outcome& o) {
-      if (std::isnan(o.lhs) || std::isnan(o.rhs)) return false;
-      return o.holds != mode.negate;
-    };
-    for (const auto& point_entry : points_) {
-      const auto& assignments = point_entry.second;  // a plain reference: lambdas may not capture bindings (C++17)
-      bool selected = true;
-      for (const auto& [k, v] : filter) {
-        bool match = false;
-        for (const auto& [pk, pv] : assignments) match |= pk == k && where_matches(v, pv);
-        selected &= match;
-      }
-      if (!selected) continue;
-      Pairs base = assignments;
-      std::string base_at = mode.init ? "init" : a.at;
-      for (const auto& [k, v] : mode.control) {
-        if (k == "step") {
-          base_at = v;
-          continue;
-        }
-        for (auto& [pk, pv] : base) {
-          if (pk == k) pv = v;
-        }
-      }
-      std::string step_at;  // the step value_for reads: base_at, or under at = "every" each step in turn
-      std::set<std::string> picked;  // what argmax selectors chose for the check being evaluated
-      // A metric's value in a job at a step ("final", "init", or a number); NaN with e.missing set if absent.
-      auto read = [&](const JobRecord* job, const std::string& metric, const std::string& at) {
-        if (!job || !job->ok()) {
-          e.missing = "no finished job for " + metric;
-          return std::nan("");
-        }
-        auto it = job->history.find(metric);
-        if (it == job->history.end() || it->second.empty()) {
-          e.missing = metric + " was not recorded";
-          return std::nan("");
-        }
-        if (at == "final") return it->second.back().second;
-        // Initialisation: the value at step 0, if the metric has one there and later (a ratio to
-        // a bound that is 0 at t = 0, first recorded at step 1, has no initial value to compare).
-        if (at == "init") {
-          if (it->second.size() > 1 && it->second.front().first == 0) return it->second.front().second;
-          e.missing = it->second.front().first != 0 ? metric + " has no value at step 0"
-                                                    : metric + " is recorded at step 0 only (nothing trained after it)";
-          return std::nan("");
-        }
-        for (const auto& [s, v] : it->second) {
-          if (std::to_string(s) == at) return v;
-        }
-        e.missing = metric + " has no value at step " + at;
-        return std::nan("");
-      };
-      auto value_for = [&](std::int64_t seed, const std::string& metric, const Selector& sel) {
-        auto target = base;
-        std::string at = step_at;  // [step=N] reads another step than the assertion's `at`
-        std::vector<std::pair<std::string, ArgmaxSelection>> choose;  // [key=argmax(...)]: model selection
-        for (const auto& [k, v] : sel) {
-          if (auto selection = parse_argmax(v)) {
-            choose.emplace_back(k, *selection);
-            continue;
-          }
-          if (k == "step") {
-            at = v;
-            continue;
-          }
-          for (auto& [pk, pv] : target) {
-            if (pk == k) pv = v;
-          }
-        }
-        if (!choose.empty()) {
-          // The candidate points: the target with the chosen keys free (each within its candidates); the
-          // candidate steps: `at`, or every recorded step of the criterion if step is chosen too. The first
-          // maximum of the criterion wins (sweep order, then step order), as DomainBed's argmax.
-          const std::string& criterion = choose.front().second.metric;
-          const ArgmaxSelection* step_choice = nullptr;
-          for (const auto& [k, c] : choose) {
-            if (k == "step") step_choice = &c;
-          }
-          auto allowed = [](const ArgmaxSelection& c, const std::string& value) {
-            return c.candidates.empty() || std::find(c.candidates.begin(), c.candidates.end(), value) != c.candidates.end();
-          };
-          const std::string missing_before = e.missing;  // a candidate without the criterion is skipped, not missing
-          double best = -std::numeric_limits<double>::infinity();
-          const JobRecord* best_job = nullptr;
-          std::string best_at, best_label;
-          for (const auto& entry : points_) {
-            const Pairs& other = entry.second;
-            bool candidate = other.size() == target.size();
-            std::string free_label;
-            for (std::size_t i = 0; candidate && i < other.size(); ++i) {
-              // Named members, not a structured binding: C++17 lambdas cannot capture those (Clang refuses).
-              const std::string& pk = other[i].first;
-              const std::string& pv = other[i].second;
-              const auto chosen = std::find_if(choose.begin(), choose.end(), [&](const auto& c) { return c.first == pk; });
-              if (chosen == choose.end()) {
-                candidate = pv == target[i].second;
-              } else {
-                candidate = allowed(chosen->second, pv);
-                free_label += (free_label.empty() ? "" : " ") + pk + "=" + pv;
-              }
-            }
-            if (!candidate) continue;
-            const JobRecord* job = find_job(other, seed);
-            if (!job || !job->ok()) continue;
-            std::vector<std::string> steps{at};
-            if (step_choice) {
-              steps.clear();
-              const auto it = job->history.find(criterion);
-              if (it == job->history.end()) continue;
-              // The checkpoints up to the step being evaluated: all of them at `final`, none after a numbered `at`
-              // or a control's step, only step 0 at initialisation (where every arm is the untrained network).
-              const bool capped = at != "final";
-              const std::int64_t cap = at == "init" ? 0 : capped ? std::stoll(at) : 0;
-              for (const auto& [s, v] : it->second) {
-                if (capped && s > cap) break;
-                if (allowed(*step_choice, std::to_string(s))) steps.push_back(std::to_string(s));
-              }
-            }
-            for (const auto& s : steps) {
-              const double score = read(job, criterion, s);
-              if (!std::isnan(score) && score > best) {
-                best = score;
-                best_job = job;
-                best_at = s;
-                best_label = free_label;
-              }
-            }
-          }
-          e.missing = missing_before;
-          if (!best_job) {
-            e.missing = "no candidate of " + selector_text(sel) + " recorded " + criterion + " at seed " + std::to_string(seed);
-            return std::nan("");
-          }
-          picked.insert(best_label + (step_choice ? std::string(best_label.empty() ? "" : " ") + "step=" + best_at : ""));
-          return read(best_job, metric, best_at);
-        }
-        const JobRecord* job = find_job(target, seed);
-        if (!job || !job->ok()) {
-          e.missing = "no finished job for " + metric + " at seed " + std::to_string(seed);
-          return std::nan("");
-        }
-        return read(job, metric, at);
-      };
-      std::string label;
-      for (const auto& [k, v] : base) label += (label.empty() ? "" : " ") + k + "=" + v;
-      // at = "every": the expectation at each recorded step but step 0 ("for all t ≥ 1"), the steps
-      // being those of the first metric it reads; it holds if it holds at every one of
-      // them, and a control passes if it fails at one. `one` evaluates at `step_at`; the outcome
-      // kept is the first step where the expectation fails (a missing value ends the walk).
-      auto over_steps = [&](std::int64_t seed, const std::function<Assertion::Outcome()>& one) {
-        std::vector<std::string> steps{base_at};
-        if (base_at == "every") {
-          steps = {"final"};  // no such job or metric: value_for says which
-          if (const JobRecord* job = find_job(base, seed)) {
-            const auto it = job->history.find(parsed.metrics().front());
-            if (it != job->history.end() && !it->second.empty()) {
-              steps.clear();
-              for (const auto& [step, value] : it->second) {
-                if (step > 0 || it->second.size() == 1) steps.push_back(std::to_string(step));
-              }
-            }
-          }
-        }
-        StepOutcome kept;
-        for (const auto& s : steps) {
-          step_at = s;
-          const auto o = one();
-          if (kept.step.empty() || !o.holds || std::isnan(o.lhs) || std::isnan(o.rhs)) kept = {o, s};
-          if (!o.holds || std::isnan(o.lhs) || std::isnan(o.rhs)) break;
-        }
-        return kept;
-      };
-      auto who = [&](const std::string& subject, const StepOutcome& k) {
-        return base_at == "every" ? subject + " at step " + k.step : subject;
-      };
-      if (a.over == "mean") {
-        picked.clear();
-        const auto k = over_steps(seeds_.front(), [&] {
-          return parsed.evaluate([&](const std::string& m, const Selector& sel) {
-            double sum = 0;
-            for (auto seed : seeds_) sum += value_for(seed, m, sel);
-            return sum / static_cast<double>(seeds_.size());
-          });
-        });
-        const auto& o = k.outcome;
-        json check{{"point", label}, {"lhs", json_number(o.lhs)}, {"rhs", json_number(o.rhs)}, {"holds", o.holds}};
-        if (base_at == "every") check["step"] = k.step;
-        if (!picked.empty()) check["selected"] = picked;
-        e.checks.push_back(check);
-        e.holds &= passes(o);
-        if (!passes(o)) e.failed.push_back(failure(label, who("mean over " + std::to_string(seeds_.size()) + " seed(s)", k), o));
-      } else {
-        int passed = 0;
-        std::vector<std::string> point_failed;
-        for (auto seed : seeds_) {
-          picked.clear();
-          const auto k = over_steps(seed, [&] {
-            return parsed.evaluate([&](const std::string& m, const Selector& sel) { return value_for(seed, m, sel); });
-          });
-          const auto& o = k.outcome;
-          passed += passes(o);
-          json check{{"point", label}, {"seed", seed}, {"lhs", json_number(o.lhs)}, {"rhs", json_number(o.rhs)},
-                     {"holds", o.holds}};
-          if (base_at == "every") check["step"] = k.step;
-          if (!picked.empty()) check["selected"] = picked;
-          e.checks.push_back(check);
-          if (!passes(o)) point_failed.push_back(failure(label, who("seed " + std::to_string(seed), k), o));
-        }
-        // "80%": at least that share of the seeds, rounded up (4 of 5; 1 of 1).
-        const auto share = seed_share(a.over);
-        const int seeds = static_cast<int>(seeds_.size());
-        const int needed = a.over == "any" ? 1 : share ? static_cast<int>(std::ceil(*share * seeds - 1e-9)) : seeds;
-        const bool point_passes = passed >= needed;
-        e.holds &= point_passes;
-        // Under over = "any" a point with one good seed passes: its other seeds are no evidence.
-        if (!point_passes) {
-          if (share) {
-            e.failed.push_back((label.empty() ? "" : "[" + label + "] ") + std::to_string(passed) + " of " +
-                               std::to_string(seeds) + " seed(s) hold it, " + a.over + " needs " + std::to_string(needed));
-          }
-          e.failed.insert(e.failed.end(), point_failed.begin(), point_failed.end());
-        }
-      }
-      e.any_checked = true;
-    }
-    e.holds &= e.any_checked;
-    return e;
-  }
+  // The assertion at every point its `where` selects, in the mode's reading (below: PointCheck).
+  Evaluation evaluate(const AssertSpec& a, const Assertion& parsed, const Mode& mode) const;
 
- private:
+  const std::map<std::size_t, Pairs>& points() const { return points_; }
+  const std::vector<std::int64_t>& seeds() const { return seeds_; }
+
   const JobRecord* find_job(const Pairs& want, std::int64_t seed) const {
     for (const auto& [index, assignments] : points_) {
       if (assignments != want) continue;
@@ -338,10 +106,289 @@ class JobTable {
     return nullptr;
   }
 
+ private:
   const std::vector<JobRecord>& jobs_;
   std::map<std::size_t, Pairs> points_;  // point index -> its assignments (unquoted)
   std::vector<std::int64_t> seeds_;      // in order of appearance
 };
+
+// One selected point of an assertion: its values read per seed (with selectors and model selection), over
+// the steps `at` names, and the verdict over its seeds (or their mean) added to the evaluation.
+class PointCheck {
+ public:
+  PointCheck(const JobTable& table, const AssertSpec& a, const Assertion& parsed, const Mode& mode, const Pairs& point,
+             Evaluation& e)
+      : table_(table), a_(a), parsed_(parsed), mode_(mode), e_(e), base_(point), base_at_(mode.init ? "init" : a.at) {
+    // A control changes keys of the point, or (step) the step read.
+    for (const auto& [k, v] : mode.control) {
+      if (k == "step") {
+        base_at_ = v;
+        continue;
+      }
+      for (auto& [pk, pv] : base_) {
+        if (pk == k) pv = v;
+      }
+    }
+    for (const auto& [k, v] : base_) label_ += (label_.empty() ? "" : " ") + k + "=" + v;
+  }
+
+  // The mean over the seeds must pass.
+  void check_mean() {
+    const auto& seeds = table_.seeds();
+    picked_.clear();
+    const auto k = over_steps(seeds.front(), [&] {
+      return parsed_.evaluate([&](const std::string& m, const Selector& sel) {
+        double sum = 0;
+        for (auto seed : seeds) sum += value_for(seed, m, sel);
+        return sum / static_cast<double>(seeds.size());
+      });
+    });
+    const auto& o = k.outcome;
+    json check{{"point", label_}, {"lhs", json_number(o.lhs)}, {"rhs", json_number(o.rhs)}, {"holds", o.holds}};
+    if (base_at_ == "every") check["step"] = k.step;
+    if (!picked_.empty()) check["selected"] = picked_;
+    e_.checks.push_back(check);
+    e_.holds &= passes(o);
+    if (!passes(o)) e_.failed.push_back(failure(who("mean over " + std::to_string(seeds.size()) + " seed(s)", k), o));
+  }
+
+  // Every seed (over = every-seed), a share of them ("80%"), or one (any) must pass.
+  void check_seeds() {
+    const auto& seeds = table_.seeds();
+    int passed = 0;
+    std::vector<std::string> point_failed;
+    for (auto seed : seeds) {
+      picked_.clear();
+      const auto k = over_steps(seed, [&] {
+        return parsed_.evaluate([&](const std::string& m, const Selector& sel) { return value_for(seed, m, sel); });
+      });
+      const auto& o = k.outcome;
+      passed += passes(o);
+      json check{{"point", label_}, {"seed", seed}, {"lhs", json_number(o.lhs)}, {"rhs", json_number(o.rhs)},
+                 {"holds", o.holds}};
+      if (base_at_ == "every") check["step"] = k.step;
+      if (!picked_.empty()) check["selected"] = picked_;
+      e_.checks.push_back(check);
+      if (!passes(o)) point_failed.push_back(failure(who("seed " + std::to_string(seed), k), o));
+    }
+    // "80%": at least that share of the seeds, rounded up (4 of 5; 1 of 1).
+    const auto share = seed_share(a_.over);
+    const int count = static_cast<int>(seeds.size());
+    const int needed = a_.over == "any" ? 1 : share ? static_cast<int>(std::ceil(*share * count - 1e-9)) : count;
+    const bool point_passes = passed >= needed;
+    e_.holds &= point_passes;
+    // Under over = "any" a point with one good seed passes: its other seeds are no evidence.
+    if (!point_passes) {
+      if (share) {
+        e_.failed.push_back((label_.empty() ? "" : "[" + label_ + "] ") + std::to_string(passed) + " of " +
+                            std::to_string(count) + " seed(s) hold it, " + a_.over + " needs " + std::to_string(needed));
+      }
+      e_.failed.insert(e_.failed.end(), point_failed.begin(), point_failed.end());
+    }
+  }
+
+ private:
+  std::string failure(const std::string& who, const Assertion::Outcome& o) const {
+    return (label_.empty() ? "" : "[" + label_ + "] ") + who + ": " + fmt::format("{:.6g}", o.lhs) + " " + parsed_.op() +
+           " " + fmt::format("{:.6g}", o.rhs) + (mode_.negate ? " holds" : " is false");
+  }
+
+  // A missing value fails either way: a control is never passed by an absent metric.
+  bool passes(const Assertion::Outcome& o) const {
+    if (std::isnan(o.lhs) || std::isnan(o.rhs)) return false;
+    return o.holds != mode_.negate;
+  }
+
+  std::string who(const std::string& subject, const StepOutcome& k) const {
+    return base_at_ == "every" ? subject + " at step " + k.step : subject;
+  }
+
+  // A metric's value in a job at a step ("final", "init", or a number); NaN with e.missing set if absent.
+  double read(const JobRecord* job, const std::string& metric, const std::string& at) {
+    if (!job || !job->ok()) {
+      e_.missing = "no finished job for " + metric;
+      return std::nan("");
+    }
+    auto it = job->history.find(metric);
+    if (it == job->history.end() || it->second.empty()) {
+      e_.missing = metric + " was not recorded";
+      return std::nan("");
+    }
+    if (at == "final") return it->second.back().second;
+    // Initialisation: the value at step 0, if the metric has one there and later (a ratio to
+    // a bound that is 0 at t = 0, first recorded at step 1, has no initial value to compare).
+    if (at == "init") {
+      if (it->second.size() > 1 && it->second.front().first == 0) return it->second.front().second;
+      e_.missing = it->second.front().first != 0 ? metric + " has no value at step 0"
+                                                 : metric + " is recorded at step 0 only (nothing trained after it)";
+      return std::nan("");
+    }
+    for (const auto& [s, v] : it->second) {
+      if (std::to_string(s) == at) return v;
+    }
+    e_.missing = metric + " has no value at step " + at;
+    return std::nan("");
+  }
+
+  // A metric at one seed, read at the point the selector names ([key=value] changes keys, [step=N] the
+  // step, [key=argmax(M)] selects a model) and at step_at_ otherwise.
+  double value_for(std::int64_t seed, const std::string& metric, const Selector& sel) {
+    Pairs target = base_;
+    std::string at = step_at_;
+    std::vector<std::pair<std::string, ArgmaxSelection>> choose;
+    for (const auto& [k, v] : sel) {
+      if (auto selection = parse_argmax(v)) {
+        choose.emplace_back(k, *selection);
+        continue;
+      }
+      if (k == "step") {
+        at = v;
+        continue;
+      }
+      for (auto& [pk, pv] : target) {
+        if (pk == k) pv = v;
+      }
+    }
+    if (!choose.empty()) return selected_value(seed, metric, sel, target, at, choose);
+    const JobRecord* job = table_.find_job(target, seed);
+    if (!job || !job->ok()) {
+      e_.missing = "no finished job for " + metric + " at seed " + std::to_string(seed);
+      return std::nan("");
+    }
+    return read(job, metric, at);
+  }
+
+  // Model selection: the candidate points are the target with the chosen keys free (each within its
+  // candidates); the candidate steps `at`, or every recorded step of the criterion if step is chosen too.
+  // The first maximum of the criterion wins (sweep order, then step order), as DomainBed's argmax.
+  double selected_value(std::int64_t seed, const std::string& metric, const Selector& sel, const Pairs& target,
+                        const std::string& at, const std::vector<std::pair<std::string, ArgmaxSelection>>& choose) {
+    const std::string& criterion = choose.front().second.metric;
+    const ArgmaxSelection* step_choice = nullptr;
+    for (const auto& [k, c] : choose) {
+      if (k == "step") step_choice = &c;
+    }
+    auto allowed = [](const ArgmaxSelection& c, const std::string& value) {
+      return c.candidates.empty() || std::find(c.candidates.begin(), c.candidates.end(), value) != c.candidates.end();
+    };
+    const std::string missing_before = e_.missing;  // a candidate without the criterion is skipped, not missing
+    double best = -std::numeric_limits<double>::infinity();
+    const JobRecord* best_job = nullptr;
+    std::string best_at, best_label;
+    for (const auto& entry : table_.points()) {
+      const Pairs& other = entry.second;
+      bool candidate = other.size() == target.size();
+      std::string free_label;
+      for (std::size_t i = 0; candidate && i < other.size(); ++i) {
+        // Named members, not a structured binding: C++17 lambdas cannot capture those (Clang refuses).
+        const std::string& pk = other[i].first;
+        const std::string& pv = other[i].second;
+        const auto chosen = std::find_if(choose.begin(), choose.end(), [&](const auto& c) { return c.first == pk; });
+        if (chosen == choose.end()) {
+          candidate = pv == target[i].second;
+        } else {
+          candidate = allowed(chosen->second, pv);
+          free_label += (free_label.empty() ? "" : " ") + pk + "=" + pv;
+        }
+      }
+      if (!candidate) continue;
+      const JobRecord* job = table_.find_job(other, seed);
+      if (!job || !job->ok()) continue;
+      std::vector<std::string> steps{at};
+      if (step_choice) {
+        steps.clear();
+        const auto it = job->history.find(criterion);
+        if (it == job->history.end()) continue;
+        // The checkpoints up to the step being evaluated: all of them at `final`, none after a numbered `at`
+        // or a control's step, only step 0 at initialisation (where every arm is the untrained network).
+        const bool capped = at != "final";
+        const std::int64_t cap = at == "init" ? 0 : capped ? std::stoll(at) : 0;
+        for (const auto& [s, v] : it->second) {
+          if (capped && s > cap) break;
+          if (allowed(*step_choice, std::to_string(s))) steps.push_back(std::to_string(s));
+        }
+      }
+      for (const auto& s : steps) {
+        const double score = read(job, criterion, s);
+        if (!std::isnan(score) && score > best) {
+          best = score;
+          best_job = job;
+          best_at = s;
+          best_label = free_label;
+        }
+      }
+    }
+    e_.missing = missing_before;
+    if (!best_job) {
+      e_.missing = "no candidate of " + selector_text(sel) + " recorded " + criterion + " at seed " + std::to_string(seed);
+      return std::nan("");
+    }
+    picked_.insert(best_label + (step_choice ? std::string(best_label.empty() ? "" : " ") + "step=" + best_at : ""));
+    return read(best_job, metric, best_at);
+  }
+
+  // at = "every": the expectation at each recorded step but step 0 ("for all t ≥ 1"), the steps
+  // being those of the first metric it reads; it holds if it holds at every one of
+  // them, and a control passes if it fails at one. `one` evaluates at step_at_; the outcome
+  // kept is the first step where the expectation fails (a missing value ends the walk).
+  StepOutcome over_steps(std::int64_t seed, const std::function<Assertion::Outcome()>& one) {
+    std::vector<std::string> steps{base_at_};
+    if (base_at_ == "every") {
+      steps = {"final"};  // no such job or metric: value_for says which
+      if (const JobRecord* job = table_.find_job(base_, seed)) {
+        const auto it = job->history.find(parsed_.metrics().front());
+        if (it != job->history.end() && !it->second.empty()) {
+          steps.clear();
+          for (const auto& [step, value] : it->second) {
+            if (step > 0 || it->second.size() == 1) steps.push_back(std::to_string(step));
+          }
+        }
+      }
+    }
+    StepOutcome kept;
+    for (const auto& s : steps) {
+      step_at_ = s;
+      const auto o = one();
+      if (kept.step.empty() || !o.holds || std::isnan(o.lhs) || std::isnan(o.rhs)) kept = {o, s};
+      if (!o.holds || std::isnan(o.lhs) || std::isnan(o.rhs)) break;
+    }
+    return kept;
+  }
+
+  const JobTable& table_;
+  const AssertSpec& a_;
+  const Assertion& parsed_;
+  const Mode& mode_;
+  Evaluation& e_;
+  Pairs base_;                    // the point, with a control's keys changed
+  std::string base_at_;           // the step it is read at: a.at, "init", or a control's step
+  std::string step_at_;           // the step value_for reads: base_at_, or under at = "every" each step in turn
+  std::set<std::string> picked_;  // what argmax selectors chose for the check being evaluated
+  std::string label_;             // "key=value key2=value2"
+};
+
+Evaluation JobTable::evaluate(const AssertSpec& a, const Assertion& parsed, const Mode& mode) const {
+  Evaluation e;
+  const auto filter = parse_where(a.points);
+  for (const auto& [index, assignments] : points_) {
+    bool selected = true;
+    for (const auto& [k, v] : filter) {
+      bool match = false;
+      for (const auto& [pk, pv] : assignments) match |= pk == k && where_matches(v, pv);
+      selected &= match;
+    }
+    if (!selected) continue;
+    PointCheck check(*this, a, parsed, mode, assignments, e);
+    if (a.over == "mean") {
+      check.check_mean();
+    } else {
+      check.check_seeds();
+    }
+    e.any_checked = true;
+  }
+  e.holds &= e.any_checked;
+  return e;
+}
 
 // Whether every metric reference names its own step: then the assertion is about a trend between
 // steps, and evaluating it "at initialisation" would read the same values.

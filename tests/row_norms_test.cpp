@@ -21,7 +21,7 @@ TEST_CASE("row norms and cosines survive rows below float's squared range, and z
   CHECK(cos(1, 0) == 1);
   CHECK(cos(2, 0) == 0);
   if constexpr (std::is_same_v<Scalar, float>) {
-    const float naive = W.row(0).dot(v.row(0)) / std::max(W.row(0).norm(), 1e-30f);
+    const float naive = W.row(0).dot(v.row(0)) / std::max(W.row(0).norm(), Scalar(1e-30));
     CHECK(std::abs(naive) > 1.5f);  // why the helper exists: the float form is no cosine
   }
 }

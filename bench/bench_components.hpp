@@ -2,7 +2,7 @@
 // boundary is part of what they time.
 #pragma once
 
-#include "registry/catalog.hpp"
+#include <featurelab/core/catalog.hpp>
 
 #include <featurelab/activation.hpp>
 

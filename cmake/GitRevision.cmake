@@ -14,7 +14,7 @@ if(GIT_EXECUTABLE AND EXISTS "${SOURCE_DIR}/.git")
   endif()
 endif()
 set(text "// Generated at build time by cmake/GitRevision.cmake: the commit of this build and whether it had changes.
-#include \"engine/build_revision.hpp\"
+#include \"kernel/job/build_revision.hpp\"
 
 namespace featurelab {
 const char* build_git_revision() { return \"${revision}\"; }

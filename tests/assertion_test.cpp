@@ -1,5 +1,5 @@
 // The [[assert]] expression grammar: valid forms, arithmetic, and clear errors.
-#include "engine/assertion.hpp"
+#include "results/assertion.hpp"
 
 #include <featurelab/error.hpp>
 
@@ -62,7 +62,7 @@ TEST_CASE("selectors name the sweep point a metric is read from") {
 }
 
 // The terminal's FAIL line carries the evidence: the values compared, and at which seed and point.
-#include "engine/run_assertions.hpp"
+#include "results/run_assertions.hpp"
 
 #include <spdlog/sinks/ostream_sink.h>
 #include <spdlog/spdlog.h>

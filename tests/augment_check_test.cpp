@@ -1,6 +1,6 @@
-// The host's check of an augment's output (engine/augment_check.hpp): each wrong shape is named
+// The host's check of an augment's output (kernel/job/augment_check.hpp): each wrong shape is named
 // with the augment, instead of reaching the loss as labels or targets that do not exist.
-#include "engine/augment_check.hpp"
+#include "kernel/job/augment_check.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
 // Input files are read only when they are regular files of bounded size: a directory, a device or a
 // named pipe is refused before anything is read (a pipe without a writer must not block).
-#include "config/pipeline_source.hpp"
-#include "io/bounded_read.hpp"
+#include "kernel/config/pipeline_source.hpp"
+#include "kernel/io/bounded_read.hpp"
 
 #include "temp_dir.hpp"
 

@@ -1,7 +1,7 @@
-// Reading the limits a scheduler sets on this process's cgroup (engine/cgroup.hpp) and the CPUs
-// that follow from them (engine/allowed_cpus.hpp).
-#include "engine/allowed_cpus.hpp"
-#include "engine/cgroup.hpp"
+// Reading the limits a scheduler sets on this process's cgroup (execution/cgroup.hpp) and the CPUs
+// that follow from them (execution/allowed_cpus.hpp).
+#include "execution/allowed_cpus.hpp"
+#include "execution/cgroup.hpp"
 
 #include <catch2/catch.hpp>
 

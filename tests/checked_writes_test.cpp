@@ -1,8 +1,8 @@
 // Every write of a job is checked: /dev/full stands in for a full disk (every write fails with
 // ENOSPC), which needs no privileges and no timing.
-#include "engine/metrics_writer.hpp"
-#include "io/atomic_file.hpp"
-#include "io/reserved_file.hpp"
+#include "kernel/job/metrics_writer.hpp"
+#include "kernel/io/atomic_file.hpp"
+#include "kernel/io/reserved_file.hpp"
 
 #include "temp_dir.hpp"
 

@@ -1,6 +1,6 @@
 // Every distribution of every pack in the build declares its dimension for the memory estimate at
 // validation (distribution.hpp), and the estimate is the dimension the distribution really has.
-#include "registry/catalog.hpp"
+#include <featurelab/core/catalog.hpp>
 
 #include <featurelab/distribution.hpp>
 

@@ -2,7 +2,7 @@
 // tests/plugins/tiny_pack.cpp with the other scalar type and with other SIMD flags): the loader and
 // testing::Harness refuse each, naming the differing field. Up to ABI 6 both loaded as ok: the
 // fingerprint function was an inline symbol, and the plugin's call to it bound to the core's copy.
-#include "loader/pack_loader.hpp"
+#include "kernel/loader/pack_loader.hpp"
 #include "test_paths.hpp"
 
 #include <featurelab/testing.hpp>

@@ -1,6 +1,6 @@
 // Job indices as Slurm writes arrays: what `featurelab job --indices` reads and `status --missing` writes.
-#include "cluster/index_list.hpp"
-#include "errors.hpp"
+#include <featurelab/core/index_list.hpp>
+#include <featurelab/core/errors.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -1,7 +1,7 @@
-// The limits of a job in its worker: --job-memory's checks and budget (engine/job_memory_limit.hpp),
-// and the stop signals' exit codes (engine/stop_signals.hpp).
-#include "engine/job_memory_limit.hpp"
-#include "engine/stop_signals.hpp"
+// The limits of a job in its worker: --job-memory's checks and budget (execution/job_memory_limit.hpp),
+// and the stop signals' exit codes (execution/stop_signals.hpp).
+#include "execution/job_memory_limit.hpp"
+#include "execution/stop_signals.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,6 +1,6 @@
 // One vocabulary for a job's state: the words, and what load_job makes of a summary.json.
-#include "engine/job_state.hpp"
-#include "engine/results.hpp"
+#include <featurelab/core/job_state.hpp>
+#include "results/run_records.hpp"
 
 #include "temp_dir.hpp"
 

@@ -1,9 +1,9 @@
 // Loading deliberately broken plugins: each refusal is precise and pinned here.
-#include "io/sha256.hpp"
-#include "loader/manifest.hpp"
-#include "loader/interface_ids.hpp"
-#include "loader/pack_loader.hpp"
-#include "registry/catalog.hpp"
+#include "kernel/io/sha256.hpp"
+#include <featurelab/core/manifest.hpp>
+#include "kernel/loader/interface_ids.hpp"
+#include "kernel/loader/pack_loader.hpp"
+#include <featurelab/core/catalog.hpp>
 
 #include "temp_dir.hpp"
 #include "test_paths.hpp"

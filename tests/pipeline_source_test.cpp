@@ -1,5 +1,5 @@
 // Reading pipelines: base composition, --set overrides, syntax errors with positions.
-#include "config/pipeline_source.hpp"
+#include "kernel/config/pipeline_source.hpp"
 
 #include "temp_dir.hpp"
 

@@ -1,7 +1,7 @@
-// One writer per run directory and per job (engine/run_lock.hpp): a held lock is refused at once
+// One writer per run directory and per job (kernel/io/run_lock.hpp): a held lock is refused at once
 // with BusyError naming the directory; shared holders go side by side.
-#include "engine/run_lock.hpp"
-#include "errors.hpp"
+#include "kernel/io/run_lock.hpp"
+#include <featurelab/core/errors.hpp>
 
 #include "temp_dir.hpp"
 

@@ -3,7 +3,7 @@
 // around, which once made zero arrays for a non-empty list and a silent success.
 #include "temp_dir.hpp"
 
-#include "cluster/slurm_submission.hpp"
+#include <featurelab/core/slurm_submission.hpp>
 
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
 // Did-you-mean suggestions.
-#include "text/suggest.hpp"
+#include "kernel/text/suggest.hpp"
 
 #include <catch2/catch.hpp>
 

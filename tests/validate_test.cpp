@@ -1,7 +1,7 @@
 // Pipeline validation against the std pack's schemas: every error located and explained.
-#include "config/validate.hpp"
-#include "engine/memory_budget.hpp"
-#include "engine/run.hpp"
+#include "kernel/config/validate.hpp"
+#include "kernel/job/memory_budget.hpp"
+#include "execution/run.hpp"
 
 #include "temp_dir.hpp"
 #include "test_paths.hpp"

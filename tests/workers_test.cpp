@@ -1,9 +1,9 @@
-// The worker pool (engine/workers.hpp): the threads it hands a job follow the CPUs this process may
+// The worker pool (execution/workers.hpp): the threads it hands a job follow the CPUs this process may
 // use, and a failure of the parent's own loop never leaves a worker behind.
-#include "engine/allowed_cpus.hpp"
-#include "engine/progress_slot.hpp"
-#include "engine/stop_signals.hpp"
-#include "engine/workers.hpp"
+#include "execution/allowed_cpus.hpp"
+#include "kernel/job/progress_slot.hpp"
+#include "execution/stop_signals.hpp"
+#include "execution/workers.hpp"
 
 #include <catch2/catch.hpp>
 

@@ -1,8 +1,7 @@
 // featurelab describe NAME: a component's documentation and parameter schema, from its manifest.
 #include "session.hpp"
 
-#include "errors.hpp"
-#include "text/suggest.hpp"
+#include <featurelab/core/errors.hpp>
 
 #include <fmt/format.h>
 
@@ -15,17 +14,8 @@ Action add_describe_command(CLI::App& app, const GlobalOptions& global) {
   auto name = std::make_shared<std::string>();
   sub->add_option("name", *name, "Component name, or pack:name")->required();
   return [&global, name]() {
-    Catalog catalog = discover(global);
-    const auto refs = catalog.find_any(*name);
-    if (refs.empty()) {
-      std::vector<std::string> all;
-      for (Kind k : kAllKinds) {
-        for (auto& n : catalog.names(k)) all.push_back(n);
-      }
-      std::string msg = "no component '" + *name + "'";
-      if (auto guess = closest_name(*name, all)) msg += "; did you mean '" + *guess + "'?";
-      throw PluginError(msg + " (see: featurelab list); " + catalog.search_path_note());
-    }
+    Session session = open_session(global, false);
+    const auto refs = session.catalog().require_any(*name);
     for (const auto& r : refs) {
       const auto& c = *r.component;
       std::cout << fmt::format("{} {}  (pack {} {}, {})\n\n", to_string(c.kind), c.name, r.pack->manifest.name,

@@ -2,13 +2,10 @@
 #include "job_options.hpp"
 #include "session.hpp"
 
-#include "cluster/index_list.hpp"
-#include "engine/results.hpp"
-#include "engine/run_builds.hpp"
-#include "engine/pipeline_session.hpp"
-#include "engine/saved_evaluation.hpp"
-#include "engine/stop_signals.hpp"
-#include "errors.hpp"
+#include <featurelab/core/index_list.hpp>
+#include <featurelab/core/errors.hpp>
+#include <featurelab/core/run_directory.hpp>
+#include <featurelab/core/session.hpp>
 
 #include <spdlog/spdlog.h>
 
@@ -17,7 +14,7 @@ namespace featurelab::cli {
 Action add_eval_command(CLI::App& app, const GlobalOptions& global) {
   auto* sub = app.add_subcommand("eval", "Measure probes on the parameters a run's jobs saved (run --save-params), "
                                          "without training");
-  auto request = std::make_shared<SavedEvaluation>();
+  auto request = std::make_shared<EvaluationRequest>();
   auto run = std::make_shared<std::string>();
   auto probes = std::make_shared<std::string>();
   auto indices = std::make_shared<std::string>();
@@ -34,21 +31,14 @@ Action add_eval_command(CLI::App& app, const GlobalOptions& global) {
   add_job_limit_args(sub, *limits);
   return [&global, request, run, probes, indices, step, jobs, limits]() {
     check_job_limits(*limits);
-    request->job_timeout = limits->timeout;
-    request->job_memory_mb = static_cast<std::size_t>(limits->memory_mib);
-    Catalog catalog = discover(global);
-    auto log = make_logger(global);
-    // The run's own builds, as `featurelab job` loads them: a plugin rebuilt since would measure the saved
-    // parameters with other code, and the values would differ from the run's without a word.
-    pin_recorded_builds(*run, catalog);
+    request->limits = *limits;
+    Session session = open_session(global, false);
     request->run_dir = *run;
     request->probes_file = *probes;
-    if (*step >= 0) request->step = static_cast<Index>(*step);
-    if (!indices->empty()) request->indices = parse_index_list(*indices, read_run_record(*run).jobs.size(), "--indices");
-    request->jobs = worker_count(*jobs, *log);
-    request->stop = &stop_requested_flag();
-    const ScopedStopHandlers handlers;
-    return evaluate_saved_parameters(*request, catalog, log.get());
+    if (*step >= 0) request->step = *step;
+    if (!indices->empty()) request->indices = parse_index_list(*indices, RunDirectory(*run).job_count(), "--indices");
+    request->jobs = *jobs;
+    return session.evaluate(*request);
   };
 }
 

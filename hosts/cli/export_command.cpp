@@ -1,10 +1,10 @@
 // featurelab export RUN... --out DIR: the runs' metrics as one long table and their final values as
-// another (core/export/tidy_writers.hpp), for pandas, R, SQLite or a spreadsheet.
+// another (featurelab/core/tidy_writers.hpp), for pandas, R, SQLite or a spreadsheet.
 #include "session.hpp"
 
-#include "errors.hpp"
-#include "export/tidy_tables.hpp"
-#include "export/tidy_writers.hpp"
+#include <featurelab/core/errors.hpp>
+#include <featurelab/core/tidy_tables.hpp>
+#include <featurelab/core/tidy_writers.hpp>
 
 #include <spdlog/spdlog.h>
 

@@ -3,14 +3,11 @@
 #include "job_options.hpp"
 #include "session.hpp"
 
-#include "cluster/index_list.hpp"
-#include "cluster/launcher_rank.hpp"
-#include "cluster/prepared_jobs.hpp"
-#include "engine/allowed_cpus.hpp"
-#include "engine/results.hpp"
-#include "engine/run_builds.hpp"
-#include "engine/stop_signals.hpp"
-#include "errors.hpp"
+#include <featurelab/core/index_list.hpp>
+#include <featurelab/core/launcher_rank.hpp>
+#include <featurelab/core/errors.hpp>
+#include <featurelab/core/run_directory.hpp>
+#include <featurelab/core/session.hpp>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -49,10 +46,8 @@ Action add_job_command(CLI::App& app, const GlobalOptions& global) {
                                                 *run + " --missing lists those still to run)"}});
     }
     check_job_limits(*limits);
-    Catalog catalog = discover(global);
-    auto log = make_logger(global);
-    pin_recorded_builds(*run, catalog);
-    const std::size_t count = read_run_record(*run).jobs.size();
+    Session session = open_session(global, false);
+    const std::size_t count = RunDirectory(*run).job_count();
     std::vector<std::size_t> selected =
         one->count() > 0 ? std::vector<std::size_t>{*index}
                          : many->count() > 0 ? parse_index_list(*indices, count, "--indices") : parse_index_list(fmt::format("0-{}", count - 1), count, "--indices");
@@ -63,20 +58,16 @@ Action add_job_command(CLI::App& app, const GlobalOptions& global) {
                                      "with their sizes): start it with mpirun -np N or srun -n N"}});
       }
       selected = share_of(selected, *rank);
-      log->info("rank {} of {} ({}): {} job(s): {}", rank->rank, rank->size, rank->source, selected.size(),
+      session.log().info("rank {} of {} ({}): {} job(s): {}", rank->rank, rank->size, rank->source, selected.size(),
                 format_index_list(selected));
     }
-    RunOptions options;
-    options.out = *run;
-    options.cores = allowed_cpus();  // the allocation's CPUs, shared by the jobs running at once
-    options.jobs = worker_count(*jobs, *log);
-    options.job_timeout = limits->timeout;
-    options.job_memory_mb = static_cast<std::size_t>(limits->memory_mib);
-    options.live_progress = ::isatty(STDERR_FILENO) != 0 && !global.quiet;
-    options.log = log.get();
-    options.stop = &stop_requested_flag();
-    const ScopedStopHandlers handlers;
-    return run_prepared_jobs(selected, catalog, options);
+    JobsRequest request;
+    request.run_dir = *run;
+    request.indices = std::move(selected);
+    request.jobs = *jobs;
+    request.limits = *limits;
+    request.live_progress = ::isatty(STDERR_FILENO) != 0 && !global.quiet;
+    return session.run_jobs(request);
   };
 }
 

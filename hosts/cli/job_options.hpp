@@ -1,7 +1,7 @@
 // Options several subcommands share: whole-number counts, and the limits of each job (`run`, `job`).
 #pragma once
 
-#include "engine/pipeline_session.hpp"
+#include <featurelab/core/session.hpp>
 
 #include <CLI/CLI.hpp>
 

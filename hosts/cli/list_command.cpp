@@ -1,7 +1,7 @@
 // featurelab list [KIND]: every component found, from the manifests (no plugin code runs).
 #include "session.hpp"
 
-#include "errors.hpp"
+#include <featurelab/core/errors.hpp>
 
 #include <fmt/format.h>
 
@@ -24,7 +24,8 @@ Action add_list_command(CLI::App& app, const GlobalOptions& global) {
                 << "'; kinds: distribution, transform, augment, model, loss, optimizer, trainer, probe, attack, regularizer\n";
       return int(kExitBadInput);
     }
-    Catalog catalog = discover(global);
+    Session session = open_session(global, false);
+    const Catalog& catalog = session.catalog();
     for (const auto& problem : catalog.problems()) std::cerr << "warning: " << problem << "\n";
     for (Kind kind : kAllKinds) {
       if (filter && kind != only) continue;

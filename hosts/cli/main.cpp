@@ -9,8 +9,9 @@
 // kind terminates at once; the workers end with their parent.
 #include "commands.hpp"
 
-#include "engine/provenance.hpp"
-#include "errors.hpp"
+#include <featurelab/core/errors.hpp>
+#include <featurelab/core/provenance.hpp>
+
 #include "huge_pages.hpp"
 #include "openmp_waiting.hpp"
 

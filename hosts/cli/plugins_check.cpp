@@ -4,7 +4,7 @@
 // what they declare, ...), by the contract program installed beside featurelab.
 #include "plugins_check.hpp"
 
-#include "errors.hpp"
+#include <featurelab/core/errors.hpp>
 
 #include <cerrno>
 #include <cstring>

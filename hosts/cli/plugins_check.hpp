@@ -1,7 +1,7 @@
 // featurelab plugins check PACK (plugins_check.cpp).
 #pragma once
 
-#include "registry/catalog.hpp"
+#include <featurelab/core/catalog.hpp>
 
 #include <string>
 

@@ -3,9 +3,8 @@
 #include "plugins_check.hpp"
 #include "session.hpp"
 
-#include "errors.hpp"
-#include "loader/manifest.hpp"
-#include "loader/pack_loader.hpp"
+#include <featurelab/core/errors.hpp>
+#include <featurelab/core/plugins.hpp>
 
 #include <featurelab/version.hpp>
 
@@ -28,13 +27,10 @@ Action add_plugins_command(CLI::App& app, const GlobalOptions& global) {
   auto pack = std::make_shared<std::string>();
   check->add_option("pack", *pack, "Pack name (featurelab plugins doctor lists them)")->required();
   return [&global, doctor, manifest, file, check, pack]() {
-    if (check->parsed()) return check_pack(discover(global), *pack);
+    if (check->parsed()) return check_pack(open_session(global, false).catalog(), *pack);
     if (manifest->parsed()) {
-      LoadResult result = load_pack(*file);
-      if (!result) throw PluginError(result.message);
-      const auto target = manifest_path_for(*file);
-      write_manifest(manifest_of(*result.pack), target);
-      std::cout << "wrote " << target.string() << " (" << result.pack->components.size() << " components)\n";
+      const WrittenManifest written = write_library_manifest(*file);
+      std::cout << "wrote " << written.file.string() << " (" << written.components << " components)\n";
       return int(kExitOk);
     }
     (void)doctor;
@@ -55,23 +51,19 @@ Action add_plugins_command(CLI::App& app, const GlobalOptions& global) {
       std::cout << fmt::format("  REFUSED  {} [{}]\n", message, to_string(failure));
     };
     for (const auto& lib : catalog.libraries()) {
-      // Refused at discovery (untrusted, or ambiguous): reported without being loaded, since
-      // loading it would run its code.
-      if (const PackRecord* record = catalog.refused(lib)) {
-        report_refusal(record->refusal, record->refusal_kind);
+      // Refused at discovery (untrusted, or ambiguous): reported without being loaded, since loading it would run
+      // its code (check_library).
+      LibraryCheck result = check_library(catalog, lib);
+      if (!result.ok) {
+        report_refusal(result.refusal, result.failure);
         continue;
       }
-      LoadResult result = load_pack(lib);
-      if (result) {
-        std::cout << fmt::format("  ok       {} (pack {} {}, {} components)\n", lib.string(), result.pack->name,
-                                 result.pack->version, result.pack->components.size());
-        // From the library itself, which a manifest may not describe yet.
-        if (std::string slow = unoptimized_plugin_warning(result.pack->fingerprint, lib.string()); !slow.empty()) {
-          std::cout << "  warning  " << slow << "\n";
-          reported.push_back(std::move(slow));  // said: not again among the catalog's problems
-        }
-      } else {
-        report_refusal(result.message, result.failure);
+      std::cout << fmt::format("  ok       {} (pack {} {}, {} components)\n", lib.string(), result.pack, result.version,
+                               result.components);
+      // From the library itself, which a manifest may not describe yet.
+      if (!result.slow.empty()) {
+        std::cout << "  warning  " << result.slow << "\n";
+        reported.push_back(std::move(result.slow));  // said: not again among the catalog's problems
       }
     }
     for (const auto& problem : catalog.problems()) {

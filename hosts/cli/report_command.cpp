@@ -1,9 +1,9 @@
 // featurelab plot RUN / featurelab report RUN: figures and one HTML page of a run.
 #include "session.hpp"
 
-#include "errors.hpp"
-#include "report/html_report.hpp"
-#include "report/plot.hpp"
+#include <featurelab/core/errors.hpp>
+#include <featurelab/core/html_report.hpp>
+#include <featurelab/core/plot.hpp>
 
 #include <iostream>
 

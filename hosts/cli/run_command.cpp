@@ -2,13 +2,8 @@
 #include "job_options.hpp"
 #include "session.hpp"
 
-#include "config/validate.hpp"
-#include "engine/allowed_cpus.hpp"
-#include "engine/pipeline_session.hpp"
-#include "engine/run.hpp"
-#include "engine/run_builds.hpp"
-#include "engine/stop_signals.hpp"
-#include "errors.hpp"
+#include <featurelab/core/errors.hpp>
+#include <featurelab/core/session.hpp>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -34,9 +29,9 @@ void add_pipeline_args(CLI::App* sub, PipelineArgs& args) {
       ->type_name("KEY=VALUE");
 }
 
-RunPlan load_and_validate(const PipelineArgs& args, Catalog& catalog, const JobLimits& limits = {}) {
-  RunPlan plan = featurelab::load_and_validate(args.file, args.overrides, catalog, limits);
-  for (const auto& warning : plan.warnings) std::cerr << "warning: " << warning << "\n";
+Plan load_and_validate(const PipelineArgs& args, Session& session, const JobLimits& limits = {}) {
+  Plan plan = session.plan(args.file, args.overrides, limits);
+  for (const auto& warning : plan.warnings()) std::cerr << "warning: " << warning << "\n";
   return plan;
 }
 
@@ -49,26 +44,18 @@ Action add_validate_command(CLI::App& app, const GlobalOptions& global) {
   auto print = std::make_shared<bool>(false);
   sub->add_flag("--print", *print, "Print the operative configuration (every parameter, defaults included)");
   return [&global, args, print]() {
-    Catalog catalog = discover(global);
-    for (const auto& problem : catalog.problems()) std::cerr << "warning: " << problem << "\n";
-    const RunPlan plan = load_and_validate(*args, catalog);
-    const Pipeline& first = plan.points.front();
+    Session session = open_session(global, false);
+    for (const auto& problem : session.catalog().problems()) std::cerr << "warning: " << problem << "\n";
+    const Plan plan = load_and_validate(*args, session);
     if (*print) {
-      for (std::size_t i = 0; i < plan.points.size(); ++i) {
-        if (plan.points.size() > 1) {
-          for (const auto& job : plan.jobs) {
-            if (job.point == i) {
-              std::cout << "# sweep point " << i << ": " << job.point_label() << "\n";
-              break;
-            }
-          }
-        }
-        std::cout << plan.points[i].operative_toml();
+      for (std::size_t i = 0; i < plan.points(); ++i) {
+        if (plan.points() > 1) std::cout << "# sweep point " << i << ": " << plan.point_label(i) << "\n";
+        std::cout << plan.operative_toml(i);
       }
     } else {
-      std::cout << args->file << ": ok (" << plan.jobs.size() << " job(s): " << plan.points.size()
-                << " sweep point(s) × " << first.seeds.size() << " seed(s), " << first.probes.size()
-                << " probe(s), " << first.asserts.size() << " assertion(s))\n";
+      std::cout << args->file << ": ok (" << plan.jobs() << " job(s): " << plan.points() << " sweep point(s) × "
+                << plan.seeds() << " seed(s), " << plan.probes() << " probe(s), " << plan.assertions()
+                << " assertion(s))\n";
     }
     return int(kExitOk);
   };
@@ -101,10 +88,8 @@ Action add_run_command(CLI::App& app, const GlobalOptions& global) {
   add_job_limit_args(sub, *limits);
   return [&global, args, out, jobs, resume, prepare, limits, save_params]() {
     check_job_limits(*limits);
-    Catalog catalog = discover(global);
-    auto log = make_logger(global);
-    for (const auto& problem : catalog.problems()) log->warn("{}", problem);
-    const RunPlan plan = load_and_validate(*args, catalog, *limits);
+    Session session = open_session(global);
+    const Plan plan = load_and_validate(*args, session, *limits);
     RunRequest request;
     request.out = *out;
     request.jobs = *jobs;
@@ -112,12 +97,8 @@ Action add_run_command(CLI::App& app, const GlobalOptions& global) {
     request.prepare_only = *prepare;
     request.limits = *limits;
     request.save_params = *save_params;
-    RunOptions options = run_options(plan, request, *log);
-    options.live_progress = ::isatty(STDERR_FILENO) != 0 && !global.quiet;
-    options.log = log.get();
-    options.stop = &stop_requested_flag();
-    const ScopedStopHandlers handlers;
-    return execute_run(plan, catalog, options);
+    request.live_progress = ::isatty(STDERR_FILENO) != 0 && !global.quiet;
+    return session.run(plan, request).exit_code;
   };
 }
 
@@ -132,10 +113,9 @@ Action add_collect_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_option("runs", *runs, "Run directories")->required();
   sub->add_option("-o,--out", *out, "Also write one CSV joining every run's summary")->type_name("FILE");
   return [&global, runs, out]() {
-    Catalog catalog = discover(global);
-    auto log = make_logger(global);
-    std::vector<std::filesystem::path> dirs(runs->begin(), runs->end());
-    return collect_runs(dirs, *out, catalog, log.get());
+    Session session = open_session(global, false);
+    const std::vector<std::filesystem::path> dirs(runs->begin(), runs->end());
+    return session.collect(dirs, *out);
   };
 }
 

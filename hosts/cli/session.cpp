@@ -5,11 +5,6 @@
 
 namespace featurelab::cli {
 
-Catalog discover(const GlobalOptions& global) {
-  Catalog catalog;
-  catalog.discover(Catalog::search_path(global.plugin_paths));
-  return catalog;
-}
 
 std::shared_ptr<spdlog::logger> make_logger(const GlobalOptions& global) {
   auto sink = std::make_shared<spdlog::sinks::stderr_color_sink_mt>();
@@ -17,6 +12,14 @@ std::shared_ptr<spdlog::logger> make_logger(const GlobalOptions& global) {
   log->set_pattern("%^%l%$ %v");
   log->set_level(global.quiet ? spdlog::level::warn : global.verbose ? spdlog::level::debug : spdlog::level::info);
   return log;
+}
+
+Session open_session(const GlobalOptions& global, bool show_problems) {
+  Session session(global.plugin_paths, make_logger(global));
+  if (show_problems) {
+    for (const auto& problem : session.catalog().problems()) session.log().warn("{}", problem);
+  }
+  return session;
 }
 
 std::string summary_line(const std::string& doc, std::size_t width) {

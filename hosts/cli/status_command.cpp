@@ -1,9 +1,9 @@
 // featurelab status RUN [--missing]: where each job of a run stands, and which are still to run.
 #include "session.hpp"
 
-#include "cluster/index_list.hpp"
-#include "cluster/run_status.hpp"
-#include "errors.hpp"
+#include <featurelab/core/index_list.hpp>
+#include <featurelab/core/errors.hpp>
+#include <featurelab/core/run_directory.hpp>
 
 #include <fmt/format.h>
 
@@ -20,7 +20,7 @@ Action add_status_command(CLI::App& app, const GlobalOptions&) {
                 "Print only the indices of the jobs still to run (failed, interrupted, unfinished) as Slurm writes "
                 "arrays (0-4,7), for featurelab job --indices or featurelab submit --indices; nothing when none");
   return [run, missing]() {
-    const RunStatus status = read_run_status(*run);
+    const RunStatus status = RunDirectory(*run).status();
     if (*missing) {
       const std::string list = format_index_list(status.missing());
       if (!list.empty()) std::cout << list << "\n";

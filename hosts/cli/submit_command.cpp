@@ -2,11 +2,10 @@
 #include "job_options.hpp"
 #include "session.hpp"
 
-#include "cluster/index_list.hpp"
-#include "cluster/run_status.hpp"
-#include "cluster/slurm_submission.hpp"
-#include "engine/results.hpp"
-#include "errors.hpp"
+#include <featurelab/core/index_list.hpp>
+#include <featurelab/core/slurm_submission.hpp>
+#include <featurelab/core/errors.hpp>
+#include <featurelab/core/run_directory.hpp>
 
 #include <fmt/format.h>
 #include <spdlog/spdlog.h>
@@ -58,15 +57,15 @@ Action add_submit_command(CLI::App& app, const GlobalOptions& global) {
   sub->add_flag("--dry-run", *dry_run, "Write and print the scripts, submit nothing");
   return [&global, s, run, indices, dry_run, max_array, jobs_per_task]() {
     auto log = make_logger(global);
-    const StoredRun stored = read_run_record(*run);
+    const RunDirectory stored(*run);
     s->run_dir = *run;
-    s->run_name = stored.name;
+    s->run_name = stored.name();
     s->jobs_per_task = static_cast<std::size_t>(*jobs_per_task);
-    s->indices = indices->empty() ? read_run_status(*run).missing() : parse_index_list(*indices, stored.jobs.size(), "--indices");
+    s->indices = indices->empty() ? stored.status().missing() : parse_index_list(*indices, stored.job_count(), "--indices");
     if (indices->empty() && !s->indices.empty()) {
       // Queued by an earlier submit and not begun: neither done nor locked, so `status` cannot see them. Slurm can.
       try {
-        const std::set<std::size_t> queued = jobs_still_queued(*run, stored.jobs.size(), s->client_timeout);
+        const std::set<std::size_t> queued = jobs_still_queued(*run, stored.job_count(), s->client_timeout);
         std::vector<std::size_t> kept, skipped;
         for (const std::size_t i : s->indices) (queued.count(i) ? skipped : kept).push_back(i);
         s->indices = std::move(kept);

@@ -1,14 +1,13 @@
 // featurelab._featurelab: the C++ core seen from Python (pybind11), for the package featurelab
 // (hosts/python/featurelab): validating and running a pipeline in this process, as `featurelab validate`
-// and `run` do (core/engine/pipeline_session.hpp), the components on the plugin search path, and the tidy
+// and `run` do (the core's facade, featurelab/core/session.hpp), the components on the plugin search path, and the tidy
 // tables of `featurelab export` as columns, which featurelab.load turns into pandas DataFrames. The core's
 // errors come as Python exceptions with its messages: ConfigError (with every located problem), PluginError,
 // BusyError, all FeaturelabError.
-#include "engine/pipeline_session.hpp"
-#include "engine/provenance.hpp"
-#include "engine/stop_signals.hpp"
-#include "errors.hpp"
-#include "export/tidy_tables.hpp"
+#include <featurelab/core/errors.hpp>
+#include <featurelab/core/provenance.hpp>
+#include <featurelab/core/session.hpp>
+#include <featurelab/core/tidy_tables.hpp>
 
 #include <featurelab/error.hpp>
 
@@ -149,16 +148,16 @@ class ForkingWorkers {
   py::gil_scoped_release release_;  // taken back after the flag is cleared
 };
 
-featurelab::RunPlan checked_plan(const std::filesystem::path& file, const std::vector<std::string>& overrides, featurelab::Catalog& catalog,
-                                 const featurelab::JobLimits& limits = {}) {
+featurelab::Plan checked_plan(featurelab::Session& session, const std::filesystem::path& file, const std::vector<std::string>& overrides,
+                              const featurelab::JobLimits& limits = {}) {
   const ForkingWorkers forking;
-  return featurelab::load_and_validate(file, overrides, catalog, limits);
+  return session.plan(file, overrides, limits);
 }
 
 // The plugin directories: those given, FEATURELAB_PLUGIN_PATH, then the packs beside this build's core
-// (lib/featurelab/plugins next to libfeaturelab-core, in the build tree as installed): the command finds
-// them beside its executable, which here is python3.
-featurelab::Catalog discover(const std::vector<std::string>& plugin_paths) {
+// (lib/featurelab/plugins next to the core's libraries, in the build tree as installed): the command finds
+// them beside its executable, which here is python3. The session logs to `log`, or nowhere.
+featurelab::Session open_session(const std::vector<std::string>& plugin_paths, std::shared_ptr<spdlog::logger> log = nullptr) {
   std::vector<std::string> paths = plugin_paths;
   Dl_info info{};
   if (::dladdr(reinterpret_cast<void*>(&featurelab::read_tidy_tables), &info) != 0 && info.dli_fname != nullptr) {
@@ -167,7 +166,8 @@ featurelab::Catalog discover(const std::vector<std::string>& plugin_paths) {
   }
   featurelab::Catalog catalog;
   catalog.discover(featurelab::Catalog::search_path(paths));
-  return catalog;
+  if (!log) log = std::make_shared<spdlog::logger>("featurelab");  // no sinks
+  return featurelab::Session(std::move(catalog), std::move(log));
 }
 
 // Log lines to a Python callable (level name, message), called with the GIL held; only the thread that runs
@@ -194,19 +194,18 @@ class PythonSink : public spdlog::sinks::base_sink<std::mutex> {
 
 py::dict validate(const std::filesystem::path& file, const std::vector<std::string>& overrides,
                   const std::vector<std::string>& plugin_paths) {
-  featurelab::Catalog catalog = discover(plugin_paths);
-  const featurelab::RunPlan plan = checked_plan(file, overrides, catalog);
-  const featurelab::Pipeline& first = plan.points.front();
+  featurelab::Session session = open_session(plugin_paths);
+  const featurelab::Plan plan = checked_plan(session, file, overrides);
   py::list operative;
-  for (const auto& point : plan.points) operative.append(point.operative_toml());
+  for (std::size_t i = 0; i < plan.points(); ++i) operative.append(plan.operative_toml(i));
   py::dict out;
-  out["name"] = first.name;
-  out["jobs"] = plan.jobs.size();
-  out["points"] = plan.points.size();
-  out["seeds"] = first.seeds.size();
-  out["probes"] = first.probes.size();
-  out["assertions"] = first.asserts.size();
-  out["warnings"] = plan.warnings;
+  out["name"] = plan.name();
+  out["jobs"] = plan.jobs();
+  out["points"] = plan.points();
+  out["seeds"] = plan.seeds();
+  out["probes"] = plan.probes();
+  out["assertions"] = plan.assertions();
+  out["warnings"] = plan.warnings();
   out["operative"] = operative;
   return out;
 }
@@ -214,7 +213,6 @@ py::dict validate(const std::filesystem::path& file, const std::vector<std::stri
 py::tuple run(const std::filesystem::path& file, const std::vector<std::string>& overrides, const std::filesystem::path& out, int jobs,
               bool resume, bool prepare, double timeout, std::int64_t memory_mib, const std::vector<std::string>& plugin_paths,
               py::object log_callback, const std::string& level, const std::string& save_params) {
-  featurelab::Catalog catalog = discover(plugin_paths);
   // For run.json and summary.json: the interpreter's argv, then the call.
   std::vector<std::string> command = py::module_::import("sys").attr("argv").cast<std::vector<std::string>>();
   command.insert(command.begin(), "python3");
@@ -223,9 +221,10 @@ py::tuple run(const std::filesystem::path& file, const std::vector<std::string>&
   auto log = std::make_shared<spdlog::logger>("featurelab", std::make_shared<PythonSink>(std::move(log_callback)));
   log->set_pattern("%v");
   log->set_level(spdlog::level::from_str(level));
-  for (const auto& problem : catalog.problems()) log->warn("{}", problem);
-  const featurelab::RunPlan plan = checked_plan(file, overrides, catalog, {timeout, memory_mib});
-  for (const auto& warning : plan.warnings) log->warn("{}", warning);
+  featurelab::Session session = open_session(plugin_paths, log);
+  for (const auto& problem : session.catalog().problems()) log->warn("{}", problem);
+  const featurelab::Plan plan = checked_plan(session, file, overrides, {timeout, memory_mib});
+  for (const auto& warning : plan.warnings()) log->warn("{}", warning);
   featurelab::RunRequest request;
   request.out = out;
   request.jobs = jobs;
@@ -233,24 +232,20 @@ py::tuple run(const std::filesystem::path& file, const std::vector<std::string>&
   request.prepare_only = prepare;
   request.limits = {timeout, memory_mib};
   request.save_params = save_params;
-  featurelab::RunOptions options = featurelab::run_options(plan, request, *log);
-  options.log = log.get();
-  options.stop = &featurelab::stop_requested_flag();
-  int code = 0;
+  featurelab::RunOutcome outcome;
   {
-    // Ctrl-C in the notebook stops the run as in a terminal (the jobs finish their step and write their
-    // results); Python's own handlers come back afterwards.
-    const featurelab::ScopedStopHandlers handlers;
+    // Ctrl-C in the notebook stops the run as in a terminal (the session catches it while it runs: the jobs
+    // finish their step and write their results); Python's own handlers come back afterwards.
     const ForkingWorkers forking;
-    code = featurelab::execute_run(plan, catalog, options);
+    outcome = session.run(plan, request);
   }
-  return py::make_tuple(code, options.out);
+  return py::make_tuple(outcome.exit_code, outcome.out);
 }
 
 py::list components(const std::vector<std::string>& plugin_paths) {
-  featurelab::Catalog catalog = discover(plugin_paths);
+  featurelab::Session session = open_session(plugin_paths);
   py::list rows;
-  for (const auto& pack : catalog.packs()) {
+  for (const auto& pack : session.catalog().packs()) {
     for (const auto& c : pack->manifest.components) {
       py::dict row;
       row["kind"] = featurelab::to_string(c.kind);

@@ -2,7 +2,7 @@
 // it (as `featurelab` discovers them), loaded through testing::Harness with the core's checks.
 #include "contract.hpp"
 
-#include "loader/manifest.hpp"
+#include <featurelab/core/manifest.hpp>
 
 #include <catch2/catch.hpp>
 

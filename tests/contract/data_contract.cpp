@@ -1,10 +1,10 @@
 // Transforms and augments keep the data's shape and labels: a transform returns as many samples
 // as it was given, of the dimension, classes, targets and metadata its output_spec() declares; an
-// augment's output passes the host's own check (engine/augment_check.hpp), with labels in range
+// augment's output passes the host's own check (kernel/job/augment_check.hpp), with labels in range
 // and finite values, also when the batch size changes between calls (its buffer is reused).
 #include "setup.hpp"
 
-#include "engine/augment_check.hpp"
+#include "kernel/job/augment_check.hpp"
 
 #include <featurelab/transform.hpp>
 

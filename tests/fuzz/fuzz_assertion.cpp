@@ -1,6 +1,6 @@
 // Fuzz target: an [[assert]] expression -> parsed and evaluated against made-up metric values, or
 // featurelab's error.
-#include "engine/assertion.hpp"
+#include "results/assertion.hpp"
 
 #include <featurelab/error.hpp>
 

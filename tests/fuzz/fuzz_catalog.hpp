@@ -1,7 +1,7 @@
 // The std pack's catalog for the targets that validate pipelines.
 #pragma once
 
-#include "registry/catalog.hpp"
+#include <featurelab/core/catalog.hpp>
 
 namespace featurelab::fuzz {
 

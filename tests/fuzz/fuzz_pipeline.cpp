@@ -3,8 +3,8 @@
 #include "fuzz_catalog.hpp"
 #include "fuzz_common.hpp"
 
-#include "engine/plan.hpp"
-#include "engine/run_assertions.hpp"
+#include "kernel/job/plan.hpp"
+#include "results/run_assertions.hpp"
 
 #include <featurelab/error.hpp>
 

@@ -44,7 +44,7 @@ std::vector<const PackRecord*> packs_of(const RunPlan& plan) {
   };
   for (const auto& p : plan.points) {
     for (const ComponentConfig* c : {&p.data, &p.model, &p.loss, &p.optimizer, &p.trainer}) add(*c);
-    for (const auto* list : {&p.transforms, &p.augments, &p.regularizers, &p.probes, &p.attacks}) {
+    for (const auto* list : {&p.transforms, &p.augments, &p.regularizers, &p.probes, &p.attacks, &p.callbacks}) {
       for (const auto& c : *list) add(c);
     }
   }

@@ -42,7 +42,7 @@ std::string crash_site_text(const Pipeline& p, const std::string& library) {
     if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
   };
   for (const ComponentConfig* c : {&p.data, &p.model, &p.loss, &p.optimizer, &p.trainer}) add(*c);
-  for (const auto* list : {&p.transforms, &p.augments, &p.regularizers, &p.probes, &p.attacks}) {
+  for (const auto* list : {&p.transforms, &p.augments, &p.regularizers, &p.probes, &p.attacks, &p.callbacks}) {
     for (const auto& c : *list) add(c);
   }
   std::string joined;

@@ -24,7 +24,9 @@ Action add_describe_command(CLI::App& app, const GlobalOptions& global) {
       if (!c.metrics.empty()) {
         std::string metrics;
         for (const auto& m : c.metrics) metrics += (metrics.empty() ? "" : ", ") + c.name + "." + m;
-        std::cout << "Metrics (named after the probe's instance name; * is any text): " << metrics << "\n\n";
+        std::cout << (c.kind == Kind::Probe ? "Metrics (named after the probe's instance name; * is any text): "
+                                            : "Metrics it records: ")
+                  << metrics << "\n\n";
       }
       std::cout << c.doc << "\n\n";
       if (c.schema.specs().empty()) {

@@ -15,13 +15,13 @@ Action add_list_command(CLI::App& app, const GlobalOptions& global) {
   auto kind_text = std::make_shared<std::string>();
   sub->add_option("kind", *kind_text,
                   "Only this kind: distribution, transform, augment, model, loss, optimizer, trainer, "
-                  "probe, attack, regularizer");
+                  "probe, attack, regularizer, activation, layer, callback");
   return [&global, kind_text]() {
     Kind only = Kind::Model;
     const bool filter = !kind_text->empty();
     if (filter && !parse_kind(*kind_text, only)) {
       std::cerr << "error: unknown kind '" << *kind_text
-                << "'; kinds: distribution, transform, augment, model, loss, optimizer, trainer, probe, attack, regularizer\n";
+                << "'; kinds: distribution, transform, augment, model, loss, optimizer, trainer, probe, attack, regularizer, activation, layer, callback\n";
       return int(kExitBadInput);
     }
     Session session = open_session(global, false);

@@ -1,4 +1,4 @@
-# Sources of the std distributions, trainer, probes and attacks.
+# Sources of the std distributions, trainers, probes, attacks and callbacks.
 set(STD_EXPERIMENT_SOURCES
   src/register_experiment.cpp
   src/gaussian_mixture_distribution.cpp
@@ -13,7 +13,10 @@ set(STD_EXPERIMENT_SOURCES
   src/few_label_probe.cpp
   src/pgd_l2_attack.cpp
   src/fgsm_attack.cpp
+  src/early_stopping_callback.cpp
+  src/gradient_clipping_callback.cpp
 )
 set(STD_EXPERIMENT_TESTS
   tests/data_probes_attacks_test.cpp
+  tests/callbacks_test.cpp
 )

@@ -18,6 +18,7 @@ const char* to_string(Kind kind) {
     case Kind::Regularizer: return "regularizer";
     case Kind::Activation: return "activation";
     case Kind::Layer: return "layer";
+    case Kind::Callback: return "callback";
   }
   return "?";
 }

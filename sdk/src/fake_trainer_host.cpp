@@ -32,6 +32,7 @@ Batch FakeTrainerHost::augment(const Batch& in, Rng&) {
 
 void FakeTrainerHost::record(Index step, const std::string& metric, double value) {
   metrics.push_back({step, metric, value});
+  note_metric(step, metric, value);
 }
 
 void FakeTrainerHost::run_probes(Index step) {

@@ -31,7 +31,17 @@ void TrainerHost::start() {
   last_done_ = 0;
   checked_ = -1;
   gradient_checked_ = false;
+  stopped_at_ = -1;
+  for (Callback* callback : callbacks_) callback->begin(*this);
   evaluate(0);
+}
+
+void TrainerHost::note_metric(Index step, const std::string& metric, double value) {
+  if (step != metrics_step_) {
+    step_metrics_.clear();
+    metrics_step_ = step;
+  }
+  step_metrics_[metric] = value;
 }
 
 void TrainerHost::check_gradient(const Batch& batch) {
@@ -48,10 +58,11 @@ void TrainerHost::check_gradient(const Batch& batch) {
               "the block named; featurelab plugins check PACK runs the contract checks on each of a pack's components");
 }
 
-void TrainerHost::check_step(Index t, const Batch& batch, Scalar loss, Scalar penalty, ConstVecRef grad) {
+void TrainerHost::check_step(Index t, const Batch& batch, Scalar loss, Scalar penalty, VecRef grad) {
   if (std::isfinite(loss) && std::isfinite(penalty) && grad.allFinite()) {
     if (!gradient_checked_ && trainer().schedule().check_gradient()) check_gradient(batch);
     checked_ = t;
+    for (Callback* callback : callbacks_) callback->before_update(*this, t, grad);
     return;
   }
   throw Error("training diverged at step " + std::to_string(t) + ": the loss is " + std::to_string(loss) +
@@ -89,8 +100,11 @@ bool TrainerHost::end_step(Index done, double loss, StepEnd how) {
   if (evaluates || trainer_.schedule().logs(done, total)) {
     record(done, "train.loss", std::accumulate(window_.begin(), window_.end(), 0.0) / static_cast<double>(window_.size()));
   }
-  if (evaluates) evaluate(done);
-  return !stop;
+  bool go_on = true;
+  for (Callback* callback : callbacks_) go_on = callback->after_step(*this, done, loss) && go_on;
+  if (evaluates) go_on = evaluate(done) && go_on;
+  if (!go_on && stopped_at_ < 0) stopped_at_ = done;
+  return !stop && stopped_at_ < 0;
 }
 
 void TrainerHost::finish() {
@@ -100,12 +114,22 @@ void TrainerHost::finish() {
   }
   // The probes always see the last step, also of a trainer that returned early or off schedule.
   if (last_evaluated_ >= 0 && last_done_ > last_evaluated_) evaluate(last_done_);
+  for (Callback* callback : callbacks_) callback->end(*this, last_done_);
 }
 
-void TrainerHost::evaluate(Index step) {
+bool TrainerHost::evaluate(Index step) {
   if (step > 0) trainer().record_evaluation(*this, step);
   run_probes(step);
   last_evaluated_ = step;
+  if (metrics_step_ != step) {  // nothing recorded at this step (no probes): the callbacks see no values
+    step_metrics_.clear();
+    metrics_step_ = step;
+  }
+  bool go_on = true;
+  for (Callback* callback : callbacks_) go_on = callback->after_evaluation(*this, step, step_metrics_) && go_on;
+  // A stop asked at step 0 (a target met before training) ends the job at its first end_step(), after one step.
+  if (!go_on && step == 0) stopped_at_ = 0;
+  return go_on;
 }
 
 }  // namespace featurelab

@@ -91,6 +91,7 @@ toml::table operative_table(const Pipeline& p) {
   root.insert_or_assign("train", component_table(p.trainer, false));
   if (!p.probes.empty()) root.insert_or_assign("probe", component_list(p.probes, true));
   if (!p.attacks.empty()) root.insert_or_assign("attack", component_list(p.attacks, true));
+  if (!p.callbacks.empty()) root.insert_or_assign("callback", component_list(p.callbacks, false));
   if (!p.asserts.empty()) {
     toml::array arr;
     for (const auto& a : p.asserts) {

@@ -73,6 +73,7 @@ struct Pipeline {
   ComponentConfig trainer;
   std::vector<ComponentConfig> probes;
   std::vector<ComponentConfig> attacks;
+  std::vector<ComponentConfig> callbacks;  // run by the training loop at its points (callback.hpp), in order
   std::vector<AssertSpec> asserts;
 
   // The operative configuration: every parameter actually used, defaults included, as TOML.

@@ -17,7 +17,7 @@ namespace {
 
 const std::vector<std::string> kSections = {"experiment", "data",  "transform", "augment", "model",
                                             "loss",       "regularizer", "optimizer", "train", "probe",
-                                            "attack",     "assert",    "sweep"};
+                                            "attack",     "callback",  "assert",    "sweep"};
 
 // Probe and attack names prefix metrics ("accuracy.test") and name table files
 // (tables/<name>.<table>.step<N>.csv): a dot would split the metric, a slash or an absolute path
@@ -42,7 +42,7 @@ class Validator {
       if (std::find(kSections.begin(), kSections.end(), k) == kSections.end()) {
         error(node, k, "unknown section" + suggestion(k, kSections) +
                            " (sections: experiment, data, transform, augment, model, loss, regularizer, optimizer, "
-                           "train, probe, attack, assert, sweep)");
+                           "train, probe, attack, callback, assert, sweep)");
       }
     }
     experiment(root, p);
@@ -60,6 +60,7 @@ class Validator {
     p.trainer = single(root, "train", Kind::Trainer, "standard", {});
     p.probes = list(root, "probe", Kind::Probe, {"name", "every"});
     p.attacks = list(root, "attack", Kind::Attack, {"name"});
+    p.callbacks = list(root, "callback", Kind::Callback, {});
     unique_names(p.probes, "probe");
     unique_names(p.attacks, "attack");
     asserts(root, p);

@@ -177,8 +177,12 @@ class JobRunner final : public TrainerHost {
 
   void record(Index step, const std::string& metric, double value) override {
     metrics_.scalar(step, metric, value);
+    note_metric(step, metric, value);
     // The penalty beside the loss it was added to, so a plot shows both terms of the objective.
-    if (metric == "train.loss" && !c_.regularizers.empty()) metrics_.scalar(step, "train.penalty", last_penalty_);
+    if (metric == "train.loss" && !c_.regularizers.empty()) {
+      metrics_.scalar(step, "train.penalty", last_penalty_);
+      note_metric(step, "train.penalty", last_penalty_);
+    }
   }
 
  protected:
@@ -205,7 +209,10 @@ class JobRunner final : public TrainerHost {
       const std::string& prefix = p_.probes[i].name;
       time_.probes[prefix] += seconds_since(probe_start);
       ++time_.evaluations[prefix];
-      for (const auto& [name, value] : out.scalars()) metrics_.scalar(step, prefix + "." + name, value);
+      for (const auto& [name, value] : out.scalars()) {
+        metrics_.scalar(step, prefix + "." + name, value);
+        note_metric(step, prefix + "." + name, value);
+      }
       for (const auto& [name, table] : out.tables()) metrics_.table(step, prefix + "." + name, table);
     }
     if (options_.save_params.every > 0 && step % options_.save_params.every == 0) save_params(step);
@@ -254,6 +261,7 @@ class JobRunner final : public TrainerHost {
 
   void build() {
     build_components(p_, catalog_, seed(), options_.log, c_);
+    for (const auto& callback : c_.callbacks) add_callback(*callback);
     augment_buffers_.resize(c_.augments.size());
     init_rng_ = Rng(derive_seed(seed(), "model.init"));
   }

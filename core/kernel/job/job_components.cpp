@@ -70,6 +70,7 @@ class Builder {
       c_.named_attacks.push_back({a.name, c_.attacks.back().get()});
     }
     for (const auto& probe : p_.probes) c_.probes.push_back(make<Probe>(probe, c_.spec));
+    for (const auto& callback : p_.callbacks) c_.callbacks.push_back(make<Callback>(callback, c_.spec));
   }
 
  private:

@@ -43,6 +43,7 @@ struct JobComponents {
   std::vector<std::shared_ptr<Attack>> attacks;
   std::vector<NamedAttack> named_attacks;
   std::vector<std::shared_ptr<Probe>> probes;
+  std::vector<std::shared_ptr<Callback>> callbacks;
   FeatureSet features;  // the distribution's ground truth
   DataSpec spec;        // the data after the transforms
   Index total_steps = 0;

@@ -10,6 +10,7 @@
 #include <featurelab/model.hpp>
 #include <featurelab/optimizer.hpp>
 #include <featurelab/probe.hpp>
+#include <featurelab/callback.hpp>
 #include <featurelab/regularizer.hpp>
 #include <featurelab/trainer.hpp>
 #include <featurelab/transform.hpp>
@@ -30,6 +31,7 @@ const char* core_interface_id(Kind kind) {
     case Kind::Regularizer: return Regularizer::interface_id;
     case Kind::Activation: return ActivationFunction::interface_id;
     case Kind::Layer: return Layer::interface_id;
+    case Kind::Callback: return Callback::interface_id;
   }
   return "?";
 }

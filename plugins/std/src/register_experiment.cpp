@@ -1,8 +1,10 @@
-// Registers the std distributions, trainer, probes and attacks.
+// Registers the std distributions, trainers, probes, attacks and callbacks.
 #include "accuracy_probe.hpp"
+#include "early_stopping_callback.hpp"
 #include "few_label_probe.hpp"
 #include "fgsm_attack.hpp"
 #include "gaussian_mixture_distribution.hpp"
+#include "gradient_clipping_callback.hpp"
 #include "loss_probe.hpp"
 #include "neuron_feature_cosine_probe.hpp"
 #include "pgd_l2_attack.hpp"
@@ -31,6 +33,9 @@ void register_experiment(PackBuilder& pack) {
 
   pack.add<PgdL2Attack>("pgd-l2");
   pack.add<FgsmAttack>("fgsm");
+
+  pack.add<EarlyStoppingCallback>("early-stopping");
+  pack.add<GradientClippingCallback>("gradient-clipping");
 }
 
 }  // namespace featurelab::std_pack

@@ -20,13 +20,15 @@ class ActivationFunction;
 class Component;
 
 enum class Kind {
-  Distribution, Transform, Augment, Model, Loss, Optimizer, Trainer, Probe, Attack, Regularizer, Activation, Layer
+  Distribution, Transform, Augment, Model, Loss, Optimizer, Trainer, Probe, Attack, Regularizer, Activation, Layer,
+  Callback
 };
 
 inline constexpr Kind kAllKinds[] = {Kind::Distribution, Kind::Transform, Kind::Augment,
                                      Kind::Model,        Kind::Loss,      Kind::Optimizer,
                                      Kind::Trainer,      Kind::Probe,     Kind::Attack,
-                                     Kind::Regularizer,  Kind::Activation, Kind::Layer};
+                                     Kind::Regularizer,  Kind::Activation, Kind::Layer,
+                                     Kind::Callback};
 
 const char* to_string(Kind kind);
 bool parse_kind(const std::string& text, Kind& out);

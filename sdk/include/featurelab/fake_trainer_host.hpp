@@ -29,7 +29,7 @@ class FakeTrainerHost : public TrainerHost {
   // Runs the trainer and the host's end-of-training checks, as a job does.
   void run(Rng& rng);
 
-  std::function<void(Index step)> on_probes;  // called where a job runs its probes
+  std::function<void(Index step)> on_probes;  // called where a job runs its probes (it may record() their values)
   Index stop_after = 0;                       // > 0: the user asks to stop once this many steps are done
 
   std::vector<Index> evaluated;       // the steps the probes ran at

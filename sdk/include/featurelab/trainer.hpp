@@ -1,8 +1,10 @@
 // A trainer runs the training loop. The core hands it a TrainerHost: the model, loss, optimizer,
 // data and augment chain of the job, and the loop's shared part, written once here and not in
 // each trainer: the finiteness checks that name the source of a divergence, the evaluation
-// schedule, progress and stop requests (TrainerHost::start / check_step / end_step). A trainer
-// writes only what is special to it: how it draws batches, its phases, its update rule.
+// schedule, progress and stop requests, and the pipeline's [[callback]]s (callback.hpp: early
+// stopping, gradient clipping) at fixed points (TrainerHost::start / check_step / end_step /
+// finish). A trainer writes only what is special to it: how it draws batches, its phases, its
+// update rule.
 //
 //   host.start();                                     // probes at step 0
 //   for (Index t = 0; t < steps; ++t) {
@@ -15,6 +17,7 @@
 //   }
 #pragma once
 
+#include <featurelab/callback.hpp>
 #include <featurelab/distribution.hpp>
 #include <featurelab/eval_schedule.hpp>
 #include <featurelab/loss.hpp>
@@ -22,6 +25,7 @@
 
 #include <deque>
 #include <string>
+#include <vector>
 
 namespace featurelab {
 
@@ -55,24 +59,32 @@ class TrainerHost {
   // Records one of the trainer's own metrics ("train.t1"); train.loss is end_step's.
   virtual void record(Index step, const std::string& metric, double value) = 0;
 
-  // The loop's shared part (sdk/src/trainer_host.cpp). Early stopping or checkpointing go there.
+  // The loop's shared part (sdk/src/trainer_host.cpp), with the callbacks at its points (callback.hpp).
   //
-  // Before the first step, after the trainer's own checks and set-up: runs the probes at step 0.
+  // Before the first step, after the trainer's own checks and set-up: the callbacks' begin(), then the probes at
+  // step 0 (and the callbacks' after_evaluation).
   void start();
   // After the loss gradient and regularize(), before the update of 0-based step t: throws the
   // divergence error (the step, the values, the part that produced the first non-finite value,
   // the trainer's divergence_hint()) unless the loss, the penalty and the gradient are finite. With
   // train.check_gradient, the first call also checks the model's gradient of the loss on this batch
-  // against finite differences, and throws naming the blocks and coordinates that disagree.
-  void check_step(Index t, const Batch& batch, Scalar loss, Scalar penalty, ConstVecRef grad);
+  // against finite differences, and throws naming the blocks and coordinates that disagree. Then the
+  // callbacks' before_update() may change grad (clip it): the update must use grad after this call.
+  void check_step(Index t, const Batch& batch, Scalar loss, Scalar penalty, VecRef grad);
   // After the update, with `done` steps done and the step's objective: checks the objective and
   // the parameters (whatever the trainer did), reports progress, records train.loss (the
   // schedule's window mean) and the trainer's record_evaluation() and runs the probes when the
-  // schedule or `how` says so, or the user asked to stop. False: return from train() now.
+  // schedule or `how` says so, or the user asked to stop; then the callbacks' after_step() and
+  // after_evaluation(). False: return from train() now (the user asked to stop, or a callback did).
   bool end_step(Index done, double loss, StepEnd how = {});
   // Called by the core after train() returns: the parameters are finite and the probes ran at the
-  // last step, whatever the trainer did.
+  // last step, whatever the trainer did; then the callbacks' end().
   void finish();
+
+  // The pipeline's callbacks, in order (the host adds them before train()).
+  void add_callback(Callback& callback) { callbacks_.push_back(&callback); }
+  // Whether a callback stopped the job before the trainer's last step, and at which step (else -1).
+  Index stopped_by_callback() const { return stopped_at_; }
 
  protected:
   // What a host implements: the core's job runner, or testing::FakeTrainerHost.
@@ -80,9 +92,17 @@ class TrainerHost {
   virtual void run_probes(Index step) = 0;
   virtual void show_progress(Index done, Index total, double loss) = 0;
   virtual bool stop_requested() const = 0;
+  // A host notes every scalar it records (record(), its probes' values) here, so the callbacks see the values of
+  // the step they are called at.
+  void note_metric(Index step, const std::string& metric, double value);
 
  private:
-  void evaluate(Index step);
+  bool evaluate(Index step);  // false: a callback asks to stop
+
+  std::vector<Callback*> callbacks_;
+  StepMetrics step_metrics_;
+  Index metrics_step_ = -1;
+  Index stopped_at_ = -1;
 
   std::deque<double> window_;
   Index last_evaluated_ = -1;
@@ -95,7 +115,8 @@ class TrainerHost {
 class Trainer : public Component {
  public:
   static constexpr Kind kind_id = Kind::Trainer;
-  static constexpr const char* interface_id = "featurelab.trainer/2";  // 2: TrainerHost checks gradients (ABI 11)
+  // 2: TrainerHost checks gradients (ABI 11); 3: it runs callbacks and check_step may change the gradient (ABI 13)
+  static constexpr const char* interface_id = "featurelab.trainer/3";
 
   virtual Index total_steps() const = 0;
   // When the host runs the probes and records train.loss (eval_schedule_schema()'s keys).

@@ -13,6 +13,8 @@
 // component_kind; Context gains make_component; TrainerHost checks gradients (train.check_gradient).
 // ABI 12: fused_step, weighs_patch_counts, separable and row_block leave Model and OutputLoss for the optional
 // capabilities FusedStep, WeighsPatchCounts and SeparableLoss (capabilities.hpp).
+// ABI 13: kind Callback (callback.hpp); TrainerHost runs the pipeline's callbacks, check_step takes the gradient
+// to change (VecRef) and TrainerHost gains the callbacks, the step's metrics and the callbacks' stop.
 //
 // Beside the number, the fingerprint carries a hash of the SDK's public headers (the field "headers",
 // computed by CMake when it configures the SDK, installed as featurelab/sdk_headers.hpp): a plugin built
@@ -39,7 +41,7 @@
 
 #include <string>
 
-#define FEATURELAB_ABI_VERSION 12u
+#define FEATURELAB_ABI_VERSION 13u
 #define FEATURELAB_SDK_VERSION "0.1.0"
 
 namespace featurelab {

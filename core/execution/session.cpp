@@ -40,7 +40,12 @@ Session::Session(const std::vector<std::string>& plugin_paths, std::shared_ptr<s
   catalog_.discover(Catalog::search_path(plugin_paths));
 }
 
-Session::Session(Catalog catalog, std::shared_ptr<spdlog::logger> log) : catalog_(std::move(catalog)), log_(std::move(log)) {}
+Session::Session(Found, Catalog catalog, std::shared_ptr<spdlog::logger> log)
+    : catalog_(std::move(catalog)), log_(std::move(log)) {}
+
+Session Session::over(Catalog catalog, std::shared_ptr<spdlog::logger> log) {
+  return Session(Found{}, std::move(catalog), std::move(log));
+}
 
 Plan Session::plan(const std::filesystem::path& file, const std::vector<std::string>& overrides, const JobLimits& limits) {
   return Plan(std::make_unique<RunPlan>(load_and_validate(file, overrides, catalog_, limits)));

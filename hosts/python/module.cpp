@@ -167,7 +167,7 @@ featurelab::Session open_session(const std::vector<std::string>& plugin_paths, s
   featurelab::Catalog catalog;
   catalog.discover(featurelab::Catalog::search_path(paths));
   if (!log) log = std::make_shared<spdlog::logger>("featurelab");  // no sinks
-  return featurelab::Session(std::move(catalog), std::move(log));
+  return featurelab::Session::over(std::move(catalog), std::move(log));
 }
 
 // Log lines to a Python callable (level name, message), called with the GIL held; only the thread that runs

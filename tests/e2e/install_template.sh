@@ -35,6 +35,15 @@ check "the run's manifest names the third-party pack" grep -q '"pack": "margins"
 expect 0 "contract: margins: 3 components checked \(layer 1, model 1, probe 1\)" -- "$prefix/bin/featurelab" plugins check margins
 check "the core was not rebuilt" test -z "$(find "$prefix/bin" "$prefix/lib" -maxdepth 1 -type f -newer "$core_stamp")"
 
+# A host of one's own: built against the install's facade (<featurelab/core/...>, featurelab::execution), it plans,
+# runs and reads back a pipeline of std's, and cannot include the core's own headers (they are not installed).
+check "configure a host of one's own" "$CMAKE" -S "$SOURCE_DIR/tests/data/own-host" -B "$work/own-host" \
+  -DCMAKE_PREFIX_PATH="$prefix" -DCMAKE_BUILD_TYPE=Release
+check "build it" "$CMAKE" --build "$work/own-host" -j2
+expect 0 "exit 0, 2 ok of 2" -- "$work/own-host/own-host" "$SOURCE_DIR/plugins/std/pipelines/xor-network.toml" "$work/own-run"
+check "the facade is installed and the core's own headers are not" bash -c "test -f '$prefix/include/featurelab/core/session.hpp' &&
+  ! find '$prefix/include' -path '*kernel*' -o -path '*execution*' | grep -q ."
+
 # The SDK alone (the core, the command, std, the contract test, the CMake package): an install that needs no paper
 # pack to have been built.
 check "install the SDK component" "$CMAKE" --install "$BUILD_DIR" --prefix "$work/sdk-only" --component sdk

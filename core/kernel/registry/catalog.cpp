@@ -69,10 +69,12 @@ bool is_shared_library(const fs::path& p) {
 }  // namespace
 
 fs::path Catalog::install_plugin_dir() {
+  // Beside this library (lib/libfeaturelab-kernel.so → lib/featurelab/plugins), in the build tree as installed:
+  // found wherever the host's executable is (the command, python3, a host of one's own).
   std::error_code ec;
-  const fs::path exe = boost::dll::program_location(ec);
+  const fs::path library = boost::dll::this_line_location(ec);
   if (ec) return {};
-  return (exe.parent_path().parent_path() / "lib" / "featurelab" / "plugins").lexically_normal();
+  return (library.parent_path() / "featurelab" / "plugins").lexically_normal();
 }
 
 std::vector<fs::path> Catalog::search_path(const std::vector<std::string>& cli_paths) {

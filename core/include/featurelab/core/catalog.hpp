@@ -19,6 +19,7 @@ class Catalog {
   // --plugin-path entries, then FEATURELAB_PLUGIN_PATH, then the install's plugin directory.
   // Empty entries are dropped: the current directory is never searched implicitly.
   static std::vector<std::filesystem::path> search_path(const std::vector<std::string>& cli_paths);
+  // The install's plugin directory: lib/featurelab/plugins beside the core's libraries, whatever the host.
   static std::filesystem::path install_plugin_dir();
 
   void discover(const std::vector<std::filesystem::path>& dirs);

@@ -109,7 +109,7 @@ class Session {
   // (Catalog::search_path). `log` receives progress and warnings.
   Session(const std::vector<std::string>& plugin_paths, std::shared_ptr<spdlog::logger> log);
   // A session over packs found already (the Python package finds the plugins beside its own library).
-  Session(Catalog catalog, std::shared_ptr<spdlog::logger> log);
+  static Session over(Catalog catalog, std::shared_ptr<spdlog::logger> log);
 
   Catalog& catalog() { return catalog_; }
   spdlog::logger& log() { return *log_; }
@@ -132,6 +132,9 @@ class Session {
   int worker_count(int requested);
 
  private:
+  struct Found {};  // over(): a catalog discovered already (a tag, so Session({}, log) means no extra paths)
+  Session(Found, Catalog catalog, std::shared_ptr<spdlog::logger> log);
+
   Catalog catalog_;
   std::shared_ptr<spdlog::logger> log_;
 };

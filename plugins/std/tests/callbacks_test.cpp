@@ -2,9 +2,9 @@
 // target and by patience, a misnamed metric refused with the names recorded, and gradient clipping bounding each
 // update; each beside the same run without the callback.
 #include "std_harness.hpp"
+#include "xor_trainer_setup.hpp"
 
 #include <featurelab/callback.hpp>
-#include <featurelab/fake_trainer_host.hpp>
 
 #include <catch2/catch.hpp>
 
@@ -15,35 +15,11 @@ using std_test::harness;
 
 namespace {
 
-// XOR clusters, a two-layer ReLU network, full-batch GD on the logistic loss: `steps` steps, probes every 10,
-// train.loss recorded at every step.
-struct CallbackRun {
-  std::shared_ptr<Model> model;
-  std::shared_ptr<Loss> loss;
-  std::shared_ptr<Optimizer> optimizer;
-  std::shared_ptr<Distribution> distribution;
-  std::shared_ptr<Trainer> trainer;
-  std::unique_ptr<testing::FakeTrainerHost> host;
-};
+using CallbackRun = std_test::XorTrainerSetup;
 
+// `steps` steps of the XOR setup, probes every 10, train.loss recorded at every step.
 CallbackRun callback_run(std::int64_t steps, double lr = 0.1) {
-  DataSpec s;
-  s.dim = 2;
-  s.classes = 2;
-  CallbackRun out;
-  out.distribution = harness().make<Distribution>("xor-clusters", {}, {});
-  Dataset train;
-  Rng rng(4);
-  out.distribution->sample(200, Split::Train, rng, train);
-  out.model = harness().make<Model>("two-layer", {{"width", std::int64_t(40)}}, s);
-  Rng init(5);
-  out.model->init(init);
-  out.loss = harness().make<Loss>("logistic", {}, s);
-  out.optimizer = harness().make<Optimizer>("gd", {{"lr", lr}}, s);
-  out.trainer = harness().make<Trainer>("standard", {{"steps", steps}, {"eval_every", std::int64_t(10)}, {"log_every", std::int64_t(1)}}, s);
-  out.host = std::make_unique<testing::FakeTrainerHost>(*out.trainer, *out.model, *out.loss, *out.optimizer,
-                                                        *out.distribution, std::move(train));
-  return out;
+  return std_test::xor_trainer_setup({{"steps", steps}, {"eval_every", std::int64_t(10)}, {"log_every", std::int64_t(1)}}, lr);
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 // std distributions, the standard trainer (through a minimal host), probes and attacks.
 #include "std_harness.hpp"
+#include "xor_trainer_setup.hpp"
 
 #include <featurelab/fake_trainer_host.hpp>
 #include <featurelab/testing.hpp>
@@ -11,6 +12,7 @@
 
 using namespace featurelab;
 using std_test::harness;
+using std_test::xor_trainer_setup;
 using std_test::Overrides;
 
 namespace {
@@ -85,41 +87,8 @@ TEST_CASE("gaussian-mixture: orthogonal and random means, balance") {
                     Catch::Contains("dim >= classes"));
 }
 
-namespace {
-
-struct TrainerSetup {
-  std::shared_ptr<Model> model;
-  std::shared_ptr<Loss> loss;
-  std::shared_ptr<Optimizer> optimizer;
-  std::shared_ptr<Distribution> distribution;
-  std::shared_ptr<Trainer> trainer;
-  std::unique_ptr<testing::FakeTrainerHost> host;
-};
-
-TrainerSetup trainer_setup(const Overrides& trainer_params, double lr = 0.1, const std::string& loss = "logistic") {
-  DataSpec s;
-  s.dim = 2;
-  s.classes = 2;
-  TrainerSetup out;
-  out.distribution = harness().make<Distribution>("xor-clusters", {}, {});
-  Dataset train;
-  Rng rng(4);
-  out.distribution->sample(200, Split::Train, rng, train);
-  out.model = harness().make<Model>("two-layer", {{"width", std::int64_t(40)}}, s);
-  Rng init(5);
-  out.model->init(init);
-  out.loss = harness().make<Loss>(loss, {}, s);
-  out.optimizer = harness().make<Optimizer>("gd", {{"lr", lr}}, s);
-  out.trainer = harness().make<Trainer>("standard", trainer_params, s);
-  out.host = std::make_unique<testing::FakeTrainerHost>(*out.trainer, *out.model, *out.loss, *out.optimizer,
-                                                        *out.distribution, std::move(train));
-  return out;
-}
-
-}  // namespace
-
 TEST_CASE("standard trainer: evaluation steps, loss decrease, minibatches in place") {
-  auto s = trainer_setup({{"steps", std::int64_t(50)}, {"eval_every", std::int64_t(20)}, {"eval_at", std::vector<std::int64_t>{5, 20}},
+  auto s = xor_trainer_setup({{"steps", std::int64_t(50)}, {"eval_every", std::int64_t(20)}, {"eval_at", std::vector<std::int64_t>{5, 20}},
                   {"log_every", std::int64_t(1)}});
   Rng rng(1);
   s.host->run(rng);
@@ -128,7 +97,7 @@ TEST_CASE("standard trainer: evaluation steps, loss decrease, minibatches in pla
   REQUIRE(losses.size() == 50);
   CHECK(losses.back() < losses.front());
 
-  auto m = trainer_setup({{"steps", std::int64_t(4)}, {"batch", std::int64_t(50)}, {"shuffle", false}});
+  auto m = xor_trainer_setup({{"steps", std::int64_t(4)}, {"batch", std::int64_t(50)}, {"shuffle", false}});
   m.host->run(rng);
   const Scalar* base = m.host->train_data().X.data();
   REQUIRE(m.host->batches.size() == 4);
@@ -136,10 +105,10 @@ TEST_CASE("standard trainer: evaluation steps, loss decrease, minibatches in pla
 }
 
 TEST_CASE("standard trainer: divergence names the step, a stop request ends early") {
-  auto d = trainer_setup({{"steps", std::int64_t(2000)}}, 100.0, "squared");  // |1 − lr·λ| > 1: blows up
+  auto d = xor_trainer_setup({{"steps", std::int64_t(2000)}}, 100.0, "squared");  // |1 − lr·λ| > 1: blows up
   Rng rng(1);
   CHECK_THROWS_WITH(d.host->run(rng), Catch::Contains("training diverged at step"));
-  auto s = trainer_setup({{"steps", std::int64_t(100)}});
+  auto s = xor_trainer_setup({{"steps", std::int64_t(100)}});
   s.host->stop_after = 7;
   s.host->run(rng);
   CHECK(s.host->done == 7);

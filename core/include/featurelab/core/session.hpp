@@ -117,11 +117,13 @@ class Session {
   // Plans the sweep, validates every point, checks the assertions against the probes, pins the packs the run will
   // load and checks its components under `limits`.
   Plan plan(const std::filesystem::path& file, const std::vector<std::string>& overrides, const JobLimits& limits = {});
-  // Runs every job of the plan (those of a resumed directory that finished are kept), then its assertions; returns
-  // the exit code (ExitCode; 128 + the signal when a stop signal ended it). Catches SIGINT, SIGTERM and SIGHUP
-  // meanwhile: the running jobs finish their step.
+  // Runs every job of the plan (those of a resumed directory that finished are kept), then its assertions; the
+  // outcome's exit code is an ExitCode (128 + the signal when a stop signal ended it). Catches SIGINT, SIGTERM and
+  // SIGHUP meanwhile: the running jobs finish their step. Throws BusyError when another process holds the directory.
   RunOutcome run(const Plan& plan, const RunRequest& request);
+  // The jobs of a prepared run, each under its own lock, with the run's recorded plugin builds; an ExitCode.
   int run_jobs(const JobsRequest& request);
+  // Probes on saved parameters, with the run's recorded plugin builds, into jobs/X/eval/<name>; an ExitCode.
   int evaluate(const EvaluationRequest& request);
   // `featurelab collect`: rebuilds summary.csv and asserts.json of runs from their jobs on disk; with `out`, also
   // one CSV joining every run's summary.

@@ -13,7 +13,9 @@ set(STD_EXPERIMENT_SOURCES
   src/few_label_probe.cpp
   src/pgd_l2_attack.cpp
   src/fgsm_attack.cpp
+  src/metric_watch.cpp
   src/early_stopping_callback.cpp
+  src/checkpoint_callback.cpp
   src/gradient_clipping_callback.cpp
 )
 set(STD_EXPERIMENT_TESTS

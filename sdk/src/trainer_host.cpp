@@ -36,6 +36,11 @@ void TrainerHost::start() {
   evaluate(0);
 }
 
+void TrainerHost::save_parameters(Index step) {
+  throw Error("this host keeps no job directory, so it cannot save the parameters of step " + std::to_string(step) +
+              " (a checkpoint saves them in a featurelab job)");
+}
+
 void TrainerHost::note_metric(Index step, const std::string& metric, double value) {
   if (step != metrics_step_) {
     step_metrics_.clear();

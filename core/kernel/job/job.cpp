@@ -175,6 +175,8 @@ class JobRunner final : public TrainerHost {
     return total;
   }
 
+  void save_parameters(Index step) override { save_params(step); }
+
   void record(Index step, const std::string& metric, double value) override {
     metrics_.scalar(step, metric, value);
     note_metric(step, metric, value);

@@ -10,6 +10,8 @@
 // early-stopping.best_step; once, where it stops: early-stopping.stopped_at (the step).
 #pragma once
 
+#include "metric_watch.hpp"
+
 #include <featurelab/callback.hpp>
 #include <featurelab/params.hpp>
 
@@ -32,20 +34,13 @@ class EarlyStoppingCallback : public Callback {
   bool after_evaluation(TrainerHost& host, Index step, const StepMetrics& metrics) override;
 
  private:
-  bool improves(double value) const;
   bool reaches_target(double value) const;
 
-  std::string monitor_;
-  bool minimize_;
+  MetricWatch watch_;
   Index patience_;
-  double min_delta_;
   std::optional<double> target_;
   Index from_step_;
-
-  std::optional<double> best_;
-  Index best_step_ = 0;
-  Index waited_ = 0;       // evaluations since the last improvement
-  bool seen_ = false;      // the metric was recorded at some evaluation
+  Index waited_ = 0;  // evaluations since the last improvement
 };
 
 }  // namespace featurelab::std_pack

@@ -1,5 +1,6 @@
 // Registers the std distributions, trainers, probes, attacks and callbacks.
 #include "accuracy_probe.hpp"
+#include "checkpoint_callback.hpp"
 #include "early_stopping_callback.hpp"
 #include "few_label_probe.hpp"
 #include "fgsm_attack.hpp"
@@ -36,6 +37,7 @@ void register_experiment(PackBuilder& pack) {
 
   pack.add<EarlyStoppingCallback>("early-stopping");
   pack.add<GradientClippingCallback>("gradient-clipping");
+  pack.add<CheckpointCallback>("checkpoint");
 }
 
 }  // namespace featurelab::std_pack

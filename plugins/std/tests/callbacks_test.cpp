@@ -9,6 +9,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 
 using namespace featurelab;
 using std_test::harness;
@@ -123,4 +124,26 @@ TEST_CASE("gradient-clipping: every update is at most lr times max_norm, and onl
   reference.host->run(rng_b);
   CHECK(loose.model->parameters() == reference.model->parameters());
   CHECK(loose.host->values("gradient-clipping.clipped") == std::vector<double>{0.0});
+}
+
+TEST_CASE("checkpoint: saves every N steps, and at each evaluation where the monitored metric is the best so far") {
+  auto by_step = callback_run(100);
+  auto every = harness().make<Callback>("checkpoint", {{"every", std::int64_t(25)}}, {});
+  by_step.host->add_callback(*every);
+  Rng rng(1);
+  by_step.host->run(rng);
+  CHECK(by_step.host->saved == std::vector<Index>{25, 50, 75, 100});
+
+  // A score rising to step 30 and falling after: the best so far at steps 0, 10, 20 and 30, and no later.
+  auto by_metric = callback_run(100);
+  by_metric.host->on_probes = [&](Index step) {
+    by_metric.host->record(step, "score.test", -std::abs(static_cast<double>(step) - 30.0));
+  };
+  auto best = harness().make<Callback>("checkpoint", {{"monitor", std::string("score.test")}, {"mode", std::string("max")}}, {});
+  by_metric.host->add_callback(*best);
+  Rng rng2(1);
+  by_metric.host->run(rng2);
+  CHECK(by_metric.host->saved == std::vector<Index>{0, 10, 20, 30});
+  CHECK(by_metric.host->values("checkpoint.best_step").back() == 30.0);
+  CHECK_THROWS_WITH(harness().make<Callback>("checkpoint", {}, {}), Catch::Contains("would save nothing"));
 }

@@ -34,6 +34,7 @@ class FakeTrainerHost : public TrainerHost {
 
   std::vector<Index> evaluated;       // the steps the probes ran at
   std::vector<Metric> metrics;        // everything recorded, in order
+  std::vector<Index> saved;           // the steps save_parameters() was asked for, in order
   std::vector<const Scalar*> batches;  // the first row of every batch handed to augment()
   Index done = 0;                     // steps reported done
   // The values recorded under one metric name, in order.
@@ -49,6 +50,7 @@ class FakeTrainerHost : public TrainerHost {
   Batch augment(const Batch& in, Rng& rng) override;
   Scalar regularize(const Batch&, Index, VecRef) override { return 0; }
   void record(Index step, const std::string& metric, double value) override;
+  void save_parameters(Index step) override { saved.push_back(step); }
 
  protected:
   Trainer& trainer() override { return trainer_; }

@@ -58,6 +58,10 @@ class TrainerHost {
   virtual Scalar regularize(const Batch& batch, Index step, VecRef grad) = 0;
   // Records one of the trainer's own metrics ("train.t1"); train.loss is end_step's.
   virtual void record(Index step, const std::string& metric, double value) = 0;
+  // Saves the model's parameter blocks as they are after `step` steps, as `run --save-params` does
+  // (jobs/X/params/step<N>/<block>.npy, their hashes in summary.json; `featurelab eval` measures them):
+  // for checkpoint callbacks. Once per step. A host without a job directory throws.
+  virtual void save_parameters(Index step);
 
   // The loop's shared part (sdk/src/trainer_host.cpp), with the callbacks at its points (callback.hpp).
   //

@@ -14,7 +14,8 @@
 // ABI 12: fused_step, weighs_patch_counts, separable and row_block leave Model and OutputLoss for the optional
 // capabilities FusedStep, WeighsPatchCounts and SeparableLoss (capabilities.hpp).
 // ABI 13: kind Callback (callback.hpp); TrainerHost runs the pipeline's callbacks, check_step takes the gradient
-// to change (VecRef) and TrainerHost gains the callbacks, the step's metrics and the callbacks' stop.
+// to change (VecRef) and TrainerHost gains the callbacks, the step's metrics, the callbacks' stop and
+// save_parameters (checkpoints).
 //
 // Beside the number, the fingerprint carries a hash of the SDK's public headers (the field "headers",
 // computed by CMake when it configures the SDK, installed as featurelab/sdk_headers.hpp): a plugin built

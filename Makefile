@@ -86,7 +86,8 @@ bench: configure
 # (a reduction such as ARGS='--set experiment.seeds=[0]' is stated in RESULTS.md). A tree with uncommitted
 # changes to anything but documentation is refused (no commit would reproduce the results); ALLOW_DIRTY=1 runs
 # anyway and marks every section it writes in bold with the changes' sha256. KEEP_FINISHED=1 keeps the pipelines
-# that already finished at this commit (an interrupted run of every pack goes on where it stopped).
+# that already finished at this commit, and the finished jobs of the one that was interrupted (an interrupted
+# run of every pack goes on where it stopped).
 reproduce: build
 	scripts/reproduce.sh --build $(BUILD) --jobs $(JOBS) $(if $(PIPELINE),--pipeline $(PIPELINE)) $(if $(ALLOW_DIRTY),--allow-dirty) $(if $(KEEP_FINISHED),--keep-finished) --args "$(ARGS)" $(PACK)
 

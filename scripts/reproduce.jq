@@ -169,6 +169,9 @@ def pipeline_pass:
         "`featurelab run \($file)` "
           + (if ($meta.args | length) > 0 then "with `\($meta.args | cell)` " else "" end)
           + "(`--jobs \($meta.jobs)`): **\($njobs) job\(if $njobs == 1 then "" else "s" end)** (\($ok) ok), wall time **\($meta.wall_s | duration)**"
+          + (if ($meta.resumed_jobs // 0) > 0 then
+               " (resumed after an interruption: \($meta.resumed_jobs) of the jobs had finished before, at the same commit and build, and are not in this time)"
+             else "" end)
           + " on \($meta.cores) cores (load average \($meta.load) at the start), exit code \($meta.rc)"
           + (if ($ARGS.named.recollected // "") != "" then " (the run's)" else "" end) + ";"
           + " finished \($meta.date) at commit `\($meta.commit)`\($meta | uncommitted)"

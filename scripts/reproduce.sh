@@ -13,7 +13,9 @@
 #   --results-only  run nothing: rewrite RESULTS.md from the run directories already there
 #   --keep-finished keep a pipeline whose run directory already holds a finished run (reproduce.json) of this
 #                   same commit, clean tree and ARGS: an interrupted `make reproduce` of many packs goes on
-#                   where it stopped, and every section still names one commit (the run's own wall time stays)
+#                   where it stopped, and every section still names one commit (the run's own wall time stays);
+#                   the pipeline that was interrupted keeps its finished jobs and reruns the others (its wall
+#                   time is then the last attempt's, and RESULTS.md says how many jobs finished before it)
 #   --allow-dirty   run in a tree with uncommitted changes to anything but documentation (*.md): every section
 #                   it writes then says so in bold, with the sha256 of the changes (refused without it)
 # Exit code: 0 if every pipeline run exited 0 (jobs ok, assertions held), else 1; 2 for a bad command line.
@@ -96,14 +98,28 @@ run_pipeline() {  # run_pipeline PACK FILE
     [[ $(jq -r .rc "$out/reproduce.json") -eq 0 ]] || status=1
     return
   fi
-  rm -rf "$out" "$out.log"
-  mkdir -p "runs/reproduce/$pack"
+  # An interrupted run of this pipeline at this commit (started here, never finished): with --keep-finished its
+  # finished jobs are kept and the others rerun (`featurelab run` resumes a run directory; it refuses another
+  # build). Otherwise the pipeline starts from an empty directory.
+  local resumed=0
+  if [[ $keep_finished -eq 1 && ! -f $out/reproduce.json && -f $out.started.json && -f $out/run.json ]] &&
+    jq -e --arg commit "$commit" --arg args "$args" \
+      '.commit == $commit and .dirty == false and .args == $args' "$out.started.json" >/dev/null; then
+    resumed=$(find "$out/jobs" -name done 2>/dev/null | wc -l)
+    echo "reproduce: $pack/$name: resumed, $resumed job(s) finished before it was interrupted at commit $commit"
+  else
+    rm -rf "$out" "$out.log" "$out.started.json"
+    mkdir -p "runs/reproduce/$pack"
+    jq -n --arg commit "$commit" --argjson dirty "$dirty" --arg args "$args" \
+      --arg date "$(date -u +'%Y-%m-%d %H:%M UTC')" \
+      '{commit: $commit, dirty: $dirty, args: $args, date: $date}' >"$out.started.json"
+  fi
   echo "reproduce: $pack/$name: featurelab run $file --out $out --jobs $jobs ${extra[*]} (log: $out.log)"
   local load
   load=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo unknown)
   start=$(date +%s.%N)
   rc=0
-  "$featurelab" run "$file" --out "$out" --jobs "$jobs" "${extra[@]}" >"$out.log" 2>&1 || rc=$?
+  "$featurelab" run "$file" --out "$out" --jobs "$jobs" "${extra[@]}" >>"$out.log" 2>&1 || rc=$?
   local wall
   wall=$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { print a - b }')
   mkdir -p "$out"
@@ -112,8 +128,10 @@ run_pipeline() {  # run_pipeline PACK FILE
   jq -n --argjson wall "$wall" --argjson rc "$rc" --arg args "$args" --argjson jobs "$jobs" \
     --arg date "$(date -u +'%Y-%m-%d %H:%M UTC')" --arg commit "$commit" --argjson dirty "$dirty" \
     --arg diff_hash "$diff_hash" --argjson cores "$cores" --arg load "$load" --arg revision "$revision" \
+    --argjson resumed "$resumed" \
     '{wall_s: $wall, rc: $rc, args: $args, jobs: $jobs, date: $date, commit: $commit, dirty: $dirty,
-      diff_sha256: $diff_hash, cores: $cores, load: $load, build_revision: $revision}' >"$out/reproduce.json"
+      diff_sha256: $diff_hash, cores: $cores, load: $load, build_revision: $revision, resumed_jobs: $resumed}' \
+    >"$out/reproduce.json"
   printf 'reproduce: %s/%s: exit %d, %.1f s\n' "$pack" "$name" "$rc" "$wall"
   [[ $rc -eq 0 ]] || status=1
 }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make reproduce's results prove where they came from (scripts/reproduce.sh on a pack of one small pipeline, in a
-# git repository of its own): a clean commit is named; a tree with uncommitted changes to a pipeline is refused,
+# git repository of its own): a clean commit is named; --keep-finished keeps finished pipelines and resumes an
+# interrupted one; a tree with uncommitted changes to a pipeline is refused,
 # or, with --allow-dirty, run and marked in bold with the changes' hash; documentation edits do not count; a
 # section whose assertions `featurelab collect` re-evaluated says so; a metric with no step-0 value is reported
 # as missing there, not as failing at initialisation.
@@ -55,9 +56,24 @@ expect 0 "featurelab run" -- reproduce --keep-finished mini
 check "... and after a new commit it runs again" test "$(stat -c %Y "$repo/runs/reproduce/mini/sweep/reproduce.json")" != "$stamp"
 commit=$(git -C "$repo" rev-parse --short HEAD)
 
+# --keep-finished after an interruption (a run killed before its record: reproduce.json missing, a job not done):
+# the finished jobs are kept, the others rerun, and RESULTS.md says so. Without it the pipeline starts afresh.
+run=$repo/runs/reproduce/mini/sweep
+rm "$run/reproduce.json" "$(ls -d "$run"/jobs/0001-*)/done"
+kept=$(ls -d "$run"/jobs/0000-*)/metrics.jsonl
+stamp=$(stat -c %Y "$kept")
+sleep 1
+expect 0 "sweep: resumed, 3 job\(s\) finished before it was interrupted at commit $commit" -- reproduce --keep-finished mini
+check "the interrupted pipeline kept its finished jobs" test "$(stat -c %Y "$kept")" = "$stamp"
+check "... reran the unfinished one" test -f "$(ls -d "$run"/jobs/0001-*)/done"
+check "... and RESULTS.md says how many had finished" grep -q "resumed after an interruption: 3 of the jobs had finished before" "$results"
+rm "$run/reproduce.json" "$(ls -d "$run"/jobs/0001-*)/done"
+expect 0 "" -- reproduce mini
+check "without --keep-finished an interrupted pipeline starts from an empty directory" test "$(stat -c %Y "$kept")" != "$stamp"
+check "... and RESULTS.md says nothing of a resumption" bash -c "! grep -q 'resumed after an interruption' '$results'"
+
 # The assertions edited after the run (collect reads them from the first job's config.toml) and re-evaluated on
 # its jobs; train.loss has no value at step 0.
-run=$repo/runs/reproduce/mini/sweep
 expect 0 "" -- reproduce mini
 cat >>"$(ls -d "$run"/jobs/0000-*)/config.toml" <<'EOF'
 

@@ -172,7 +172,9 @@ def pipeline_pass:
           + (if ($meta.resumed_jobs // 0) > 0 then
                " (resumed after an interruption: \($meta.resumed_jobs) of the jobs had finished before, at the same commit and build, and are not in this time)"
              else "" end)
-          + " on \($meta.cores) cores (load average \($meta.load) at the start), exit code \($meta.rc)"
+          + " on \($meta.cores) cores (load average \($meta.load) at the start"
+          + (if ($meta.product_kernel // "") != "" then ", products on \($meta.product_kernel)" else "" end)
+          + "), exit code \($meta.rc)"
           + (if ($ARGS.named.recollected // "") != "" then " (the run's)" else "" end) + ";"
           + " finished \($meta.date) at commit `\($meta.commit)`\($meta | uncommitted)"
           + (if $meta.build_revision != $meta.commit then ", featurelab built at `\($meta.build_revision)`" else "" end) + ".",

@@ -123,14 +123,16 @@ run_pipeline() {  # run_pipeline PACK FILE
   local wall
   wall=$(awk -v a="$(date +%s.%N)" -v b="$start" 'BEGIN { print a - b }')
   mkdir -p "$out"
-  local revision
+  local revision kernel
   revision=$(jq -r '.git_revision // "unknown"' "$out/manifest.json" 2>/dev/null || echo unknown)
+  kernel=$(jq -r '.product_kernel.kernel // "unknown"' "$out/manifest.json" 2>/dev/null || echo unknown)
   jq -n --argjson wall "$wall" --argjson rc "$rc" --arg args "$args" --argjson jobs "$jobs" \
     --arg date "$(date -u +'%Y-%m-%d %H:%M UTC')" --arg commit "$commit" --argjson dirty "$dirty" \
     --arg diff_hash "$diff_hash" --argjson cores "$cores" --arg load "$load" --arg revision "$revision" \
-    --argjson resumed "$resumed" \
+    --argjson resumed "$resumed" --arg kernel "$kernel" \
     '{wall_s: $wall, rc: $rc, args: $args, jobs: $jobs, date: $date, commit: $commit, dirty: $dirty,
-      diff_sha256: $diff_hash, cores: $cores, load: $load, build_revision: $revision, resumed_jobs: $resumed}' \
+      diff_sha256: $diff_hash, cores: $cores, load: $load, build_revision: $revision, resumed_jobs: $resumed,
+      product_kernel: $kernel}' \
     >"$out/reproduce.json"
   printf 'reproduce: %s/%s: exit %d, %.1f s\n' "$pack" "$name" "$rc" "$wall"
   [[ $rc -eq 0 ]] || status=1

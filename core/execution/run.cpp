@@ -15,6 +15,7 @@
 #include "execution/workers.hpp"
 #include "kernel/io/atomic_file.hpp"
 
+#include <featurelab/product_kernel.hpp>
 #include <featurelab/version.hpp>
 
 #include <fmt/format.h>
@@ -44,6 +45,8 @@ json manifest(const RunPlan& plan) {
   m["git_dirty"] = build_git_dirty();
   m["host"] = host_name();
   m["fingerprint"] = build_fingerprint();
+  // What runs the blocked products in every job (run_builds.hpp: a run taken up again uses it too).
+  m["product_kernel"] = {{"kernel", product_kernel_name(product_kernel())}, {"why", product_kernel_reason()}};
   m["pipeline"] = fs::absolute(plan.file).string();
   json packs = json::array();
   for (const PackRecord* pack : packs_of(plan)) {

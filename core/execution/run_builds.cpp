@@ -2,10 +2,12 @@
 #include "execution/run_builds.hpp"
 
 #include <featurelab/core/errors.hpp>
+#include <featurelab/product_kernel.hpp>
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdlib>
 #include <fstream>
 #include <map>
 
@@ -35,7 +37,45 @@ std::map<std::string, std::string> recorded_builds(const fs::path& run_dir) {
   return builds;
 }
 
+// manifest.json's "product_kernel" -> "kernel"; empty when the file or the record is missing (a run of an
+// earlier version).
+std::string recorded_product_kernel(const fs::path& run_dir) {
+  const fs::path file = run_dir / "manifest.json";
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return {};
+  std::ifstream in(file);
+  try {
+    const auto manifest = nlohmann::json::parse(in);
+    if (!manifest.contains("product_kernel")) return {};
+    return manifest.at("product_kernel").at("kernel").get<std::string>();
+  } catch (const std::exception& e) {
+    throw ConfigError({{file.string(), std::string("unreadable run manifest (") + e.what() +
+                                           "), so the product kernel this run used is unknown; use another --out"}});
+  }
+}
+
 }  // namespace
+
+void use_recorded_product_kernel(const fs::path& run_dir) {
+  const std::string recorded = recorded_product_kernel(run_dir);
+  if (recorded.empty()) return;
+  const fs::path file = run_dir / "manifest.json";
+  const ProductKernel kernel = parse_product_kernel(recorded, file.string() + ": product_kernel");
+  if (kernel == product_kernel()) return;
+  const char* asked = std::getenv("FEATURELAB_PRODUCT_KERNEL");
+  if (asked && *asked) {
+    throw ConfigError({{file.string(), "this run's jobs ran their products on " + recorded + ", and " +
+                                           "FEATURELAB_PRODUCT_KERNEL=" + asked + " asks for " +
+                                           product_kernel_name(product_kernel()) +
+                                           ": one run never mixes two kernels' roundings; unset it, or use another --out"}});
+  }
+  if (!product_kernel_available(kernel)) {
+    throw ConfigError({{file.string(), "this run's jobs ran their products on " + recorded +
+                                           ", which this build does not have (built with -DFEATURELAB_BLAS=eigen, or "
+                                           "without libblis4-serial); finish it with a build that has it, or use another --out"}});
+  }
+  set_product_kernel(kernel, "the run's (" + file.string() + "), chosen when it started");
+}
 
 std::vector<const PackRecord*> packs_of(const RunPlan& plan) {
   std::vector<const PackRecord*> packs;
@@ -64,6 +104,7 @@ void pin_run_packs(const RunPlan& plan, const Catalog& catalog) {
 void check_resumed_builds(const fs::path& out, const RunPlan& plan) {
   std::error_code ec;
   if (!fs::exists(out / "run.json", ec)) return;
+  use_recorded_product_kernel(out);
   const auto recorded = recorded_builds(out);
   for (const PackRecord* pack : packs_of(plan)) {
     const auto it = recorded.find(pack->manifest.name);
@@ -79,6 +120,7 @@ void check_resumed_builds(const fs::path& out, const RunPlan& plan) {
 }
 
 void pin_recorded_builds(const fs::path& run_dir, const Catalog& catalog) {
+  use_recorded_product_kernel(run_dir);
   const auto recorded = recorded_builds(run_dir);
   for (const auto& pack : catalog.packs()) {
     if (auto it = recorded.find(pack->manifest.name); it != recorded.end()) Catalog::pin_to(*pack, it->second);

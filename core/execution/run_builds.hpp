@@ -22,9 +22,15 @@ std::vector<const PackRecord*> packs_of(const RunPlan& plan);
 void pin_run_packs(const RunPlan& plan, const Catalog& catalog);
 
 // Before taking up the run directory `out` again: every pack its manifest.json records with a
-// SHA-256 and that the plan uses must be pinned to the same one. Throws PluginError naming the pack
+// SHA-256 and that the plan uses must be pinned to the same one, and the recorded product kernel is used. Throws PluginError naming the pack
 // and both hashes. A directory without a run, or without recorded hashes, is not checked.
 void check_resumed_builds(const std::filesystem::path& out, const RunPlan& plan);
+
+// The product kernel the run directory's manifest.json records (featurelab/product_kernel.hpp) becomes this
+// process's, and its workers': a run never mixes two kernels' roundings. Throws ConfigError when this build
+// lacks it, or FEATURELAB_PRODUCT_KERNEL asks for the other. Nothing recorded: nothing changes. Both functions
+// below call it.
+void use_recorded_product_kernel(const std::filesystem::path& run_dir);
 
 // For `featurelab job`: pins the catalog's packs to the builds the run directory's manifest.json
 // records, so a job whose plugin was rebuilt since the run was prepared fails instead of running

@@ -11,6 +11,8 @@
 #include "execution/stop_signals.hpp"
 #include "kernel/job/plan.hpp"
 
+#include <featurelab/product_kernel.hpp>
+
 #include <spdlog/logger.h>
 
 namespace featurelab {
@@ -54,6 +56,7 @@ Plan Session::plan(const std::filesystem::path& file, const std::vector<std::str
 int Session::worker_count(int requested) { return featurelab::worker_count(requested, *log_); }
 
 RunOutcome Session::run(const Plan& plan, const RunRequest& request) {
+  check_product_kernel_environment();  // FEATURELAB_PRODUCT_KERNEL names a kernel this build has
   RunOptions options = run_options(*plan.plan_, request, *log_);
   options.live_progress = request.live_progress;
   options.log = log_.get();
@@ -64,6 +67,7 @@ RunOutcome Session::run(const Plan& plan, const RunRequest& request) {
 }
 
 int Session::run_jobs(const JobsRequest& request) {
+  check_product_kernel_environment();
   check_job_limits(request.limits);
   pin_recorded_builds(request.run_dir, catalog_);
   RunOptions options;
@@ -80,6 +84,7 @@ int Session::run_jobs(const JobsRequest& request) {
 }
 
 int Session::evaluate(const EvaluationRequest& request) {
+  check_product_kernel_environment();
   check_job_limits(request.limits);
   // The run's own builds, as `featurelab job` loads them: a plugin rebuilt since would measure the saved
   // parameters with other code, and the values would differ from the run's without a word.

@@ -15,9 +15,11 @@
 #include "huge_pages.hpp"
 #include "openmp_waiting.hpp"
 
+#include <featurelab/product_kernel.hpp>
 #include <featurelab/version.hpp>
 
 #include <cstdio>
+#include <functional>
 #include <iostream>
 
 int main(int argc, char** argv) {
@@ -29,8 +31,10 @@ int main(int argc, char** argv) {
                "Exit codes: 0 ok, 1 job or assertion failed, 2 bad input, 3 plugin refused, 75 run directory or\n"
                "job busy (in use by another featurelab), 128+N stopped by signal N: 130 Ctrl-C, 143 SIGTERM,\n"
                "129 SIGHUP (running jobs finish their step and are marked interrupted; resume with --resume)."};
-  app.set_version_flag("--version", std::string("featurelab ") + FEATURELAB_SDK_VERSION + " (ABI " +
-                                         std::to_string(FEATURELAB_ABI_VERSION) + ")");
+  app.set_version_flag("--version", std::function<std::string()>([] {
+    return std::string("featurelab ") + FEATURELAB_SDK_VERSION + " (ABI " + std::to_string(FEATURELAB_ABI_VERSION) +
+           ")\nproducts: " + product_kernel_name(product_kernel()) + ": " + product_kernel_reason();
+  }));
   app.require_subcommand(1);
   app.fallthrough();  // global options (-q, --plugin-path) may also follow the subcommand
   cli::GlobalOptions global;

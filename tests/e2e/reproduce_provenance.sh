@@ -24,6 +24,7 @@ reproduce() { bash "$repo/scripts/reproduce.sh" --build "$build" --jobs 2 "$@"; 
 expect 0 "wrote plugins/mini/RESULTS.md" -- reproduce mini
 check "a clean tree: RESULTS.md names the commit ($commit)" grep -q "at commit \`$commit\`" "$results"
 check "... and says nothing of uncommitted changes" bash -c "! grep -q 'uncommitted' '$results'"
+check "... and the kernel the products ran on" grep -qE "products on (eigen|blis-serial)\)" "$results"
 
 echo "# edited" >>"$repo/plugins/mini/README.md"
 expect 0 "wrote plugins/mini/RESULTS.md" -- reproduce mini

@@ -4,6 +4,7 @@
 #include "kernel/io/sha256.hpp"
 
 #include <featurelab/data_files.hpp>
+#include <featurelab/product_kernel.hpp>
 #include <featurelab/version.hpp>
 
 #include <chrono>
@@ -74,6 +75,8 @@ nlohmann::json provenance(const std::string& started, const std::string& ended) 
   p["build"] = {{"featurelab_version", FEATURELAB_SDK_VERSION},
                 {"git_revision", revision.empty() ? nlohmann::json(nullptr) : nlohmann::json(revision)},
                 {"git_dirty", build_git_dirty()}};
+  // The kernel of the blocked products rounds the products its own way (featurelab/product_kernel.hpp).
+  p["product_kernel"] = {{"kernel", product_kernel_name(product_kernel())}, {"why", product_kernel_reason()}};
   const nlohmann::json slurm = slurm_ids();
   if (!slurm.empty()) p["slurm"] = slurm;
   p["started"] = started;

@@ -13,12 +13,14 @@
 // destination presized to A.rows() × B.cols(). Nothing is allocated beyond Eigen's packing buffers
 // (on the stack below EIGEN_STACK_ALLOCATION_LIMIT).
 //
-// The kernel of a block: Eigen's, or in a build with -DFEATURELAB_BLAS=blis (FEATURELAB_BLIS) Debian's
-// serial BLIS through its CBLAS interface, for blocks large enough in every dimension that it wins
-// (blas_block below; a block with an inner dimension of 2 runs several times slower in BLIS than in
-// Eigen). Which kernel runs is decided by the block's shape and the operands' layout alone.
+// The kernel of a block: Eigen's, or where the process runs BLIS (product_kernel.hpp: a build linked with
+// Debian's serial BLIS, on a CPU BLIS has kernels for) BLIS through its CBLAS interface, for blocks large
+// enough in every dimension that it wins (blas_block below; a block with an inner dimension of 2 runs
+// several times slower in BLIS than in Eigen). Which kernel runs a block is decided by the process's kernel,
+// the block's shape and the operands' layout alone.
 #pragma once
 
+#include <featurelab/product_kernel.hpp>
 #include <featurelab/threads.hpp>
 #include <featurelab/types.hpp>
 
@@ -116,12 +118,15 @@ bool blas_product(Dst& C, const Lhs& A, const Rhs& B, Scalar beta) {
 }
 #endif
 
-// One output block: C = A·B, or C += A·B with `accumulate`, on the build's kernel (above).
+// One output block: C = A·B, or C += A·B with `accumulate`, on the process's kernel (above).
 template <class Dst, class Lhs, class Rhs>
 void block_product(Dst&& C, const Lhs& A, const Rhs& B, bool accumulate) {
 #ifdef FEATURELAB_BLIS
   constexpr bool gradient_layout = is_row_major<Lhs> != is_row_major<Dst> && is_row_major<Rhs> == is_row_major<Dst>;
-  if (blas_block(gradient_layout, A.rows(), A.cols(), B.cols()) && blas_product(C, A, B, accumulate ? Scalar(1) : Scalar(0))) return;
+  if (product_kernel() == ProductKernel::blis && blas_block(gradient_layout, A.rows(), A.cols(), B.cols()) &&
+      blas_product(C, A, B, accumulate ? Scalar(1) : Scalar(0))) {
+    return;
+  }
 #endif
   if (accumulate) {
     C.noalias() += A * B;

@@ -4,6 +4,7 @@
 #include "truncated_activation.hpp"
 
 #include <featurelab/error.hpp>
+#include <featurelab/parallel_product.hpp>
 
 namespace featurelab::feature_emergence_pack {
 
@@ -38,15 +39,20 @@ void NtkTwoLayer::init(Rng& rng) {
   block(da_).setZero();
 }
 
+// The products over the batch (n × D by D × m, and the gradient's m × n by n × D) are blocked products on the job's
+// threads and the process's kernel (featurelab/parallel_product.hpp), as the network's own (truncated_two_layer.cpp):
+// the accuracy probe runs this forward pass over all 50,000 training samples at every evaluation, which on one
+// thread and Eigen's kernel cost more than the training steps between two evaluations (bench/README.md, round 23).
 void NtkTwoLayer::forward(ConstMatRef X, MatRef out) {
-  Z_.noalias() = X * block(W0_).transpose();
+  Z_.resize(X.rows(), width_);
+  parallel_product_rows(Z_, X, block(W0_).transpose());
   Z_.rowwise() += block(b0_).row(0);
   H_.resize(Z_.rows(), Z_.cols());
   S_.resize(Z_.rows(), Z_.cols());
   truncated_relu(Z_, smoothing_, H_, S_);
   S_.array().rowwise() *= block(a0_).row(0).array();
   // Reuse Z_ for X ΔWᵀ + Δb.
-  Z_.noalias() = X * block(dW_).transpose();
+  parallel_product_rows(Z_, X, block(dW_).transpose());
   Z_.rowwise() += block(db_).row(0);
   out.noalias() = H_ * block(da_).transpose();
   out.col(0) += (S_.array() * Z_.array()).rowwise().sum().matrix();
@@ -58,7 +64,7 @@ void NtkTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
   MatMap ga = grad_block(grad, da_);
   ga.noalias() = dout.transpose() * H_;
   G_ = S_.array().colwise() * dout.col(0).array();
-  gW.noalias() = G_.transpose() * X;
+  parallel_product_cols(gW, G_.transpose(), X);
   gb = G_.colwise().sum();
 }
 

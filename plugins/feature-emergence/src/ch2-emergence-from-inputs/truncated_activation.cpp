@@ -1,6 +1,8 @@
 // Elementwise; the smoothed form evaluates two normal CDFs and densities per entry, in packets.
 #include "truncated_activation.hpp"
 
+#include <featurelab/threads.hpp>
+
 #include <unsupported/Eigen/SpecialFunctions>
 
 #include <algorithm>
@@ -31,32 +33,39 @@ void smoothed_block(const Block& z, Scalar s, Block& h, Block& dh) {
 }
 }  // namespace
 
+// Rows in the fixed chunks of featurelab/threads.hpp, on the job's threads: each entry is computed alone, so the
+// bits do not depend on the threads (the accuracy probe's forward pass over 60,000 rows spent most of its time
+// here on one thread).
 void truncated_relu(ConstMatRef Z, double smoothing, MatRef H, MatRef dH) {
   if (smoothing <= 0) {
     // One pass a row, σ and σ′ together, which the compiler vectorizes (Eigen's boolean mask was a scalar loop).
-    for (Index r = 0; r < Z.rows(); ++r) {
-      const Scalar* z = Z.row(r).data();
-      Scalar* h = H.row(r).data();
-      Scalar* dh = dH.row(r).data();
-      for (Index c = 0; c < Z.cols(); ++c) {
-        h[c] = std::min(std::max(z[c], Scalar(0)), Scalar(1));
-        dh[c] = z[c] > Scalar(0) && z[c] < Scalar(1) ? Scalar(1) : Scalar(0);
+    parallel_over_chunks(Z.rows(), [&](Index, Index begin, Index end) {
+      for (Index r = begin; r < end; ++r) {
+        const Scalar* z = Z.row(r).data();
+        Scalar* h = H.row(r).data();
+        Scalar* dh = dH.row(r).data();
+        for (Index c = 0; c < Z.cols(); ++c) {
+          h[c] = std::min(std::max(z[c], Scalar(0)), Scalar(1));
+          dh[c] = z[c] > Scalar(0) && z[c] < Scalar(1) ? Scalar(1) : Scalar(0);
+        }
       }
-    }
+    }, Z.size());
     return;
   }
   const auto s = static_cast<Scalar>(smoothing);
-  Block z, h, dh;
-  for (Index r = 0; r < Z.rows(); ++r) {
-    for (Index c = 0; c < Z.cols(); c += kBlock) {
-      const Index n = std::min(kBlock, Z.cols() - c);
-      z.setZero();
-      z.head(n) = Z.row(r).segment(c, n).transpose().array();
-      smoothed_block(z, s, h, dh);
-      H.row(r).segment(c, n) = h.head(n).transpose().matrix();
-      dH.row(r).segment(c, n) = dh.head(n).transpose().matrix();
+  parallel_over_chunks(Z.rows(), [&](Index, Index begin, Index end) {
+    Block z, h, dh;
+    for (Index r = begin; r < end; ++r) {
+      for (Index c = 0; c < Z.cols(); c += kBlock) {
+        const Index n = std::min(kBlock, Z.cols() - c);
+        z.setZero();
+        z.head(n) = Z.row(r).segment(c, n).transpose().array();
+        smoothed_block(z, s, h, dh);
+        H.row(r).segment(c, n) = h.head(n).transpose().matrix();
+        dH.row(r).segment(c, n) = dh.head(n).transpose().matrix();
+      }
     }
-  }
+  }, Z.size());
 }
 
 void declare_network_schema(Schema& s) {

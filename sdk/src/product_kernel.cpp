@@ -125,7 +125,6 @@ void set_product_kernel(ProductKernel kernel, const std::string& why) {
   const std::lock_guard<std::mutex> lock(deciding);
   reason = why;
   decided.store(static_cast<int>(kernel), std::memory_order_release);
-  ::setenv(kVariable, kernel == ProductKernel::blis ? "blis" : "eigen", 1);
 }
 
 }  // namespace featurelab

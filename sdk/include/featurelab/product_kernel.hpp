@@ -34,8 +34,8 @@ bool product_kernel_available(ProductKernel kernel);
 // Throws featurelab::Error when FEATURELAB_PRODUCT_KERNEL names no kernel, or one this build cannot run.
 void check_product_kernel_environment();
 
-// Sets this process's kernel, and FEATURELAB_PRODUCT_KERNEL for the processes it starts; `why` is recorded.
-// Throws featurelab::Error for a kernel this build cannot run. Call it before the first product.
+// Sets this process's kernel (the workers it forks inherit it); `why` is recorded. Throws featurelab::Error for a
+// kernel this build cannot run. Call it before the products it should reach.
 void set_product_kernel(ProductKernel kernel, const std::string& why);
 
 // The kernel a name ("eigen", "blis" or "blis-serial") stands for; throws featurelab::Error for any other.

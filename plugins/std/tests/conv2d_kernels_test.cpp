@@ -79,3 +79,62 @@ TEST_CASE("conv2d kernels: 8 channels two positions or two taps a register give 
     CHECK(same_bits(dT_paired, dT_general));
   }
 }
+
+TEST_CASE("conv2d kernels: the bias gradient's sums inside the filter gradient's tiles give add_column_sums' bits") {
+  // Output channels: a half register, two half registers' worth, one strip, two strips, two strips and one, and
+  // 8 (the paired kernel); filter rows shorter than a tile (the sums alone) and longer.
+  const Index outputs[] = {3, 8, 16, 24, 32, 40};
+  const Shape shapes[] = {{1, 3, 1, 12, 12}, {8, 3, 1, 16, 16}, {16, 5, 2, 17, 15}};
+  for (const Shape& shape : shapes) {
+    for (const Index cols : outputs) {
+      const kernels::Geometry g = geometry(shape);
+      CAPTURE(shape.channels, shape.kernel, shape.stride, cols);
+      const Index width = kernels::strip_width(cols), positions = g.out_height * g.out_width;
+      const Index values = shape.padded_height * shape.padded_width * shape.channels, taps = g.kernel * g.run();
+      const std::vector<Scalar> image = normal_values(values, 11), start = normal_values(taps * width, 12);
+      std::vector<Scalar> G = normal_values(positions * width, 13);
+      for (Index p = 0; p < positions; ++p) std::fill(G.begin() + p * width + cols, G.begin() + (p + 1) * width, Scalar(0));
+      const std::vector<Scalar> sums_start = normal_values(width, 14);
+
+      std::vector<Scalar> dT_alone = start, sums_alone = sums_start;
+      kernels::add_tap_gradients(image.data(), g, G.data(), cols, dT_alone.data());
+      kernels::add_column_sums(G.data(), positions, cols, sums_alone.data());
+      std::vector<Scalar> dT_fused = start, sums_fused = sums_start;
+      kernels::add_tap_gradients(image.data(), g, G.data(), cols, dT_fused.data(), sums_fused.data());
+      CHECK(same_bits(dT_fused, dT_alone));
+      CHECK(same_bits(sums_fused, sums_alone));
+      CHECK_FALSE(same_bits(sums_fused, sums_start));  // the sums were added at all
+
+      if (cols != 8) continue;
+      std::vector<Scalar> G2(positions * 16);
+      kernels::twice(G.data(), positions, G2.data());
+      std::vector<Scalar> dT_paired = start, sums_paired = sums_start;
+      kernels::add_tap_gradients_paired(image.data(), g, G.data(), G2.data(), dT_paired.data(), sums_paired.data());
+      CHECK(same_bits(dT_paired, dT_alone));
+      CHECK(same_bits(sums_paired, sums_alone));
+    }
+  }
+}
+
+TEST_CASE("conv2d kernels: tiles with the input step as a constant give the runtime step's bits") {
+  // Input steps 8, 16 and 32 (the constants) at stride 1, and 16 as stride 2 × 8 channels.
+  const Shape shapes[] = {{8, 3, 1, 16, 16}, {16, 3, 1, 18, 18}, {32, 3, 1, 9, 9}, {8, 3, 2, 17, 17}};
+  for (const Shape& shape : shapes) {
+    for (const Index cols : {Index(8), Index(16), Index(40)}) {
+      const kernels::Geometry g = geometry(shape);
+      CAPTURE(shape.channels, shape.stride, cols);
+      const Index width = kernels::strip_width(cols), positions = g.out_height * g.out_width, taps = g.kernel * g.run();
+      const Index values = shape.padded_height * shape.padded_width * shape.channels;
+      const std::vector<Scalar> image = normal_values(values, 21), T = normal_values(taps * width, 22), bias = normal_values(width, 23);
+      std::vector<Scalar> constant(positions * cols), runtime(positions * cols);
+      kernels::correlate(image.data(), g, T.data(), cols, bias.data(), constant.data(), cols);
+      if (kernels::lanes_for(cols) == std_pack::kLanes) {
+        kernels::detail::correlate_lanes_stepped<std_pack::kLanes, 0>(image.data(), g, T.data(), cols, bias.data(), runtime.data(), cols);
+      } else {
+        kernels::detail::correlate_lanes_stepped<std_pack::kHalfLanes, 0>(image.data(), g, T.data(), cols, bias.data(), runtime.data(),
+                                                                         cols);
+      }
+      CHECK(same_bits(constant, runtime));
+    }
+  }
+}

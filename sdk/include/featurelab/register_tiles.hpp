@@ -12,6 +12,12 @@ namespace featurelab::register_tiles {
 constexpr Index kLanes = Eigen::internal::packet_traits<Scalar>::size;
 using Strip = Eigen::Array<Scalar, kLanes, 1>;
 
+// Before a loop over a tile's registers (its accumulators, positions or taps): unrolled whatever its trip count,
+// so each accumulator stays in its own register. GCC unrolls loops of at most 16 trips by itself; a tile of 24
+// taps left its accumulators on the stack, a load and a store around every multiply-add (bench/README.md, round
+// 24). Clang reads the same pragma.
+#define FEATURELAB_UNROLL_TILE _Pragma("GCC unroll 32")
+
 #ifdef EIGEN_ARCH_DEFAULT_NUMBER_OF_REGISTERS
 constexpr bool kManyRegisters = EIGEN_ARCH_DEFAULT_NUMBER_OF_REGISTERS >= 32;
 #else

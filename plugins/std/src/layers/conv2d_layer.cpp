@@ -285,16 +285,18 @@ void Conv2dLayer::backward_from(const LayerPass& pass, LayerGrads& grads,
           rows.leftCols(cols) = ConstMatMap(G, positions, cols);
           G = rows.data();
         }
-        if (sums) conv2d_kernels::add_column_sums(G, positions, cols, sums->row(chunk).data());
+        // ∇b inside ∇W's first tile when both train (the same bits as its own pass).
+        Scalar* column_sums = sums ? sums->row(chunk).data() : nullptr;
+        if (!partial && column_sums) conv2d_kernels::add_column_sums(G, positions, cols, column_sums);
         if (partial) {
           const Scalar* image = padded_image(pass.in.row(i).data(), padded, chunk);
           Scalar* dT = partial->middleRows(chunk * patch_size_, patch_size_).data();
           if (paired_grads) {
             Scalar* G2 = paired_grads->row(chunk).data();
             conv2d_kernels::twice(G, positions, G2);
-            conv2d_kernels::add_tap_gradients_paired(image, forward_, G, G2, dT);
+            conv2d_kernels::add_tap_gradients_paired(image, forward_, G, G2, dT, column_sums);
           } else {
-            conv2d_kernels::add_tap_gradients(image, forward_, G, cols, dT);
+            conv2d_kernels::add_tap_gradients(image, forward_, G, cols, dT, column_sums);
           }
         }
       }

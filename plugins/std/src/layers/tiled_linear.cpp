@@ -12,8 +12,9 @@ namespace {
 
 // A product below this many operations runs on one thread: handing half of it to a second costs more than that
 // half. Measured on the composed transformer at width 64, whose MLP products have 4.2 MFLOP: on two threads their
-// halves made the step slower than on one (bench/README.md round 21).
-constexpr double kMinBlockedFlops = 1.6e7;
+// halves made the step slower than on one (bench/README.md round 21); conv-net's head at Fashion-MNIST's batch
+// (750 × 784 × 10, 11.8 MFLOP) gains from two (round 24).
+constexpr double kMinBlockedFlops = 1e7;
 
 // Blocks of at least 64 rows, at most 4: shape only, never the thread count.
 Index blocks_of(Index extent, double flops) {

@@ -1,5 +1,6 @@
 #include <featurelab/core/tidy_tables.hpp>
 
+#include "results/config_keys.hpp"
 #include "results/run_records.hpp"
 
 #include <featurelab/error.hpp>
@@ -45,6 +46,36 @@ bool matches(const std::vector<std::string>& patterns, const std::string& metric
                      [&](const std::string& p) { return fnmatch(p.c_str(), metric.c_str(), 0) == 0; });
 }
 
+// Of several runs, the settings whose values differ between them (each run's config.toml) and no sweep sets: per run,
+// its value of each such key, in the key's column (the columns appended to `axes`). The assertions are not settings
+// and the [sweep] table is in the axes already. A run without config.toml (written before it was kept) adds none.
+std::vector<std::map<std::string, std::string>> differing_settings(const std::vector<fs::path>& runs, std::vector<std::string>& axes) {
+  std::vector<std::map<std::string, std::string>> settings;
+  if (runs.size() < 2) return settings;
+  for (const auto& run : runs) {
+    if (!fs::exists(run / "config.toml")) return {};
+    settings.push_back(configuration_keys(run / "config.toml"));
+  }
+  std::set<std::string> keys;
+  for (const auto& run : settings) {
+    for (const auto& [key, value] : run) keys.insert(key);
+  }
+  const auto excluded = [&](const std::string& key) {
+    return key.rfind("assert.", 0) == 0 || key.rfind("sweep.", 0) == 0 ||
+           std::find(axes.begin(), axes.end(), key) != axes.end();
+  };
+  for (const auto& key : keys) {
+    if (excluded(key)) continue;
+    const auto first = settings.front().find(key);
+    const bool same = std::all_of(settings.begin(), settings.end(), [&](const auto& run) {
+      const auto found = run.find(key);
+      return found != run.end() && first != settings.front().end() && found->second == first->second;
+    });
+    if (!same) axes.push_back(key);
+  }
+  return settings;
+}
+
 }  // namespace
 
 TidyTables read_tidy_tables(const std::vector<fs::path>& runs, const std::vector<std::string>& metric_patterns) {
@@ -52,11 +83,18 @@ TidyTables read_tidy_tables(const std::vector<fs::path>& runs, const std::vector
   std::vector<std::pair<TidyJob, JobRecord>> loaded;
   std::vector<std::vector<std::pair<std::string, std::string>>> assignments;
   std::vector<JobRecord> damaged;  // finished jobs whose metrics.jsonl changed since: refused, never a shorter table
+  std::vector<std::size_t> run_of;  // per loaded job, its run's index in `runs`
+  std::vector<StoredRun> stored;
   for (const auto& run_dir : runs) {
-    const StoredRun run = read_run_record(run_dir);
-    for (const auto& axis : run.axes) {
+    stored.push_back(read_run_record(run_dir));
+    for (const auto& axis : stored.back().axes) {
       if (std::find(tables.axes.begin(), tables.axes.end(), axis.key) == tables.axes.end()) tables.axes.push_back(axis.key);
     }
+  }
+  const auto settings = differing_settings(runs, tables.axes);
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const fs::path& run_dir = runs[r];
+    const StoredRun& run = stored[r];
     for (const auto& spec : run.jobs) {
       TidyJob job;
       job.run = run_dir.string();
@@ -69,6 +107,7 @@ TidyTables read_tidy_tables(const std::vector<fs::path>& runs, const std::vector
       if (record.damaged) damaged.push_back(record);
       job.status = to_string(record.status);
       assignments.push_back(spec.assignments);
+      run_of.push_back(r);
       loaded.emplace_back(std::move(job), std::move(record));
     }
   }
@@ -95,6 +134,12 @@ TidyTables read_tidy_tables(const std::vector<fs::path>& runs, const std::vector
   for (std::size_t j = 0; j < loaded.size(); ++j) {
     auto& [job, record] = loaded[j];
     job.axes.resize(tables.axes.size());
+    // Each column from the job's own run's configuration (of several runs: a run that does not sweep another's
+    // axis ran it at its configured value), then its sweep point's values over it.
+    for (std::size_t a = 0; a < tables.axes.size() && !settings.empty(); ++a) {
+      const auto& own = settings[run_of[j]];
+      if (const auto found = own.find(tables.axes[a]); found != own.end()) job.axes[a] = axis_cell(found->second);
+    }
     for (const auto& [key, value] : assignments[j]) {
       const auto at = std::find(tables.axes.begin(), tables.axes.end(), key) - tables.axes.begin();
       job.axes[static_cast<std::size_t>(at)] = axis_cell(value);

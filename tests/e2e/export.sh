@@ -78,5 +78,14 @@ check "both runs in the long table" test "$(cut -d, -f1 "$work/both/metrics.csv"
 check "the unfinished job is there, with its status, and without final values" bash -c \
   "grep -q '^$work/part,3,[0-9a-f]*,1,1,unfinished,40,60,accuracy.test,' '$work/both/metrics.csv' && ! grep -q '^$work/part,3,' '$work/both/final.csv'"
 
+# Runs that differ in a setting no sweep sets: the setting is a column, each run's value in it; a setting the
+# runs share, and the assertions, are not.
+expect 0 "" -- $fl run "$sweep" --out "$work/slower" --set optimizer.lr=0.05 --set 'experiment.seeds=[0]' -q
+expect 0 "" -- $fl export "$work/run" "$work/slower" --out "$work/settings" -q
+check "the header: the sweep axis, then the settings that differ (seeds and learning rate)" \
+  test "$(head -1 "$work/settings/final.csv")" = "run,job,job_id,seed,point,status,model.width,experiment.seeds,optimizer.lr,metric,value"
+check "each run's learning rate in its rows" bash -c \
+  "grep -q '^$work/run,0,[0-9a-f]*,0,0,ok,8,\"\\[0, 1\\]\",0.1,' '$work/settings/final.csv' && grep -q '^$work/slower,1,[0-9a-f]*,0,1,ok,40,\\[0\\],0.05,' '$work/settings/final.csv'"
+
 echo "$checks checks, $failures failed"
 [[ $failures -eq 0 ]]

@@ -1,6 +1,8 @@
 // Runs in tidy form, for `featurelab export` (and readers such as pandas): one row per job, step and
-// metric, and one per job and final metric, each row carrying its run, job, seed, sweep point and one
-// column per sweep axis of any of the runs (empty where a run has no such axis).
+// metric, and one per job and final metric, each row carrying its run, job, seed, sweep point, one
+// column per sweep axis of any of the runs and, of several runs, one per setting whose value differs between
+// them (their config.toml). Of several runs, a run that does not sweep a column's key shows the value it ran
+// with (its config.toml's); a cell is empty where the run has no such key (or a single run no such axis).
 #pragma once
 
 #include <featurelab/types.hpp>
@@ -49,7 +51,7 @@ struct TidyFinal {
 };
 
 struct TidyTables {
-  std::vector<std::string> axes;  // every run's sweep keys, in order of first appearance
+  std::vector<std::string> axes;  // every run's sweep keys, in order of first appearance, then the differing settings
   std::vector<TidyJob> jobs;
   std::vector<std::string> metric_names;  // sorted; rows point into it (reserved before, never reallocated)
   std::vector<TidyMetric> metrics;        // by job, metric, step

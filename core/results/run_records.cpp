@@ -105,7 +105,7 @@ std::string metrics_damage(const std::string& bytes, Index lines, bool parsed_wh
 
 }  // namespace
 
-JobRecord load_job(const fs::path& dir, const JobSpec& spec) {
+JobRecord load_job(const fs::path& dir, const JobSpec& spec, const std::string& remedy) {
   JobRecord r;
   r.spec = spec;
   if (std::string problem = job_directory_problem(dir); !problem.empty()) {
@@ -161,10 +161,11 @@ JobRecord load_job(const fs::path& dir, const JobSpec& spec) {
     if (!damage.empty()) {
       r.status = JobState::failed;
       r.damaged = true;
-      r.error = fmt::format("{}: damaged after the job finished: {}. None of its values is used; to run the job again, "
-                            "remove {} and resume the run (featurelab run PIPELINE --out RUN --resume, or featurelab "
-                            "job RUN --index {})",
-                            file.string(), damage, (dir / "done").string(), spec.index);
+      r.error = fmt::format("{}: damaged after the job finished: {}. None of its values is used; {}", file.string(), damage,
+                            !remedy.empty() ? remedy
+                                            : fmt::format("to run the job again, remove {} and resume the run (featurelab run "
+                                                          "PIPELINE --out RUN --resume, or featurelab job RUN --index {})",
+                                                          (dir / "done").string(), spec.index));
       r.history.clear();
       return r;
     }

@@ -44,7 +44,8 @@ struct JobRecord {
 // that its summary.json records ("metrics_file"; a summary from before that record: the last value of each metric
 // equal to its "final"). A file that differs is damage after the job ended (a disk, a sync tool, an editor): the job
 // is `damaged`, failed, its error naming the file, the line and how to run it again, and none of its values is kept.
-JobRecord load_job(const std::filesystem::path& job_dir, const JobSpec& spec);
+// `remedy`, when given, replaces the way to run it again in that error (an evaluation's directory: eval again).
+JobRecord load_job(const std::filesystem::path& job_dir, const JobSpec& spec, const std::string& remedy = {});
 
 // Throws featurelab::Error listing the damaged jobs (at most a few, then a count), for readers whose output would
 // otherwise silently lack them: export, featurelab.load, plot and report.

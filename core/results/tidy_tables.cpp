@@ -76,11 +76,32 @@ std::vector<std::map<std::string, std::string>> differing_settings(const std::ve
   return settings;
 }
 
+// The job's evaluations (featurelab eval: jobs/X/eval/NAME, each written as a job's directory), by name; a damaged
+// one's error says to measure it again.
+std::vector<std::pair<std::string, JobRecord>> load_evaluations(const fs::path& run_dir, const JobSpec& spec) {
+  std::vector<std::pair<std::string, JobRecord>> found;
+  const fs::path dir = run_dir / "jobs" / spec.dir / "eval";
+  std::error_code error;
+  if (!fs::is_directory(fs::symlink_status(dir, error))) return found;
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir, error)) {
+    if (fs::is_directory(entry.symlink_status(error))) names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  for (const auto& name : names) {
+    const std::string remedy = "measure it again with featurelab eval " + run_dir.string() + " --name " + name + " --indices " +
+                               std::to_string(spec.index) + " (and the --probes and --step it was made with)";
+    found.emplace_back(name, load_job(dir / name, spec, remedy));
+  }
+  return found;
+}
+
 }  // namespace
 
 TidyTables read_tidy_tables(const std::vector<fs::path>& runs, const std::vector<std::string>& metric_patterns) {
   TidyTables tables;
   std::vector<std::pair<TidyJob, JobRecord>> loaded;
+  std::vector<std::vector<std::pair<std::string, JobRecord>>> evaluations;  // per loaded job
   std::vector<std::vector<std::pair<std::string, std::string>>> assignments;
   std::vector<JobRecord> damaged;  // finished jobs whose metrics.jsonl changed since: refused, never a shorter table
   std::vector<std::size_t> run_of;  // per loaded job, its run's index in `runs`
@@ -105,6 +126,10 @@ TidyTables read_tidy_tables(const std::vector<fs::path>& runs, const std::vector
       job.point = spec.point;
       JobRecord record = load_job(run_dir / "jobs" / spec.dir, spec);
       if (record.damaged) damaged.push_back(record);
+      evaluations.push_back(load_evaluations(run_dir, spec));
+      for (const auto& [name, evaluation] : evaluations.back()) {
+        if (evaluation.damaged) damaged.push_back(evaluation);
+      }
       job.status = to_string(record.status);
       assignments.push_back(spec.assignments);
       run_of.push_back(r);
@@ -114,9 +139,17 @@ TidyTables read_tidy_tables(const std::vector<fs::path>& runs, const std::vector
   refuse_damaged_jobs(damaged);
   // Every metric name once, each pattern checked against all of them.
   std::set<std::string> recorded;
-  for (const auto& [job, record] : loaded) {
+  std::set<std::string> sources;
+  const auto note = [&](const JobRecord& record) {
     for (const auto& [name, history] : record.history) recorded.insert(name);
     for (const auto& [name, value] : record.final_values) recorded.insert(name);
+  };
+  for (std::size_t j = 0; j < loaded.size(); ++j) {
+    note(loaded[j].second);
+    for (const auto& [name, evaluation] : evaluations[j]) {
+      note(evaluation);
+      sources.insert("eval/" + name);
+    }
   }
   for (const auto& pattern : metric_patterns) {
     if (std::none_of(recorded.begin(), recorded.end(), [&](const std::string& m) { return fnmatch(pattern.c_str(), m.c_str(), 0) == 0; })) {
@@ -131,6 +164,10 @@ TidyTables read_tidy_tables(const std::vector<fs::path>& runs, const std::vector
   }
   std::map<std::string, const std::string*> name_of;
   for (const auto& m : tables.metric_names) name_of[m] = &m;
+  tables.sources.push_back("run");
+  tables.sources.insert(tables.sources.end(), sources.begin(), sources.end());
+  std::map<std::string, const std::string*> source_of;
+  for (const auto& s : tables.sources) source_of[s] = &s;
   for (std::size_t j = 0; j < loaded.size(); ++j) {
     auto& [job, record] = loaded[j];
     job.axes.resize(tables.axes.size());
@@ -145,18 +182,22 @@ TidyTables read_tidy_tables(const std::vector<fs::path>& runs, const std::vector
       job.axes[static_cast<std::size_t>(at)] = axis_cell(value);
     }
     const std::size_t index = tables.jobs.size();
-    for (const auto& [name, history] : record.history) {
-      const auto found = name_of.find(name);
-      if (found == name_of.end()) continue;
-      for (const auto& [step, value] : history) tables.metrics.push_back({index, step, found->second, value});
-    }
-    // Final values of finished jobs only, as summary.csv: an unfinished job's last step is not its last.
-    if (record.ok()) {
-      for (const auto& [name, value] : record.final_values) {
+    const auto add_rows = [&](const JobRecord& from, const std::string* source) {
+      for (const auto& [name, history] : from.history) {
         const auto found = name_of.find(name);
-        if (found != name_of.end()) tables.finals.push_back({index, found->second, value});
+        if (found == name_of.end()) continue;
+        for (const auto& [step, value] : history) tables.metrics.push_back({index, step, found->second, value, source});
       }
-    }
+      // Final values of finished jobs only, as summary.csv: an unfinished job's last step is not its last.
+      if (from.ok()) {
+        for (const auto& [name, value] : from.final_values) {
+          const auto found = name_of.find(name);
+          if (found != name_of.end()) tables.finals.push_back({index, found->second, value, source});
+        }
+      }
+    };
+    add_rows(record, &tables.sources.front());
+    for (const auto& [name, evaluation] : evaluations[j]) add_rows(evaluation, source_of.at("eval/" + name));
     tables.jobs.push_back(std::move(job));
   }
   return tables;

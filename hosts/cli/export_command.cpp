@@ -14,7 +14,7 @@ namespace featurelab::cli {
 
 Action add_export_command(CLI::App& app, const GlobalOptions& global) {
   auto* sub = app.add_subcommand("export", "Write runs' metrics as one long table (run, job, seed, sweep axes, step, "
-                                           "metric, value) and their final values as another: CSV, JSON lines or SQLite");
+                                           "metric, value, source: run or eval/NAME) and their final values as another: CSV, JSON lines or SQLite");
   auto runs = std::make_shared<std::vector<std::string>>();
   auto out = std::make_shared<std::string>();
   auto format = std::make_shared<std::string>("csv");

@@ -84,9 +84,12 @@ py::dict tidy(const std::vector<std::filesystem::path>& runs, const std::vector<
     v(static_cast<py::ssize_t>(i)) = tables.metrics[i].value;
     metric.append(*tables.metrics[i].metric);
   }
+  py::list source;
+  for (const auto& row : tables.metrics) source.append(*row.source);
   long_table["step"] = step;
   long_table["metric"] = metric;
   long_table["value"] = value;
+  long_table["source"] = source;
   py::dict final_table = job_columns(tables, tables.finals);
   py::array_t<double> final_value(static_cast<py::ssize_t>(tables.finals.size()));
   py::list final_metric;
@@ -95,8 +98,11 @@ py::dict tidy(const std::vector<std::filesystem::path>& runs, const std::vector<
     fv(static_cast<py::ssize_t>(i)) = tables.finals[i].value;
     final_metric.append(*tables.finals[i].metric);
   }
+  py::list final_source;
+  for (const auto& row : tables.finals) final_source.append(*row.source);
   final_table["metric"] = final_metric;
   final_table["value"] = final_value;
+  final_table["source"] = final_source;
   std::vector<JobRef> every(tables.jobs.size());
   for (std::size_t j = 0; j < every.size(); ++j) every[j].job = j;
   py::dict jobs = job_columns(tables, every);

@@ -11,8 +11,8 @@ lines=$(cat "$work"/run/jobs/*/metrics.jsonl | wc -l)
 
 expect 0 "metrics.csv" -- $fl export "$work/run" --out "$work/csv"
 check "the long table's header: the job's columns, the sweep axis, step, metric, value" \
-  test "$(head -1 "$work/csv/metrics.csv")" = "run,job,job_id,seed,point,status,model.width,step,metric,value"
-check "the final table's header" test "$(head -1 "$work/csv/final.csv")" = "run,job,job_id,seed,point,status,model.width,metric,value"
+  test "$(head -1 "$work/csv/metrics.csv")" = "run,job,job_id,seed,point,status,model.width,step,metric,value,source"
+check "the final table's header" test "$(head -1 "$work/csv/final.csv")" = "run,job,job_id,seed,point,status,model.width,metric,value,source"
 check "one CSV row per metrics.jsonl line ($lines)" test "$(($(wc -l <"$work/csv/metrics.csv") - 1))" -eq "$lines"
 # The mean over seeds of the final accuracy.test at width 40, from the export and from summary.csv (%.12g).
 mean_csv=$(awk -F, '$7 == 40 && $8 == "accuracy.test" { s += $9; n++ } END { printf "%.12g", s / n }' "$work/csv/final.csv")
@@ -83,9 +83,29 @@ check "the unfinished job is there, with its status, and without final values" b
 expect 0 "" -- $fl run "$sweep" --out "$work/slower" --set optimizer.lr=0.05 --set 'experiment.seeds=[0]' -q
 expect 0 "" -- $fl export "$work/run" "$work/slower" --out "$work/settings" -q
 check "the header: the sweep axis, then the settings that differ (seeds and learning rate)" \
-  test "$(head -1 "$work/settings/final.csv")" = "run,job,job_id,seed,point,status,model.width,experiment.seeds,optimizer.lr,metric,value"
+  test "$(head -1 "$work/settings/final.csv")" = "run,job,job_id,seed,point,status,model.width,experiment.seeds,optimizer.lr,metric,value,source"
 check "each run's learning rate in its rows" bash -c \
   "grep -q '^$work/run,0,[0-9a-f]*,0,0,ok,8,\"\\[0, 1\\]\",0.1,' '$work/settings/final.csv' && grep -q '^$work/slower,1,[0-9a-f]*,0,1,ok,40,\\[0\\],0.05,' '$work/settings/final.csv'"
+
+# featurelab eval's measurements on saved weights are rows of their own, source "eval/NAME", beside the run's.
+expect 0 "" -- $fl run "$sweep" --out "$work/saved" --set 'experiment.seeds=[0]' --save-params final -q
+expect 0 "2 job\(s\) measured" -- $fl eval "$work/saved"
+expect 0 "" -- $fl export "$work/saved" --out "$work/evals" -q
+eval_lines=$(cat "$work"/saved/jobs/*/eval/probes/metrics.jsonl | wc -l)
+check "one eval/probes row per line of the evaluations' metrics.jsonl ($eval_lines)" \
+  test "$(grep -c ',eval/probes$' "$work/evals/metrics.csv")" -eq "$eval_lines"
+check "the run's own rows say run" test "$(grep -c ',run$' "$work/evals/metrics.csv")" -eq "$(cat "$work"/saved/jobs/*/metrics.jsonl | wc -l)"
+# The same weights, the same probe: eval's final accuracy.test is the run's, job by job.
+check "eval's final accuracy.test equals the run's in final.csv" bash -c "
+  diff <(awk -F, '\$8 == \"accuracy.test\" && \$10 == \"run\" { print \$2, \$9 }' '$work/evals/final.csv') \
+       <(awk -F, '\$8 == \"accuracy.test\" && \$10 == \"eval/probes\" { print \$2, \$9 }' '$work/evals/final.csv') &&
+  test \$(grep -c ',accuracy.test,.*,eval/probes\$' '$work/evals/final.csv') -eq 2"
+expect 0 "" -- $fl export "$work/saved" --out "$work/evals-db" --format sqlite -q
+check "SQLite's final table has a source column" \
+  test "$(sqlite3 "$work/evals-db/featurelab.sqlite" "select count(*) from final where source = 'eval/probes'")" -gt 0
+sed -i '1s/.*/{"step":0,"metric":"broken"/' "$work"/saved/jobs/0001-*/eval/probes/metrics.jsonl
+expect 2 "0001-[0-9a-f]*/eval/probes/metrics.jsonl: damaged after the job finished: line 1 .*measure it again with featurelab eval .* --name probes --indices 1" -- \
+  $fl export "$work/saved" --out "$work/none"
 
 echo "$checks checks, $failures failed"
 [[ $failures -eq 0 ]]

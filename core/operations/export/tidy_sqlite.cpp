@@ -80,14 +80,14 @@ void write_database(const TidyTables& tables, const fs::path& file) {
   for (const auto& axis : tables.axes) job_columns += ", " + quoted(axis);  // no type: numbers and texts as they come
   db.exec("PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN;");
   db.exec("CREATE TABLE jobs(" + job_columns + ");");
-  db.exec("CREATE TABLE metrics(" + job_columns + ", step INTEGER, metric TEXT, value REAL);");
-  db.exec("CREATE TABLE final(" + job_columns + ", metric TEXT, value REAL);");
+  db.exec("CREATE TABLE metrics(" + job_columns + ", step INTEGER, metric TEXT, value REAL, source TEXT);");
+  db.exec("CREATE TABLE final(" + job_columns + ", metric TEXT, value REAL, source TEXT);");
   const std::size_t n = tidy_job_columns().size() + tables.axes.size();
   std::string marks;
   for (std::size_t i = 0; i < n; ++i) marks += i ? ",?" : "?";
   const Statement jobs(db.prepare("INSERT INTO jobs VALUES(" + marks + ");"), &sqlite3_finalize);
-  const Statement metrics(db.prepare("INSERT INTO metrics VALUES(" + marks + ",?,?,?);"), &sqlite3_finalize);
-  const Statement finals(db.prepare("INSERT INTO final VALUES(" + marks + ",?,?);"), &sqlite3_finalize);
+  const Statement metrics(db.prepare("INSERT INTO metrics VALUES(" + marks + ",?,?,?,?);"), &sqlite3_finalize);
+  const Statement finals(db.prepare("INSERT INTO final VALUES(" + marks + ",?,?,?);"), &sqlite3_finalize);
   for (const auto& job : tables.jobs) {
     bind_job(jobs.get(), job);
     db.step(jobs.get());
@@ -97,13 +97,15 @@ void write_database(const TidyTables& tables, const fs::path& file) {
     int p = bind_job(metrics.get(), tables.jobs[row.job]);
     sqlite3_bind_int64(metrics.get(), p++, static_cast<sqlite3_int64>(row.step));
     sqlite3_bind_text(metrics.get(), p++, row.metric->c_str(), -1, SQLITE_STATIC);
-    sqlite3_bind_double(metrics.get(), p, row.value);
+    sqlite3_bind_double(metrics.get(), p++, row.value);
+    sqlite3_bind_text(metrics.get(), p, row.source->c_str(), -1, SQLITE_STATIC);
     db.step(metrics.get());
   }
   for (const auto& row : tables.finals) {
     int p = bind_job(finals.get(), tables.jobs[row.job]);
     sqlite3_bind_text(finals.get(), p++, row.metric->c_str(), -1, SQLITE_STATIC);
-    sqlite3_bind_double(finals.get(), p, row.value);
+    sqlite3_bind_double(finals.get(), p++, row.value);
+    sqlite3_bind_text(finals.get(), p, row.source->c_str(), -1, SQLITE_STATIC);
     db.step(finals.get());
   }
   db.exec("COMMIT;");

@@ -49,7 +49,7 @@ std::string csv_header(const TidyTables& tables, bool with_step) {
   std::string header;
   for (const auto& c : tidy_job_columns()) header += (header.empty() ? "" : ",") + c;
   for (const auto& a : tables.axes) header += "," + csv_text(a);
-  return header + (with_step ? ",step" : "") + ",metric,value\n";
+  return header + (with_step ? ",step" : "") + ",metric,value,source\n";
 }
 
 // The job's columns, axes included, each followed by a comma.
@@ -93,12 +93,15 @@ void write_csv(const TidyTables& tables, const fs::path& metrics_file, const fs:
   std::ostringstream metrics;
   metrics << csv_header(tables, true);
   for (const auto& row : tables.metrics) {
-    metrics << job_text[row.job] << row.step << "," << csv_text(*row.metric) << "," << csv_number(row.value) << "\n";
+    metrics << job_text[row.job] << row.step << "," << csv_text(*row.metric) << "," << csv_number(row.value) << ","
+            << csv_text(*row.source) << "\n";
   }
   write_file_atomically(metrics_file, metrics.str());
   std::ostringstream finals;
   finals << csv_header(tables, false);
-  for (const auto& row : tables.finals) finals << job_text[row.job] << csv_text(*row.metric) << "," << csv_number(row.value) << "\n";
+  for (const auto& row : tables.finals) {
+    finals << job_text[row.job] << csv_text(*row.metric) << "," << csv_number(row.value) << "," << csv_text(*row.source) << "\n";
+  }
   write_file_atomically(final_file, finals.str());
 }
 
@@ -111,6 +114,7 @@ void write_jsonl(const TidyTables& tables, const fs::path& metrics_file, const f
     line["step"] = row.step;
     line["metric"] = *row.metric;
     line["value"] = json_value(row.value);
+    line["source"] = *row.source;
     metrics << line.dump() << "\n";
   }
   write_file_atomically(metrics_file, metrics.str());
@@ -119,6 +123,7 @@ void write_jsonl(const TidyTables& tables, const fs::path& metrics_file, const f
     nlohmann::ordered_json line = job_rows[row.job];
     line["metric"] = *row.metric;
     line["value"] = json_value(row.value);
+    line["source"] = *row.source;
     finals << line.dump() << "\n";
   }
   write_file_atomically(final_file, finals.str());
@@ -128,7 +133,7 @@ void write_jsonl(const TidyTables& tables, const fs::path& metrics_file, const f
 
 std::vector<fs::path> write_tidy_tables(const TidyTables& tables, const fs::path& dir, TidyFormat format) {
   std::vector<std::string> fixed = tidy_job_columns();
-  fixed.insert(fixed.end(), {"step", "metric", "value"});
+  fixed.insert(fixed.end(), {"step", "metric", "value", "source"});
   for (const auto& axis : tables.axes) {
     if (std::find(fixed.begin(), fixed.end(), axis) != fixed.end()) {
       throw Error("the sweep axis '" + axis + "' has the name of one of the export's own columns (" + fmt::format("{}", fmt::join(fixed, ", ")) +

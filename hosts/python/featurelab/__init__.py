@@ -7,8 +7,9 @@
     featurelab.list("model")                           # the components found (a DataFrame)
     featurelab.describe("two-layer")                   # a component's parameters (a DataFrame; its doc in .attrs)
     run.jobs         # one row per job: run, job, job_id, seed, point, status, <sweep keys>, dir
-    run.metrics      # one row per recorded value: run, job, job_id, seed, point, status, <sweep keys>, step, metric, value
-    run.final        # one row per finished job and metric (its last value)
+    run.metrics      # one row per recorded value: run, job, job_id, seed, point, status, <sweep keys>, step, metric, value,
+                     # source ("run": measured in training; "eval/NAME": by featurelab eval --name NAME on saved weights)
+    run.final        # one row per finished job (or evaluation) and metric (its last value)
     run.summary      # summary.csv of each run: mean, std, min, max over seeds per sweep point and metric
     run.asserts      # one row per assertion and check: expect, over, holds, point, seed, lhs, rhs
     run.table("neuron-feature-cosine.cosine", job=0)   # a probe's table at its last step, as a DataFrame

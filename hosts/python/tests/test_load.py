@@ -28,7 +28,8 @@ def test_metrics_has_every_recorded_value(run_dir):
     lines = sum(1 for f in glob.glob(os.path.join(run_dir, "jobs", "*", "metrics.jsonl")) for _ in open(f))
     assert len(run.metrics) == lines
     assert list(run.metrics.columns) == ["run", "job", "job_id", "seed", "point", "status", "model.width", "step",
-                                         "metric", "value"]
+                                         "metric", "value", "source"]
+    assert set(run.metrics.source) == {"run"}
     assert run.axes == ["model.width"]
     assert sorted(run.metrics["model.width"].unique()) == [8.0, 40.0]
     assert run.metrics.step.dtype.kind == "i" and run.metrics.value.dtype.kind == "f"
@@ -52,6 +53,18 @@ def test_the_same_numbers_as_featurelab_export(run_dir, tmp_path):
     exported = pd.read_csv(tmp_path / "metrics.csv")
     loaded = featurelab.load(run_dir).metrics
     pd.testing.assert_frame_equal(exported.reset_index(drop=True), loaded.reset_index(drop=True), check_dtype=False)
+
+
+def test_evaluations_are_rows_with_their_source(tmp_path):
+    out = str(tmp_path / "saved")
+    subprocess.run([FEATURELAB, "-q", "run", SWEEP, "--out", out, "--set", "experiment.seeds=[0]", "--save-params", "final"],
+                   check=True)
+    subprocess.run([FEATURELAB, "-q", "eval", out, "--name", "again"], check=True)
+    run = featurelab.load(out)
+    assert set(run.metrics.source) == {"run", "eval/again"}
+    accuracy = run.final[run.final.metric == "accuracy.test"].pivot(index="job", columns="source", values="value")
+    assert len(accuracy) == 2
+    assert (accuracy["eval/again"] == accuracy["run"]).all()  # the same weights, the same probe: the same bits
 
 
 def test_metric_patterns_asserts_and_tables(run_dir):

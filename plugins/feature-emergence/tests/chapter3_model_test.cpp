@@ -181,6 +181,48 @@ TEST_CASE("symmetric-relu-two-layer: Eq. 3.9's 4m init gives g = 0 exactly, b is
                     Catch::Contains("multiple of 4"));
 }
 
+TEST_CASE("symmetric-relu-two-layer: a batch larger than its block of products, and dL/dZ over Z, give the whole-batch bits") {
+  // 9000 rows: two blocks of 4096 products and a part one. The reference is the model's formulas on whole n×4m
+  // buffers (the products, then dL/dZ in a buffer of its own), as before the blocks.
+  const Index d = 7, n = 9000, width = 24, half = width / 2;
+  auto model = ch3_pack().make<Model>("symmetric-relu-two-layer", {{"width", std::int64_t(width)}, {"init_w", 0.9}}, testing::spec(d));
+  Rng rng(17);
+  model->init(rng);
+  model->parameters().head(model->trainable_size()) += Vec::Constant(model->trainable_size(), Scalar(0.03));
+  Mat X(n, d), out(n, 1), dout(n, 1);
+  rng.fill_normal(X);
+  rng.fill_normal(dout);
+  const Mat W = model->block("W"), a = model->block("a"), b = model->block("b");
+  Mat Z(n, width);
+  Z.leftCols(half).noalias() = X * W.topRows(half).transpose();
+  Z.rightCols(half).noalias() = X * W.bottomRows(half).transpose();
+  Z.rowwise() -= b.row(0);
+  const Mat H = Z.cwiseMax(Scalar(0));
+  Mat P(n, width);
+  P.array() = H.array().rowwise() * a.row(0).array();
+  const Mat expected_out = (P.leftCols(half) + P.rightCols(half)).rowwise().sum();
+  Mat dZ = dout * a;
+  dZ.array() *= (Z.array() > Scalar(0)).cast<Scalar>();
+  Vec expected(model->trainable_size());
+  Eigen::Map<Mat> gW(expected.data(), width, d);
+  gW.topRows(half).noalias() = dZ.leftCols(half).transpose() * X;
+  gW.bottomRows(half).noalias() = dZ.rightCols(half).transpose() * X;
+  Eigen::Map<Mat>(expected.data() + width * d, 1, width).noalias() = dout.transpose() * H;
+  model->forward(X, out);
+  CHECK((out.array() == expected_out.array()).all());
+  Vec grad(model->trainable_size());
+  model->backward(X, dout, grad);
+  CHECK((grad.array() == expected.array()).all());
+  model->backward(X, dout, grad);  // a second backward of the same forward: Z made again
+  CHECK((grad.array() == expected.array()).all());
+  Mat dX(n, d);
+  model->input_gradient(X, dout, dX);
+  Mat expected_dX(n, d);
+  expected_dX.noalias() = dZ * W;
+  INFO("largest difference " << (dX - expected_dX).cwiseAbs().maxCoeff());
+  CHECK((dX.array() == expected_dX.array()).all());
+}
+
 TEST_CASE("step 1 with λ1 = 1/η1 through phased-gd: w_i = −η1 ℓ′(0) a_i Ĝ(w_i, b_i), w_i = −w_{i+2m}, and the probe's G") {
   const Index d = 10, n = 200, m = 5, N = 4 * m;
   const double eta = 0.3;

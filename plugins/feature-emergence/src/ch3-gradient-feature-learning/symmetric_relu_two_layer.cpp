@@ -1,8 +1,10 @@
 // Batched forward/backward: Z = XWᵀ − b (a GEMM per half), H = ReLU(Z), g = pairwise Σ a_i h_i;
-// dL/dZ = (dout a) ⊙ 1[Z > 0], ∇W = (dL/dZ)ᵀ X (a GEMM per half), ∇a = doutᵀ H.
+// dL/dZ = (dout a) ⊙ 1[Z > 0] (written over Z), ∇W = (dL/dZ)ᵀ X (a GEMM per half), ∇a = doutᵀ H.
 #include "symmetric_relu_two_layer.hpp"
 
 #include <featurelab/error.hpp>
+
+#include <algorithm>
 
 namespace featurelab::feature_emergence_pack {
 
@@ -76,34 +78,51 @@ void SymmetricReluTwoLayer::preactivations(ConstMatRef X, Mat& Z) const {
 }
 
 void SymmetricReluTwoLayer::forward(ConstMatRef X, MatRef out) {
-  const Index half = width_ / 2;
+  const Index half = width_ / 2, n = X.rows();
   preactivations(X, Z_);
+  holds_preactivations_ = true;
   H_ = Z_.cwiseMax(Scalar(0));
   // Every product a_i h_i rounded and stored first, then neuron i added to neuron i + 2m: at init the
   // two are exact negatives, so each pair, and g, is exactly 0. (Fusing h a + h′ a′ into one
-  // expression lets the compiler contract it to fma(h, a, h′a′) = h a − round(h a) ≠ 0.)
-  P_.resize(X.rows(), width_);
-  P_.array() = H_.array().rowwise() * cblock(a_).row(0).array();
-  out.col(0) = (P_.leftCols(half) + P_.rightCols(half)).rowwise().sum();
+  // expression lets the compiler contract it to fma(h, a, h′a′) = h a − round(h a) ≠ 0.) The products a block
+  // of rows at a time (each row's sum is its own, so the bits are the whole batch's): uniform-parity's first
+  // step has 2·10⁶ samples, where a whole n×4m buffer more is 4 GB.
+  const Index rows = std::min(n, kProductRows);
+  P_.resize(rows, width_);
+  for (Index begin = 0; begin < n; begin += rows) {
+    const Index count = std::min(rows, n - begin);
+    auto P = P_.topRows(count);
+    P.array() = H_.middleRows(begin, count).array().rowwise() * cblock(a_).row(0).array();
+    out.col(0).segment(begin, count) = (P.leftCols(half) + P.rightCols(half)).rowwise().sum();
+  }
+}
+
+void SymmetricReluTwoLayer::gradient_in_place(ConstMatRef dout) {
+  // dL/dZ = (dout aᵀ) ⊙ 1[Z > 0] where Z was, row by row (Z is not read again before the next forward): each entry
+  // the one rounded product dout_r a_i of the outer product, times 1 or 0, so the bits of a separate n×4m buffer.
+  const auto a = cblock(a_).row(0).array();
+  for (Index r = 0; r < Z_.rows(); ++r) {
+    Z_.row(r).array() = (dout(r, 0) * a) * (Z_.row(r).array() > Scalar(0)).cast<Scalar>();
+  }
+  holds_preactivations_ = false;
 }
 
 void SymmetricReluTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
   MatMap gW = grad_block(grad, W_);
   MatMap ga = grad_block(grad, a_);
   ga.noalias() = dout.transpose() * H_;
-  dZ_.noalias() = dout * block(a_);  // n×4m outer product dout aᵀ
-  dZ_.array() *= (Z_.array() > Scalar(0)).cast<Scalar>();
+  if (!holds_preactivations_) preactivations(X, Z_);  // a second backward after one forward: Z again, the same bits
+  gradient_in_place(dout);
   // Per half, as in forward: at init the two halves' gradients are then exactly opposite.
   const Index half = width_ / 2;
-  gW.topRows(half).noalias() = dZ_.leftCols(half).transpose() * X;
-  gW.bottomRows(half).noalias() = dZ_.rightCols(half).transpose() * X;
+  gW.topRows(half).noalias() = Z_.leftCols(half).transpose() * X;
+  gW.bottomRows(half).noalias() = Z_.rightCols(half).transpose() * X;
 }
 
 void SymmetricReluTwoLayer::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
   preactivations(X, Z_);
-  dZ_.noalias() = dout * block(a_);
-  dZ_.array() *= (Z_.array() > Scalar(0)).cast<Scalar>();
-  dX.noalias() = dZ_ * block(W_);
+  gradient_in_place(dout);
+  dX.noalias() = Z_ * block(W_);
 }
 
 std::vector<HookSpec> SymmetricReluTwoLayer::hook_points() const {

@@ -23,7 +23,8 @@
 // (one GEMV, or one fused expression that the compiler contracts to an FMA, leaves ~1e-6); and the
 // pre-activations and the weight gradient are two whole-batch GEMMs of equal shape, one per half, so
 // neuron i and its copy i + 2m are computed by the same kernel path (bitwise-equal Z; bitwise-opposite
-// first-step gradients). Every buffer is owned by the model and reused while the batch size is unchanged.
+// first-step gradients). Every buffer is owned by the model and reused while the batch size is unchanged; two n×4m
+// buffers (Z, then dL/dZ in its place, and H) are all a step holds, 8 GB at uniform-parity's first step of 2·10⁶ samples.
 #pragma once
 
 #include <featurelab/model.hpp>
@@ -49,11 +50,16 @@ class SymmetricReluTwoLayer : public featurelab::Model {
  private:
   // Z = XWᵀ − b, one GEMM per half of the neurons.
   void preactivations(featurelab::ConstMatRef X, featurelab::Mat& Z) const;
+  // Z_ := dL/dZ from dL/dg (n×1), in place.
+  void gradient_in_place(featurelab::ConstMatRef dout);
+  // Rows of the products a_i h_i held at once (forward): a whole n×4m buffer would double a large batch's memory.
+  static constexpr featurelab::Index kProductRows = 4096;
   featurelab::BlockHandle W_, a_, b_;
   featurelab::Index width_, dim_;
   double sigma_w_, sigma_a_, bias_;
   bool binary_;
-  featurelab::Mat Z_, H_, P_, dZ_;  // pre-activations, activations, products a_i h_i, dL/dZ
+  bool holds_preactivations_ = false;  // Z_ is Z (false once backward wrote dL/dZ over it)
+  featurelab::Mat Z_, H_, P_;  // pre-activations (then dL/dZ, after backward), activations, a block of products a_i h_i
 };
 
 }  // namespace featurelab::feature_emergence_pack

@@ -8,6 +8,7 @@
 #include "kernel/job/provenance.hpp"
 #include "kernel/job/build_revision.hpp"
 #include "results/run_records.hpp"
+#include "execution/init_params.hpp"
 #include "execution/run_builds.hpp"
 #include "kernel/io/run_lock.hpp"
 #include "execution/stop_signals.hpp"
@@ -161,6 +162,23 @@ bool holds_only_lock(const fs::path& dir) {
   return true;
 }
 
+// [model] init_from resolved for every job before any starts: a source that is missing a seed, a point or a step
+// stops the run here, located at the pipeline's line, not job by job after the others have run.
+void refuse_unresolved_init_sources(const RunPlan& plan) {
+  std::vector<Diagnostic> errors;
+  std::set<std::string> seen;
+  for (const auto& job : plan.jobs) {
+    const Pipeline& pipeline = plan.pipeline_of(job);
+    if (!pipeline.init_from) continue;
+    try {
+      resolve_init_params(*pipeline.init_from, job.seed);
+    } catch (const Error& e) {
+      if (seen.insert(e.what()).second) errors.push_back({pipeline.init_from->where, "model.init_from: " + std::string(e.what())});
+    }
+  }
+  if (!errors.empty()) throw ConfigError(errors);
+}
+
 }  // namespace
 
 WorkerPoolOptions worker_pool_options(const RunOptions& options, double pipeline_timeout) {
@@ -207,6 +225,7 @@ int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options
   } else if (!holds_only_lock(out)) {
     throw not_a_run();
   }
+  refuse_unresolved_init_sources(plan);
   fs::create_directories(out / "jobs");
   write_file_atomically(out / "pipeline.toml", plan.text);
   write_file_atomically(out / "config.toml", plan.points.front().operative_toml());

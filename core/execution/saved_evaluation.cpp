@@ -20,46 +20,6 @@ namespace featurelab {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-// The saved blocks a job's summary.json records, {"step000300/W.npy": sha256}; empty when it saved none. Throws
-// Error naming the file when the record is not of that form (edited, or not featurelab's).
-std::map<std::string, std::string> recorded_params(const fs::path& job_dir) {
-  const fs::path file = job_dir / "summary.json";
-  std::ifstream in(file);
-  const auto summary = nlohmann::json::parse(in, nullptr, false);
-  if (!summary.is_object() || !summary.contains("saved_params")) return {};
-  const auto& saved = summary.at("saved_params");
-  std::map<std::string, std::string> files;
-  for (auto it = saved.begin(); saved.is_object() && it != saved.end(); ++it) {
-    const std::string& key = it.key();
-    const auto slash = key.find('/');
-    const bool well_formed = it.value().is_string() && key.rfind("step", 0) == 0 && slash != std::string::npos && slash > 4 &&
-                             slash <= 16 && key.find_first_not_of("0123456789", 4) == slash;
-    if (!well_formed) {
-      throw Error(file.string() + ": saved_params entry '" + key + "' is not \"step<N>/<block>.npy\": sha256");
-    }
-    files[key] = it.value().get<std::string>();
-  }
-  if (!saved.is_object()) throw Error(file.string() + ": saved_params is not a table of files and their sha256");
-  return files;
-}
-
-// The steps those files are of: "step000300/W.npy" → 300.
-std::set<Index> saved_steps(const std::map<std::string, std::string>& files) {
-  std::set<Index> steps;
-  for (const auto& [file, hash] : files) steps.insert(std::stoll(file.substr(4, file.find('/') - 4)));
-  return steps;
-}
-
-std::string steps_text(const std::set<Index>& steps) {
-  std::string text;
-  for (const Index s : steps) text += (text.empty() ? "" : ", ") + std::to_string(s);
-  return text;
-}
-
-}  // namespace
-
 int evaluate_saved_parameters(const SavedEvaluation& request, Catalog& catalog, spdlog::logger* log) {
   const StoredRun run = read_run_record(request.run_dir);
   std::optional<PipelineSource> probes;
@@ -105,7 +65,7 @@ int evaluate_saved_parameters(const SavedEvaluation& request, Catalog& catalog, 
     const fs::path job_dir = request.run_dir / "jobs" / spec.dir;
     std::map<std::string, std::string> files;
     try {
-      files = recorded_params(job_dir);
+      files = recorded_saved_params(job_dir);
     } catch (const Error& e) {
       if (log) log->error("job {}: {}", index, e.what());
       ++failed;
@@ -118,7 +78,7 @@ int evaluate_saved_parameters(const SavedEvaluation& request, Catalog& catalog, 
     const std::set<Index> steps = saved_steps(files);
     const Index step = request.step.value_or(*steps.rbegin());
     if (steps.count(step) == 0) {
-      if (log) log->error("job {}: no parameters saved at step {} (saved: {})", index, step, steps_text(steps));
+      if (log) log->error("job {}: no parameters saved at step {} (saved: {})", index, step, saved_steps_text(steps));
       ++failed;
       continue;
     }

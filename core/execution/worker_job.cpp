@@ -1,5 +1,7 @@
 #include "execution/worker_job.hpp"
 
+#include "execution/init_params.hpp"
+
 #include "kernel/job/job.hpp"
 #include "kernel/job/provenance.hpp"
 #include "results/run_records.hpp"
@@ -66,6 +68,14 @@ int run_job_in_worker(const Pipeline& pipeline, const JobSpec& spec, const fs::p
   job.slot = slot;
   job.label = label;
   JobResult result;
+  try {
+    if (pipeline.init_from) job.init_params = resolve_init_params(*pipeline.init_from, spec.seed);
+  } catch (const std::exception& e) {
+    // The job's own failure, recorded as any other (summary.json by the parent, log.txt here).
+    log->error("model.init_from ({}): {}", pipeline.init_from->where, e.what());
+    log->flush();
+    throw;
+  }
   try {
     result = run_job(pipeline, catalog, job);
   } catch (const std::exception& e) {

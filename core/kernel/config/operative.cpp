@@ -1,4 +1,5 @@
 // The operative configuration: the pipeline as it runs, every parameter with its value.
+#include "kernel/config/init_source.hpp"
 #include "kernel/config/pipeline.hpp"
 
 #include <toml++/toml.h>
@@ -84,7 +85,9 @@ toml::table operative_table(const Pipeline& p) {
   root.insert_or_assign("data", d);
   if (!p.transforms.empty()) root.insert_or_assign("transform", component_list(p.transforms, false));
   if (!p.augments.empty()) root.insert_or_assign("augment", component_list(p.augments, false));
-  root.insert_or_assign("model", component_table(p.model, false));
+  toml::table model = component_table(p.model, false);
+  if (p.init_from) model.insert_or_assign("init_from", init_source_table(*p.init_from));
+  root.insert_or_assign("model", model);
   root.insert_or_assign("loss", component_table(p.loss, false));
   if (!p.regularizers.empty()) root.insert_or_assign("regularizer", component_list(p.regularizers, false));
   root.insert_or_assign("optimizer", component_table(p.optimizer, false));

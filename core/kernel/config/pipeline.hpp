@@ -54,6 +54,19 @@ struct AssertSpec {
   std::string where;     // file:line of the block
 };
 
+// [model] init_from: the parameters a job starts from instead of its random initialisation, another job's saved
+// blocks (run --save-params), checked like `featurelab eval`'s (sha256, number type, shape). Written as a saved step
+// ("RUN/jobs/JOB/params/step000600"), a job ("RUN/jobs/JOB": its last saved step), a run ("RUN": the job of this
+// job's seed), or a table { run = "RUN", point = "key=value …", step = N } (or { job = "RUN/jobs/JOB", step = N });
+// held here in that table's form, paths absolute.
+struct InitSource {
+  std::filesystem::path run;  // a run directory: the job with this job's seed at `point`
+  std::filesystem::path job;  // or one job's directory
+  std::string point;          // with `run`: "key=value …" naming the sweep point (empty: the run's only one)
+  std::optional<Index> step;  // a saved step; none: the job's last
+  std::string where;          // file:line of [model]
+};
+
 struct Pipeline {
   std::filesystem::path file;
   std::string name;
@@ -67,6 +80,7 @@ struct Pipeline {
   std::vector<ComponentConfig> transforms;
   std::vector<ComponentConfig> augments;
   ComponentConfig model;
+  std::optional<InitSource> init_from;  // [model] init_from
   ComponentConfig loss;
   std::vector<ComponentConfig> regularizers;  // penalties added to the loss, in order
   ComponentConfig optimizer;

@@ -1,5 +1,6 @@
 // Pipeline validation: sections, reserved keys, component lookup and schema checks.
 #include "kernel/config/validate.hpp"
+#include "kernel/config/init_source.hpp"
 
 #include "kernel/text/names.hpp"
 #include "kernel/text/suggest.hpp"
@@ -53,7 +54,8 @@ class Validator {
     }
     p.transforms = list(root, "transform", Kind::Transform, {});
     p.augments = list(root, "augment", Kind::Augment, {});
-    p.model = single(root, "model", Kind::Model, "", {});
+    p.model = single(root, "model", Kind::Model, "", {"init_from"});
+    init_from(root, p);
     p.loss = single(root, "loss", Kind::Loss, "", {});
     p.regularizers = list(root, "regularizer", Kind::Regularizer, {});
     p.optimizer = single(root, "optimizer", Kind::Optimizer, "", {});
@@ -75,6 +77,19 @@ class Validator {
   }
   void error_at(const std::string& at, const std::string& key, const std::string& message) {
     errors_.push_back({at, key + ": " + message});
+  }
+
+  // [model] init_from (init_source.hpp): read and located here; which job it comes to is resolved per seed by the run.
+  void init_from(const toml::table& root, Pipeline& p) {
+    const auto* model = root["model"].as_table();
+    const toml::node* node = model ? model->get("init_from") : nullptr;
+    if (!node) return;
+    try {
+      p.init_from = read_init_source(*node, [&](const std::string& path) { return relative_to_pipeline(path); });
+      p.init_from->where = where(*node);
+    } catch (const Error& e) {
+      error(*node, "model.init_from", e.what());
+    }
   }
 
   void experiment(const toml::table& root, Pipeline& p) {

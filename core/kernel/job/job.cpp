@@ -87,6 +87,14 @@ class JobRunner final : public TrainerHost {
       build();
       sample();
       c_.model->init(init_rng_);
+      if (options_.init_params) {
+        const auto& from = *options_.init_params;
+        try {
+          load_parameter_blocks(*c_.model, from.params.dir, from.params.hashes);
+        } catch (const Error& e) {
+          throw Error("model.init_from: " + std::string(e.what()));
+        }
+      }
       time_.setup = seconds_since(setup_start);
       if (options_.load_params) {  // `featurelab eval`: measure saved parameters, train nothing
         load_parameter_blocks(*c_.model, options_.load_params->dir, options_.load_params->hashes);
@@ -382,6 +390,11 @@ JobResult run_job(const Pipeline& pipeline, Catalog& catalog, const JobOptions& 
   summary["data_files"] = data_file_hashes();  // {path: sha256} of what the distribution read
   if (!result.saved_params.empty()) summary["saved_params"] = result.saved_params;  // {"step000300/W.npy": sha256}
   if (options.load_params) summary["evaluated"] = {{"params", options.load_params->dir.string()}, {"step", options.load_params->step}};
+  if (options.init_params) {
+    const auto& from = *options.init_params;
+    summary["init_from"] = {{"job", from.job_dir.string()}, {"job_id", from.job_id},       {"seed", from.seed},
+                            {"step", from.params.step},     {"params", from.params.dir.string()}, {"files", from.params.hashes}};
+  }
   summary_file.write(summary.dump(2) + "\n");
   if (result.ok && !result.interrupted) write_file_atomically(options.dir / "done", "");
   return result;

@@ -19,6 +19,8 @@ class logger;
 
 namespace featurelab {
 
+class Catalog;
+
 struct JobOptions {
   std::filesystem::path dir;
   std::int64_t seed = 0;
@@ -36,6 +38,16 @@ struct JobOptions {
     Index step = 0;
   };
   std::optional<LoadParams> load_params;
+  // [model] init_from, resolved for this job (execution/init_params.hpp): the blocks it starts from, loaded and
+  // checked like load_params' after the model's own initialisation, and the job they come from (its lineage,
+  // recorded in summary.json "init_from").
+  struct InitParams {
+    LoadParams params;
+    std::filesystem::path job_dir;
+    std::string job_id;
+    std::int64_t seed = 0;
+  };
+  std::optional<InitParams> init_params;
 };
 
 // Where a job's time went (summary.json "time"), so a probe that costs more than the training it measures is

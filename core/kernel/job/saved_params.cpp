@@ -7,6 +7,7 @@
 #include "kernel/io/sha256.hpp"
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include <cmath>
 #include <cstring>
@@ -156,6 +157,39 @@ void load_parameter_blocks(Model& model, const fs::path& dir, const std::map<std
     auto block = model.block(name);
     std::memcpy(block.data(), bytes.data(), bytes.size());
   }
+}
+
+std::map<std::string, std::string> recorded_saved_params(const fs::path& job_dir) {
+  const fs::path file = job_dir / "summary.json";
+  std::ifstream in(file);
+  const auto summary = nlohmann::json::parse(in, nullptr, false);
+  if (!summary.is_object() || !summary.contains("saved_params")) return {};
+  const auto& saved = summary.at("saved_params");
+  if (!saved.is_object()) throw Error(file.string() + ": saved_params is not a table of files and their sha256");
+  std::map<std::string, std::string> files;
+  for (auto it = saved.begin(); it != saved.end(); ++it) {
+    const std::string& key = it.key();
+    const auto slash = key.find('/');
+    const bool well_formed = it.value().is_string() && key.rfind("step", 0) == 0 && slash != std::string::npos && slash > 4 &&
+                             slash <= 16 && key.find_first_not_of("0123456789", 4) == slash;
+    if (!well_formed) {
+      throw Error(file.string() + ": saved_params entry '" + key + "' is not \"step<N>/<block>.npy\": sha256");
+    }
+    files[key] = it.value().get<std::string>();
+  }
+  return files;
+}
+
+std::set<Index> saved_steps(const std::map<std::string, std::string>& files) {
+  std::set<Index> steps;
+  for (const auto& [file, hash] : files) steps.insert(std::stoll(file.substr(4, file.find('/') - 4)));
+  return steps;
+}
+
+std::string saved_steps_text(const std::set<Index>& steps) {
+  std::string text;
+  for (const Index s : steps) text += (text.empty() ? "" : ", ") + std::to_string(s);
+  return text;
 }
 
 }  // namespace featurelab

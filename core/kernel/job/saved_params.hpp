@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 
 namespace featurelab {
@@ -36,5 +37,13 @@ std::map<std::string, std::string> save_parameter_blocks(const Model& model, con
 // save_parameter_blocks returned them, keyed relative to dir's parent), its dtype (this build's scalar), its shape
 // (the block's). Throws Error naming the file and what is wrong; the model is then left unchanged.
 void load_parameter_blocks(Model& model, const std::filesystem::path& dir, const std::map<std::string, std::string>& hashes);
+
+// The saved blocks a job's summary.json records, {"step000300/W.npy": sha256}; empty when it saved none (or has no
+// summary.json). Throws Error naming the file when the record is not of that form (edited, or not featurelab's).
+std::map<std::string, std::string> recorded_saved_params(const std::filesystem::path& job_dir);
+
+// The steps those files are of ("step000300/W.npy" → 300), and them as text: "0, 40, 60".
+std::set<Index> saved_steps(const std::map<std::string, std::string>& files);
+std::string saved_steps_text(const std::set<Index>& steps);
 
 }  // namespace featurelab

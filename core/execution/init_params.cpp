@@ -108,7 +108,7 @@ JobOptions::InitParams resolve_init_params(const InitSource& source, std::int64_
   }
   const auto files = recorded_saved_params(init.job_dir);
   if (files.empty()) {
-    throw Error(init.job_dir.string() + " saved no parameters; run its pipeline with --save-params final (or every:N)");
+    throw Error(init.job_dir.string() + " saved no parameters; run its pipeline with --save-params final (or every:N), or give it experiment.save_params");
   }
   const std::set<Index> steps = saved_steps(files);
   const Index step = source.step.value_or(*steps.rbegin());

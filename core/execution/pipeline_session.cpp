@@ -69,7 +69,11 @@ RunOptions run_options(const RunPlan& plan, const RunRequest& request, spdlog::l
   options.jobs = worker_count(request.jobs, log);
   options.cores = options.jobs;
   options.prepare_only = request.prepare_only;
-  if (!request.save_params.empty()) options.save_params = parse_save_params(request.save_params, "--save-params");
+  if (!request.save_params.empty()) {
+    options.save_params = parse_save_params(request.save_params, "--save-params");
+  } else if (const std::string& own = plan.points.front().save_params; !own.empty()) {
+    options.save_params = parse_save_params(own, "experiment.save_params");  // the pipeline's own, checked when validated
+  }
   options.job_timeout = request.limits.timeout;
   options.job_memory_mb = static_cast<std::size_t>(request.limits.memory_mib);
   return options;

@@ -104,5 +104,15 @@ echo 1 >>"$(ls -d "$work"/changed/jobs/0002-*)/params/step000060/a.npy"
 expect 1 "model.init_from: .*/a.npy: its sha256 is [0-9a-f]+, not the [0-9a-f]+ the job recorded" -- \
   $fl run "$work/branch.toml" --out "$work/tampered" "${wide[@]}" --set "model.init_from.run=\"$work/changed\""
 
+# A pipeline that exists for its weights says so itself: experiment.save_params, as --save-params (which overrides it).
+expect 0 "" -- $fl run "$sweep" --out "$work/own" --set 'experiment.seeds=[0]' --set 'experiment.save_params="every:20"' -q
+check "experiment.save_params = \"every:20\" saves steps 0, 20, 40, 60" \
+  test "$(ls "$(ls -d "$work"/own/jobs/0000-*)/params" | tr '\n' ' ')" = "step000000 step000020 step000040 step000060 "
+expect 0 "" -- $fl run "$sweep" --out "$work/flag" --set 'experiment.seeds=[0]' --set 'experiment.save_params="every:20"' \
+  --save-params final -q
+check "--save-params final overrides it" test "$(ls "$(ls -d "$work"/flag/jobs/0000-*)/params" | tr '\n' ' ')" = "step000060 "
+expect 2 "experiment.save_params: expected \"final\" .* or \"every:N\" .*, got 'last'" -- \
+  $fl run "$sweep" --out "$work/none" --set 'experiment.save_params="last"'
+
 echo "$checks checks, $failures failed"
 [[ $failures -eq 0 ]]

@@ -24,7 +24,7 @@ std::optional<Index> step_of(const std::string& name) {
 }
 
 void require_run(const fs::path& run) {
-  if (!fs::is_directory(run)) throw Error(run.string() + " is no directory; run the pipeline it names first, with --save-params");
+  if (!fs::is_directory(run)) throw Error(run.string() + " is no directory; run the pipeline it names first, saving its parameters (run --save-params, or experiment.save_params)");
   if (!fs::exists(run / "run.json")) throw Error(run.string() + " is not a featurelab run directory (no run.json)");
 }
 

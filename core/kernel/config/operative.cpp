@@ -73,6 +73,7 @@ toml::table operative_table(const Pipeline& p) {
   if (!p.description.empty()) experiment.insert_or_assign("description", p.description);
   experiment.insert_or_assign("seeds", to_array(p.seeds));
   if (p.timeout > 0) experiment.insert_or_assign("timeout", p.timeout);
+  if (!p.save_params.empty()) experiment.insert_or_assign("save_params", p.save_params);
   root.insert_or_assign("experiment", experiment);
   toml::table d = component_table(p.data, false);
   for (auto [key, size] : {std::pair{"train", p.train_size}, std::pair{"test", p.test_size}}) {

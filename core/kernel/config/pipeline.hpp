@@ -73,6 +73,9 @@ struct Pipeline {
   std::string description;
   std::vector<std::int64_t> seeds{0};
   double timeout = 0;    // seconds per job; 0 = none (--job-timeout overrides)
+  // "final" or "every:N": the parameters its jobs save, as run --save-params (which overrides it); "" = none. A
+  // pipeline whose product is weights (a pretraining that others start from: [model] init_from) says so itself.
+  std::string save_params;
 
   ComponentConfig data;
   Index train_size = 1000;  // kAllSamples: the whole split of a finite distribution

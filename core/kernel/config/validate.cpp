@@ -1,6 +1,7 @@
 // Pipeline validation: sections, reserved keys, component lookup and schema checks.
 #include "kernel/config/validate.hpp"
 #include "kernel/config/init_source.hpp"
+#include "kernel/job/saved_params.hpp"
 
 #include "kernel/text/names.hpp"
 #include "kernel/text/suggest.hpp"
@@ -109,6 +110,18 @@ class Validator {
         } else {
           (k == "name" ? p.name : p.description) = node.as_string()->get();
         }
+      } else if (k == "save_params") {
+        if (const auto* s = node.as_string()) {
+          try {
+            parse_save_params(s->get(), where(node));
+            p.save_params = s->get();
+          } catch (const ConfigError& e) {
+            error(node, dotted, "expected \"final\" (the last step's parameters) or \"every:N\" (every evaluation step that is "
+                                "a multiple of N, and the last), got '" + s->get() + "'");
+          }
+        } else {
+          error(node, dotted, "expected \"final\" or \"every:N\", as run --save-params takes it");
+        }
       } else if (k == "timeout") {
         if ((node.is_integer() || node.is_floating_point()) && node.value<double>().value_or(-1) >= 0) {
           p.timeout = node.value<double>().value_or(0);
@@ -137,7 +150,7 @@ class Validator {
         }
         if (p.seeds.empty()) error(node, dotted, "needs at least one seed");
       } else {
-        error(node, dotted, "unknown key" + suggestion(k, {"name", "description", "seeds", "base", "timeout"}));
+        error(node, dotted, "unknown key" + suggestion(k, {"name", "description", "seeds", "base", "timeout", "save_params"}));
       }
     }
   }

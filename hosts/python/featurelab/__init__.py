@@ -39,7 +39,7 @@ import pandas as pd
 if "GOMP_SPINCOUNT" not in os.environ and "OMP_WAIT_POLICY" not in os.environ:
     os.environ["GOMP_SPINCOUNT"] = "10000"
 
-from . import _featurelab
+from . import _featurelab, _progress
 from ._featurelab import BusyError, ConfigError, FeaturelabError, PluginError
 
 __all__ = ["BusyError", "ConfigError", "FeaturelabError", "PluginError", "Run", "describe", "list", "load", "run",
@@ -93,18 +93,44 @@ def validate(pipeline: PathLike, set: Overrides = None, plugin_path: Sequence[Pa
 
 def run(pipeline: PathLike, set: Overrides = None, out: Optional[PathLike] = None, jobs: int = 0, resume: bool = False,
         prepare: bool = False, job_timeout: float = 0, job_memory: int = 0, plugin_path: Sequence[PathLike] = (),
-        log: Optional[Callable[[str, str], None]] = None, quiet: bool = False, save_params: str = "") -> "Run":
+        log: Optional[Callable[[str, str], None]] = None, quiet: bool = False, save_params: str = "",
+        progress: Optional[bool] = None) -> "Run":
     """Runs a pipeline in this process as `featurelab run` does (each job in a worker process of its own; an
     existing directory resumes) and returns its results (`load`). `jobs` = 0: the CPUs this process may use.
     Progress, a line per finished job and the assertions' results, goes to `log(level, message)` (default: printed
-    to stderr, which a notebook shows). The run's exit code is `Run.exit_code` (1: a job failed or an assertion did
-    not hold). Bad input raises ConfigError or PluginError; Ctrl-C stops the jobs after their step, writes what they
-    did and raises KeyboardInterrupt. `save_params` = "final" or "every:N" saves each job's parameter blocks as
+    to stderr, which a notebook shows); `quiet` logs nothing at all, failures included: they are in the returned
+    Run (`exit_code`, `jobs.status`, `asserts`). `progress` draws a bar over the jobs with tqdm (default: in a
+    notebook, when tqdm is there), which then takes the job lines' place. The run's exit code is `Run.exit_code`
+    (1: a job failed or an assertion did not hold). Bad input raises ConfigError or PluginError; Ctrl-C stops the
+    jobs after their step, writes what they did and raises KeyboardInterrupt. `save_params` = "final" or "every:N" saves each job's parameter blocks as
     .npy files in jobs/X/params/ (np.load reads them)."""
-    code, out_dir = _featurelab.run(os.fspath(pipeline), _overrides(set), os.fspath(out) if out is not None else "", int(jobs),
-                                    bool(resume), bool(prepare), float(job_timeout), int(job_memory),
-                                    [os.fspath(p) for p in plugin_path], log or _print_log, "warn" if quiet else "info",
-                                    str(save_params))
+    bar = None
+    if progress or (progress is None and _progress.in_notebook()):
+        try:
+            from tqdm.auto import tqdm
+        except ImportError:
+            if progress:
+                raise FeaturelabError("progress=True draws with tqdm, which this Python lacks (Debian: python3-tqdm; pip: "
+                                      "pip install tqdm)") from None
+        else:
+            bar = _progress.JobBar(tqdm, os.path.basename(os.fspath(pipeline)))
+    sink = log or _print_log
+
+    def on_log(level: str, message: str) -> None:
+        # With a bar, the job lines and the plan are the bar's; warnings and errors are still printed (unless quiet).
+        if bar is not None and bar.feed(message) and level == "info":
+            return
+        if not quiet:
+            sink(level, message)
+
+    try:
+        code, out_dir = _featurelab.run(os.fspath(pipeline), _overrides(set), os.fspath(out) if out is not None else "",
+                                        int(jobs), bool(resume), bool(prepare), float(job_timeout), int(job_memory),
+                                        [os.fspath(p) for p in plugin_path], on_log,
+                                        "off" if quiet and bar is None else "info", str(save_params))
+    finally:
+        if bar is not None:
+            bar.close()
     if code == 130:
         raise KeyboardInterrupt(f"stopped; the finished jobs are kept in {out_dir} (run again to resume)")
     if code >= 128:

@@ -53,9 +53,11 @@ def test_run_in_process_equals_the_command(tmp_path):
 
 
 def test_a_failing_assertion_is_an_exit_code_not_an_exception(tmp_path):
+    lines = []
     run = featurelab.run(SWEEP, set={"assert.0.expect": "accuracy.train >= 0.999", "experiment.seeds": [0]},
-                         out=tmp_path / "r", quiet=True, log=lambda *a: None)
+                         out=tmp_path / "r", quiet=True, log=lambda level, message: lines.append((level, message)))
     assert run.exit_code == 1
+    assert lines == []  # quiet: not even the failing assertion's error line; it is in run.asserts
     assert not run.asserts[run.asserts["assert"] == 0].holds.all()
 
 
@@ -97,3 +99,31 @@ def test_ctrl_c_stops_the_component_check():
         featurelab.validate(crash, set=["model.at_call=0", 'sweep."model.mode"=["loop"]'], plugin_path=[fixture])
     timer.join()
     assert time.monotonic() - start < 10
+
+
+def test_a_progress_bar_over_the_jobs(tmp_path, monkeypatch):
+    # tqdm's own bar, its numbers read back: 4 jobs, 4 done; the job lines are the bar's, not the log's.
+    import tqdm.auto as tqdm_auto
+    from tqdm import tqdm as real_tqdm
+    bars, lines = [], []
+
+    def bar(**kwargs):
+        bars.append(real_tqdm(**kwargs, file=open(os.devnull, "w")))
+        return bars[-1]
+
+    monkeypatch.setattr(tqdm_auto, "tqdm", bar)
+    run = featurelab.run(SWEEP, out=tmp_path / "r", jobs=2, progress=True, log=lambda level, m: lines.append(m))
+    assert run.exit_code == 0
+    assert (bars[0].total, bars[0].n) == (4, 4)
+    assert not any("done in" in m for m in lines), lines  # the bar's, not printed
+    assert any("assert PASS" in m for m in lines)
+    import featurelab._progress as progress
+    bars.clear()
+    job_bar = progress.JobBar(bar, "sweep.toml")
+    for m in ["sweep: 4 job(s) (2 sweep point(s) × 2 seed(s)), 2 worker(s), into runs/x", "#0 seed 0 model.width=8 done in 0.3s",
+              "#1 seed 1 model.width=8 failed: killed (signal 9)", "#2 seed 0 model.width=40 interrupted", "assert PASS  x"]:
+        job_bar.feed(m)
+    assert (bars[0].total, bars[0].n, job_bar.failed) == (4, 3, 1)
+    resumed = progress.JobBar(bar, "sweep.toml")
+    resumed.feed("sweep: 4 job(s) (2 sweep point(s) × 2 seed(s)), 3 already done, 1 worker(s), into runs/x")
+    assert (bars[1].total, bars[1].n) == (4, 3)

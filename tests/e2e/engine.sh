@@ -241,5 +241,21 @@ if command -v gnuplot >/dev/null; then
   expect 0 "report.html" -- $fl report "$work/gp"
   check "neither plot nor report ran the name's gnuplot line" test ! -e "$work/GPWN"
   check "the script holds the name as one escaped string" grep -qF 'x\nsystem' "$work"/gp/plots/x_system*.vs-step.gp
+  # A run still going (here: no job finished, nothing collected): a banner, the jobs' states, the curves of what they
+  # recorded, and no gnuplot error for the plots that need finished jobs.
+  cp -a "$work/j1" "$work/partial"
+  rm -f "$work"/partial/jobs/*/done "$work"/partial/jobs/*/summary.json "$work/partial/summary.csv" "$work/partial/asserts.json"
+  expect 0 "report.html" -- $fl report "$work/partial"
+  check "a partial run's report: its banner, its curves, no gnuplot error" bash -c "grep -q '<b>0 of [0-9]* jobs finished</b>' \
+    '$work/partial/report.html' && grep -q 'vs-step.png' '$work/partial/report.html' && ! grep -q 'gnuplot failed' '$work/partial/report.html'"
+  # An axis of arrays, and overrides: the summary's cells stay under their headers (a quoted cell holds a comma), the
+  # overrides and each point's own settings are shown, numbers to 4 digits with their exact value on hover.
+  expect 0 "" -- $fl run "$sweep" --out "$work/arrays" -q --set 'sweep."train.eval_at"=[[20,40],[40]]' --set 'experiment.seeds=[0]'
+  expect 0 "report.html" -- $fl report "$work/arrays"
+  check "the summary row of an array value: the metric under 'metric', not shifted" \
+    grep -q '<tr><td>0</td><td>8</td><td>\[ 20, 40 \]</td><td>accuracy.test</td><td>1</td>' "$work/arrays/report.html"
+  check "the overrides and point 3's own settings" bash -c "grep -q '<li><code>experiment.seeds=\[0\]</code></li>' '$work/arrays/report.html' &&
+    grep -q '<tr><td>3</td><td style=\"text-align:left\"><code>model.width = 40, train.eval_at = \[40\]</code>' '$work/arrays/report.html'"
+  check "a mean to 4 digits, its exact value on hover" grep -qE '<td title="0\.[0-9]{5,}">0\.[0-9]{1,4}</td>' "$work/arrays/report.html"
 fi
 finish

@@ -163,6 +163,8 @@ using Curves = std::map<std::string, std::vector<std::tuple<double, double, doub
 // Draws curves of final values (mean ± std over seeds) against x, one per label, into base.png/.svg.
 void render_curves(Curves& curves, const fs::path& base, const std::string& fallback_title, const std::string& title,
                    const std::string& x_label, const std::string& y_label, std::vector<fs::path>& written) {
+  // No finished job yet (a run still going): nothing to draw, and gnuplot refuses an empty plot command.
+  if (curves.empty()) return;
   const fs::path data = base.string() + ".dat";
   std::ofstream out(data);
   std::string plots;

@@ -30,8 +30,9 @@ class BuildWithCMake(build_py):
         super().run()
         build = Path(os.environ.get("FEATURELAB_BUILD_DIR", ROOT / "build-python")).resolve()
         if not (build / "CMakeCache.txt").exists():
-            cmake("-S", str(ROOT), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release", "-DFEATURELAB_BUILD_TESTS=OFF",
-                  "-DFEATURELAB_BUILD_BENCH=OFF", f"-DPython3_EXECUTABLE={sys.executable}")
+            # As `make build` configures it (a unity build: a third of the compile time), without tests and benchmarks.
+            cmake("-S", str(ROOT), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_UNITY_BUILD=ON",
+                  "-DFEATURELAB_BUILD_TESTS=OFF", "-DFEATURELAB_BUILD_BENCH=OFF", f"-DPython3_EXECUTABLE={sys.executable}")
         cmake("--build", str(build), "--parallel", str(len(os.sched_getaffinity(0))))
         staging = Path(self.build_lib).parent / "featurelab-prefix"
         shutil.rmtree(staging, ignore_errors=True)

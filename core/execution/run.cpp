@@ -71,7 +71,10 @@ json run_record(const RunPlan& plan, const SaveParams& save_params, const json& 
   r["name"] = plan.points.front().name;
   r["overrides"] = plan.overrides;
   json axes = json::array();
-  for (const auto& a : plan.axes) axes.push_back({{"key", a.key}, {"values", a.values}});
+  for (const auto& a : plan.axes) {
+    axes.push_back({{"key", a.key}, {"values", a.values}});
+    if (a.zipped) axes.back()["search"] = true;  // [search]'s: value i of each is drawn point i, not a grid
+  }
   r["axes"] = axes;
   json jobs = json::array();
   for (const auto& j : plan.jobs) {

@@ -19,7 +19,7 @@ namespace {
 
 const std::vector<std::string> kSections = {"experiment", "data",  "transform", "augment", "model",
                                             "loss",       "regularizer", "optimizer", "train", "probe",
-                                            "attack",     "callback",  "assert",    "sweep"};
+                                            "attack",     "callback",  "assert",    "sweep",     "search"};
 
 // Probe and attack names prefix metrics ("accuracy.test") and name table files
 // (tables/<name>.<table>.step<N>.csv): a dot would split the metric, a slash or an absolute path
@@ -44,7 +44,7 @@ class Validator {
       if (std::find(kSections.begin(), kSections.end(), k) == kSections.end()) {
         error(node, k, "unknown section" + suggestion(k, kSections) +
                            " (sections: experiment, data, transform, augment, model, loss, regularizer, optimizer, "
-                           "train, probe, attack, callback, assert, sweep)");
+                           "train, probe, attack, callback, assert, sweep, search)");
       }
     }
     experiment(root, p);

@@ -27,6 +27,9 @@ class logger;
 
 namespace featurelab {
 
+class Catalog;
+
+
 struct JobComponents {
   JobComponents() = default;
   JobComponents(const JobComponents&) = delete;  // components hold &features: never moved

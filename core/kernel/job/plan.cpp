@@ -3,6 +3,8 @@
 // validates the point's parameters against the new component's schema.
 #include "kernel/job/plan.hpp"
 
+#include "kernel/job/search_space.hpp"
+
 #include "kernel/config/validate.hpp"
 #include "kernel/job/memory_budget.hpp"
 #include <featurelab/core/catalog.hpp>
@@ -17,8 +19,6 @@
 #include <sstream>
 
 namespace featurelab {
-
-namespace {
 
 std::string toml_text(const toml::node& node) {
   std::ostringstream out;
@@ -45,6 +45,8 @@ std::string toml_text(const toml::node& node) {
   });
   return out.str();
 }
+
+namespace {
 
 // A variant's keys as "dotted.key=value" overrides, with where each value is written; nested
 // tables (unquoted dotted keys) flatten.
@@ -156,7 +158,7 @@ void check_distinct_axes(const std::vector<SweepAxis>& axes, std::vector<Diagnos
       continue;
     }
     std::set<std::string> listed;
-    for (std::size_t v = 0; v < axis.values.size(); ++v) {
+    for (std::size_t v = 0; v < axis.values.size() && !axis.zipped; ++v) {  // a search draws no point twice itself
       // Plain values only: a variant axis' values are its names, refused twice by variant_axis.
       const bool plain = axis.overrides[v] == std::vector<std::string>{axis.key + "=" + axis.values[v]};
       if (!plain || listed.insert(axis.values[v]).second) continue;
@@ -209,7 +211,11 @@ Diagnostic too_many_jobs(const std::string& at, const toml::table& merged, const
 
 void check_run_size(const toml::table& merged, const std::vector<SweepAxis>& axes) {
   double jobs = static_cast<double>(seed_count(merged));
-  for (const auto& axis : axes) jobs *= static_cast<double>(axis.values.size());
+  bool searched = false;  // the zipped axes count once: their points are the search's budget
+  for (const auto& axis : axes) {
+    if (axis.zipped && std::exchange(searched, true)) continue;
+    jobs *= static_cast<double>(axis.values.size());
+  }
   if (jobs > static_cast<double>(kMaxJobsPerRun)) {
     throw ConfigError({too_many_jobs(run_size_location(merged), merged, axes, jobs, false)});
   }
@@ -344,33 +350,52 @@ RunPlan plan_run(const std::filesystem::path& file, const std::vector<std::strin
   if (const toml::node* sweep = source.table.get("sweep")) {
     if (const auto* t = sweep->as_table()) {
       flatten(*t, "", plan.axes, errors);
-      check_distinct_axes(plan.axes, errors);
     } else {
       errors.push_back({where(*sweep), "sweep: expected a table [sweep] of key = [values]"});
     }
   }
+  if (const toml::node* search = source.table.get("search")) {
+    if (const auto* t = search->as_table()) {
+      for (auto& axis : plan_search(*t, errors)) plan.axes.push_back(std::move(axis));
+    } else {
+      errors.push_back({where(*search), "search: expected a table [search] with budget = N and key = { distribution }"});
+    }
+  }
+  check_distinct_axes(plan.axes, errors);
   check_swept_overrides(source.table, plan.axes, overrides, errors, plan.warnings);
   if (!errors.empty()) throw ConfigError(errors);
   check_run_size(source.table, plan.axes);
 
-  // Cartesian product, last axis fastest: each point's coordinates and the overrides they apply.
+  // Cartesian product, last axis fastest: each point's coordinates and the overrides they apply. The search's
+  // zipped axes are one factor: its drawn points, each with a value of every searched key.
   std::vector<std::vector<std::pair<std::string, std::string>>> points{{}};
   std::vector<std::vector<std::string>> point_overrides{{}};
   std::vector<std::vector<std::string>> point_locations{{}};
+  std::vector<const SweepAxis*> search_axes;
   for (const auto& axis : plan.axes) {
+    if (axis.zipped) search_axes.push_back(&axis);
+  }
+  std::vector<std::vector<const SweepAxis*>> factors;
+  for (const auto& axis : plan.axes) {
+    if (!axis.zipped) factors.push_back({&axis});
+  }
+  if (!search_axes.empty()) factors.push_back(search_axes);
+  for (const auto& factor : factors) {
     std::vector<std::vector<std::pair<std::string, std::string>>> next;
     std::vector<std::vector<std::string>> next_overrides;
     std::vector<std::vector<std::string>> next_locations;
     for (std::size_t p = 0; p < points.size(); ++p) {
-      for (std::size_t v = 0; v < axis.values.size(); ++v) {
+      for (std::size_t v = 0; v < factor.front()->values.size(); ++v) {
         auto extended = points[p];
-        extended.emplace_back(axis.key, axis.values[v]);
-        next.push_back(std::move(extended));
         auto applied = point_overrides[p];
-        applied.insert(applied.end(), axis.overrides[v].begin(), axis.overrides[v].end());
-        next_overrides.push_back(std::move(applied));
         auto located = point_locations[p];
-        located.insert(located.end(), axis.locations[v].begin(), axis.locations[v].end());
+        for (const SweepAxis* axis : factor) {
+          extended.emplace_back(axis->key, axis->values[v]);
+          applied.insert(applied.end(), axis->overrides[v].begin(), axis->overrides[v].end());
+          located.insert(located.end(), axis->locations[v].begin(), axis->locations[v].end());
+        }
+        next.push_back(std::move(extended));
+        next_overrides.push_back(std::move(applied));
         next_locations.push_back(std::move(located));
       }
     }

@@ -17,12 +17,18 @@
 #include "kernel/config/pipeline.hpp"
 #include <featurelab/core/catalog.hpp>
 
+#include <toml++/toml.h>
+
 #include <filesystem>
 #include <string>
 #include <utility>
 #include <vector>
 
 namespace featurelab {
+
+// A sweep value's TOML text as run.json keeps it: strings double-quoted, floats in their shortest exact form (always
+// with a '.' or an exponent), arrays as toml++ writes them.
+std::string toml_text(const toml::node& node);
 
 struct SweepAxis {
   std::string key;                  // "augment.0.use", or a variant axis' name ("supervision")
@@ -34,6 +40,9 @@ struct SweepAxis {
   // messages point at the value that made it.
   std::vector<std::vector<std::string>> locations;
   std::string where;  // file:line:col of the axis' list in the [sweep] table
+  // [search]'s axes (search_space.hpp): value i goes with value i of the other zipped axes (one drawn point), not
+  // with each of their values as a grid's axes do.
+  bool zipped = false;
 };
 
 struct JobSpec {

@@ -125,7 +125,7 @@ int run_prepared_jobs(const std::vector<std::size_t>& indices, Catalog& catalog,
           log_job_end(options.log, labels[index], recorded, exit.seconds);
           if (recorded.status == JobState::failed) ++failed;
           if (recorded.status == JobState::interrupted) ++interrupted;
-          return recorded.status == JobState::ok;
+          return recorded.status == JobState::ok || recorded.status == JobState::pruned;
         },
         pool);
     if (!report.lost_reason.empty()) {

@@ -122,10 +122,14 @@ std::vector<AssertSpec> asserts_of_run(const fs::path& run_dir, const StoredRun&
 int finish(const fs::path& out, const std::vector<SweepAxis>& axes, const std::vector<JobSpec>& specs,
            const std::vector<AssertSpec>& asserts, spdlog::logger* log, int interrupted_code) {
   std::vector<JobRecord> records;
-  std::size_t failed = 0;
+  std::size_t failed = 0, pruned = 0;
   for (const auto& spec : specs) {
     records.push_back(load_job(out / "jobs" / spec.dir, spec));
-    if (!records.back().ok()) ++failed;
+    if (records.back().status == JobState::pruned) {
+      ++pruned;
+    } else if (!records.back().ok()) {
+      ++failed;
+    }
     // Its worker reported it ok when it ended; the file changed since (a resumed run, collect).
     if (records.back().damaged && log) log->error("job {}: {}", spec.index, records.back().error);
   }
@@ -149,8 +153,8 @@ int finish(const fs::path& out, const std::vector<SweepAxis>& axes, const std::v
   const bool held = verdicts.second;
   write("asserts.json", [&] { write_file_atomically(out / "asserts.json", verdicts.first.dump(2) + "\n"); });
   if (log) {
-    log->info("{} job(s): {} ok, {} not ok; results in {}", records.size(), records.size() - failed, failed,
-              out.string());
+    log->info("{} job(s): {} ok, {}{} not ok; results in {}", records.size(), records.size() - failed - pruned,
+              pruned > 0 ? fmt::format("{} pruned, ", pruned) : std::string(), failed, out.string());
   }
   if (!written) return kExitRunFailed;
   if (interrupted_code != 0) return interrupted_code;
@@ -278,7 +282,7 @@ int execute_run(const RunPlan& plan, Catalog& catalog, const RunOptions& options
         const JobSpec& spec = plan.jobs[index];
         const RecordedExit recorded = record_worker_exit(plan.pipeline_of(spec), spec, out / "jobs" / spec.dir, exit);
         log_job_end(options.log, labels[index], recorded, exit.seconds);
-        return recorded.status == JobState::ok;
+        return recorded.status == JobState::ok || recorded.status == JobState::pruned;  // pruned: finished as asked
       },
       pool);
   if (!report.lost_reason.empty()) {

@@ -126,6 +126,8 @@ void log_job_end(spdlog::logger* log, const std::string& label, const RecordedEx
   if (!log) return;
   if (recorded.status == JobState::ok) {
     log->info("{} done in {:.1f}s", label, seconds);
+  } else if (recorded.status == JobState::pruned) {
+    log->info("{} pruned after {:.1f}s: {}", label, seconds, recorded.error);
   } else if (recorded.status == JobState::interrupted) {
     log->warn("{} interrupted", label);
   } else {

@@ -121,6 +121,7 @@ JobRecord load_job(const fs::path& dir, const JobSpec& spec, const std::string& 
       const std::string recorded = summary_json.value("status", "");
       r.status = recorded_state(recorded).value_or(JobState::failed);
       r.error = summary_json.value("error", "");
+      if (r.status == JobState::pruned) r.error = summary_json.value("pruned", "");  // why, not an error
       if (!recorded_state(recorded)) {
         r.error = (dir / "summary.json").string() + " records no job state (ok, failed or interrupted) but '" + recorded + "'";
       }

@@ -22,7 +22,7 @@ std::vector<std::size_t> RunStatus::in(JobState state) const {
 std::vector<std::size_t> RunStatus::missing() const {
   std::vector<std::size_t> indices;
   for (const auto& job : jobs) {
-    if (job.state != JobState::ok && job.state != JobState::running) indices.push_back(job.index);
+    if (job.state != JobState::ok && job.state != JobState::pruned && job.state != JobState::running) indices.push_back(job.index);
   }
   return indices;
 }
@@ -38,7 +38,7 @@ JobStatus from_summary(const fs::path& dir, std::size_t index) {
   const auto summary = nlohmann::json::parse(in, nullptr, false);
   if (!summary.is_object() || !summary.contains("status")) return status;
   const auto state = recorded_state(summary.value("status", ""));
-  if (state == JobState::interrupted) status.state = JobState::interrupted;
+  if (state == JobState::interrupted || state == JobState::pruned) status.state = *state;
   if (state == JobState::failed) {
     status.state = JobState::failed;
     status.error = summary.value("error", "");
@@ -59,7 +59,7 @@ RunStatus read_run_status(const fs::path& run_dir) {
     const fs::path dir = run_dir / "jobs" / spec.dir;
     JobStatus job{spec.index, JobState::unfinished, ""};
     if (fs::exists(dir / "done")) {
-      job.state = JobState::ok;
+      job.state = from_summary(dir, spec.index).state == JobState::pruned ? JobState::pruned : JobState::ok;
     } else if (DirectoryLock::held_elsewhere(dir)) {
       job.state = JobState::running;
     } else {

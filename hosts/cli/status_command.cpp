@@ -27,7 +27,10 @@ Action add_status_command(CLI::App& app, const GlobalOptions&) {
       return int(kExitOk);
     }
     std::cout << fmt::format("{}: {} job(s)", *run, status.jobs.size());
-    for (JobState state : {JobState::ok, JobState::failed, JobState::interrupted, JobState::running, JobState::unfinished}) {
+    for (JobState state : {JobState::ok, JobState::pruned, JobState::failed, JobState::interrupted, JobState::running,
+                           JobState::unfinished}) {
+      // pruned only where [prune] stopped a job: the line of a run without it reads as before
+      if (state == JobState::pruned && status.in(state).empty()) continue;
       std::cout << fmt::format(", {} {}", status.in(state).size(), to_string(state));
     }
     std::cout << "\n";

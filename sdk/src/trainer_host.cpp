@@ -109,7 +109,8 @@ bool TrainerHost::end_step(Index done, double loss, StepEnd how) {
   for (Callback* callback : callbacks_) go_on = callback->after_step(*this, done, loss) && go_on;
   if (evaluates) go_on = evaluate(done) && go_on;
   if (!go_on && stopped_at_ < 0) stopped_at_ = done;
-  return !stop && stopped_at_ < 0;
+  // Asked again: an evaluation may end the job itself ([prune]), at the step it measured.
+  return !stop && !stop_requested() && stopped_at_ < 0;
 }
 
 void TrainerHost::finish() {

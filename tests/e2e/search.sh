@@ -48,5 +48,36 @@ expect 2 "model.widht: unknown parameter of model 'two-layer'; did you mean 'wid
 expect 2 "sweep.optimizer.lr: this axis is written twice" -- \
   $fl validate "$work/crossed.toml" --set 'search."optimizer.lr"={ log-uniform = [0.01, 1.0] }'
 
+# Pruning: [prune]'s median rule stops a job whose accuracy at an evaluation is below the median of the other jobs'
+# there. One job at a time, so which jobs have reached a step, hence every decision, is the same each time.
+sed 's/^steps = .*/steps = 60/; s/^eval_every = .*/eval_every = 10/' "$work/base.toml" - >"$work/prune.toml" <<'TOML'
+[search]
+budget = 10
+seed = 2
+"optimizer.lr" = { log-uniform = [1e-4, 1.0] }
+[prune]
+metric = "accuracy.test"
+after = 20
+min_jobs = 2
+TOML
+expect 0 "10 job\(s\): [1-9][0-9]* ok, [1-9][0-9]* pruned, 0 not ok" -- $fl run "$work/prune.toml" --out "$work/pruned" --jobs 1
+check "each pruned job: done, its metrics kept up to the step it was pruned at, below the median of the jobs before it" \
+  bash -c "cd '$work/pruned' && n=0 && for s in jobs/*/summary.json; do
+    [[ \$(jq -r .status \$s) == pruned ]] || continue; n=\$((n + 1)); d=\$(dirname \$s); test -e \$d/done || exit 1
+    step=\$(jq -r .steps \$s); mine=\$(jq -s -r --argjson t \$step 'map(select(.metric == \"accuracy.test\" and .step == \$t)) | .[0].value' \$d/metrics.jsonl)
+    [[ \$(jq -s 'map(.step) | max' \$d/metrics.jsonl) == \$step ]] || exit 1
+    others=\$(for o in jobs/*; do [[ \$o < \$d ]] && jq -s -r --argjson t \$step 'map(select(.metric == \"accuracy.test\" and .step == \$t)) | .[0].value // empty' \$o/metrics.jsonl; done | sort -g)
+    median=\$(echo \"\$others\" | awk '{ v[NR] = \$1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }')
+    awk -v a=\$mine -v b=\$median 'BEGIN { exit !(a < b) }' || exit 1
+    jq -e '.pruned | test(\"below the median\")' \$s >/dev/null || exit 1
+  done; (( n > 0 ))"
+expect 0 "10 already done" -- $fl run "$work/prune.toml" --out "$work/pruned" --jobs 1
+expect 0 "[1-9][0-9]* pruned" -- $fl status "$work/pruned"
+expect 0 "" -- $fl status "$work/pruned" --missing
+check "status --missing lists no pruned job" test -z "$($fl status "$work/pruned" --missing)"
+expect 2 "prune.metric: expected a probe's metric, \"<probe name>.<metric>\" \(probes: accuracy, neuron-feature-cosine, robust-accuracy\)" -- \
+  $fl validate "$work/prune.toml" --set 'prune.metric="accuracy"'
+expect 2 "prune.rule: unknown key" -- $fl validate "$work/prune.toml" --set 'prune.rule="median"'
+
 echo "$checks checks, $failures failed"
 [[ $failures -eq 0 ]]

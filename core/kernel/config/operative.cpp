@@ -96,6 +96,14 @@ toml::table operative_table(const Pipeline& p) {
   if (!p.probes.empty()) root.insert_or_assign("probe", component_list(p.probes, true));
   if (!p.attacks.empty()) root.insert_or_assign("attack", component_list(p.attacks, true));
   if (!p.callbacks.empty()) root.insert_or_assign("callback", component_list(p.callbacks, false));
+  if (p.prune) {
+    toml::table prune;
+    prune.insert_or_assign("metric", p.prune->metric);
+    prune.insert_or_assign("goal", p.prune->maximize ? "max" : "min");
+    prune.insert_or_assign("after", static_cast<std::int64_t>(p.prune->after));
+    prune.insert_or_assign("min_jobs", static_cast<std::int64_t>(p.prune->min_jobs));
+    root.insert_or_assign("prune", prune);
+  }
   if (!p.asserts.empty()) {
     toml::array arr;
     for (const auto& a : p.asserts) {

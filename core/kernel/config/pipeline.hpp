@@ -67,6 +67,16 @@ struct InitSource {
   std::string where;          // file:line of [model]
 };
 
+// [prune]: a job stops early, as `pruned`, when at an evaluation its metric is worse than the median of the other jobs'
+// values of the run at that step (the median rule; kernel/job/sibling_median.hpp).
+struct PruneRule {
+  std::string metric;     // a probe's metric, "accuracy.test"
+  bool maximize = true;   // goal = "max" (default) or "min"
+  Index after = 0;        // no job is pruned at a step before this
+  Index min_jobs = 3;     // the median of at least this many other jobs' values at the step
+  std::string where;      // file:line of [prune]
+};
+
 struct Pipeline {
   std::filesystem::path file;
   std::string name;
@@ -92,6 +102,7 @@ struct Pipeline {
   std::vector<ComponentConfig> attacks;
   std::vector<ComponentConfig> callbacks;  // run by the training loop at its points (callback.hpp), in order
   std::vector<AssertSpec> asserts;
+  std::optional<PruneRule> prune;
 
   // The operative configuration: every parameter actually used, defaults included, as TOML.
   std::string operative_toml() const;

@@ -19,7 +19,7 @@ namespace {
 
 const std::vector<std::string> kSections = {"experiment", "data",  "transform", "augment", "model",
                                             "loss",       "regularizer", "optimizer", "train", "probe",
-                                            "attack",     "callback",  "assert",    "sweep",     "search"};
+                                            "attack",     "callback",  "assert",    "sweep",     "search",    "prune"};
 
 // Probe and attack names prefix metrics ("accuracy.test") and name table files
 // (tables/<name>.<table>.step<N>.csv): a dot would split the metric, a slash or an absolute path
@@ -44,7 +44,7 @@ class Validator {
       if (std::find(kSections.begin(), kSections.end(), k) == kSections.end()) {
         error(node, k, "unknown section" + suggestion(k, kSections) +
                            " (sections: experiment, data, transform, augment, model, loss, regularizer, optimizer, "
-                           "train, probe, attack, callback, assert, sweep, search)");
+                           "train, probe, attack, callback, assert, sweep, search, prune)");
       }
     }
     experiment(root, p);
@@ -67,6 +67,7 @@ class Validator {
     unique_names(p.probes, "probe");
     unique_names(p.attacks, "attack");
     asserts(root, p);
+    prune(root, p);
     // [sweep] is expanded into jobs by the plan (kernel/job/plan.cpp) before validation.
     if (!errors_.empty()) throw ConfigError(errors_);
     return p;
@@ -78,6 +79,56 @@ class Validator {
   }
   void error_at(const std::string& at, const std::string& key, const std::string& message) {
     errors_.push_back({at, key + ": " + message});
+  }
+
+  // [prune]: the median rule's metric (a probe's: <probe name>.<metric>), its goal, from which step, over how many jobs.
+  void prune(const toml::table& root, Pipeline& p) {
+    const toml::node* node = root.get("prune");
+    if (!node) return;
+    const auto* t = node->as_table();
+    if (!t) {
+      error(*node, "prune", "expected a table [prune] with metric = \"<probe>.<metric>\"");
+      return;
+    }
+    PruneRule rule;
+    rule.where = where(*node);
+    for (auto&& [key, value] : *t) {
+      const std::string k(key.str());
+      const auto step_count = [&](Index& into, Index least) {
+        if (const auto* i = value.as_integer(); i && i->get() >= least) {
+          into = static_cast<Index>(i->get());
+        } else {
+          error(value, "prune." + k, "expected an integer >= " + std::to_string(least));
+        }
+      };
+      if (k == "metric") {
+        const auto* s = value.as_string();
+        const std::string probe = s ? s->get().substr(0, s->get().find('.')) : "";
+        const bool known = std::any_of(p.probes.begin(), p.probes.end(), [&](const ComponentConfig& c) { return c.name == probe; });
+        if (!s || s->get().find('.') == std::string::npos || !known) {
+          std::string names;
+          for (const auto& c : p.probes) names += (names.empty() ? "" : ", ") + c.name;
+          error(value, "prune.metric", "expected a probe's metric, \"<probe name>.<metric>\" (probes: " + (names.empty() ? "none" : names) + ")");
+        } else {
+          rule.metric = s->get();
+        }
+      } else if (k == "goal") {
+        const auto* s = value.as_string();
+        if (s && (s->get() == "max" || s->get() == "min")) {
+          rule.maximize = s->get() == "max";
+        } else {
+          error(value, "prune.goal", "expected \"max\" (higher is better) or \"min\"");
+        }
+      } else if (k == "after") {
+        step_count(rule.after, 0);
+      } else if (k == "min_jobs") {
+        step_count(rule.min_jobs, 1);
+      } else {
+        error(value, "prune." + k, "unknown key" + suggestion(k, {"metric", "goal", "after", "min_jobs"}));
+      }
+    }
+    if (rule.metric.empty() && !t->get("metric")) error(*node, "prune", "no metric; write metric = \"<probe name>.<metric>\"");
+    p.prune = rule;
   }
 
   // [model] init_from (init_source.hpp): read and located here; which job it comes to is resolved per seed by the run.

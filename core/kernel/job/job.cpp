@@ -2,6 +2,8 @@
 // TrainerHost, runs the probes at evaluation steps and records everything.
 #include "kernel/job/job.hpp"
 
+#include "kernel/job/sibling_median.hpp"
+
 #include <featurelab/core/job_state.hpp>
 #include "kernel/job/plan.hpp"
 
@@ -122,7 +124,8 @@ class JobRunner final : public TrainerHost {
       // A write that failed is the job's failure even if the trainer caught what it threw.
       if (!metrics_.failure().empty()) throw Error(metrics_.failure());
       result.ok = true;
-      result.interrupted = stop_requested();
+      result.pruned = pruned_;
+      result.interrupted = pruned_.empty() && stop_requested();
     } catch (const std::bad_alloc&) {
       result.error = out_of_memory_in("");
     } catch (const std::exception& e) {
@@ -200,6 +203,7 @@ class JobRunner final : public TrainerHost {
 
   void run_probes(Index step) override {
     last_step_ = step;
+    std::optional<double> pruned_value;  // the [prune] metric at this step, if measured
     for (std::size_t i = 0; i < c_.probes.size(); ++i) {
       if (const auto every = p_.probes[i].every;
           every && step != 0 && step != c_.total_steps && (*every == 0 || step % *every != 0)) {
@@ -222,10 +226,18 @@ class JobRunner final : public TrainerHost {
       for (const auto& [name, value] : out.scalars()) {
         metrics_.scalar(step, prefix + "." + name, value);
         note_metric(step, prefix + "." + name, value);
+        if (pruning_ && p_.prune->metric == prefix + "." + name) pruned_value = value;
       }
       for (const auto& [name, table] : out.tables()) metrics_.table(step, prefix + "." + name, table);
     }
     if (options_.save_params.every > 0 && step % options_.save_params.every == 0) save_params(step);
+    if (pruning_ && pruned_value && pruned_.empty()) {
+      // Written before the trainer sees the stop, so the log says why the job ends here.
+      if (auto why = pruning_->verdict(step, *pruned_value)) {
+        pruned_ = *why;
+        if (options_.log) options_.log->info("pruned: {}", pruned_);
+      }
+    }
   }
 
   void show_progress(Index done, Index total, double loss_value) override {
@@ -233,7 +245,7 @@ class JobRunner final : public TrainerHost {
     if (progress_) progress_->update(done, total, loss_value);
   }
 
-  bool stop_requested() const override { return options_.stop && options_.stop->load(); }
+  bool stop_requested() const override { return !pruned_.empty() || (options_.stop && options_.stop->load()); }
 
  private:
   std::uint64_t seed() const { return static_cast<std::uint64_t>(options_.seed); }
@@ -328,6 +340,12 @@ class JobRunner final : public TrainerHost {
   Rng init_rng_;
   Index last_step_ = 0;
   std::map<std::string, std::string> saved_params_;
+  // [prune]'s median rule over the run's other jobs, and why it stopped this one ("" while it goes on).
+  // Not in `featurelab eval`, which measures saved weights and trains nothing.
+  std::optional<SiblingMedian> pruning_ = p_.prune && !options_.load_params
+                                              ? std::optional<SiblingMedian>(std::in_place, *p_.prune, options_.dir)
+                                              : std::nullopt;
+  std::string pruned_;
   JobTime time_;
 };
 
@@ -374,7 +392,11 @@ JobResult run_job(const Pipeline& pipeline, Catalog& catalog, const JobOptions& 
   nlohmann::json summary;
   summary["pipeline"] = pipeline.name;
   summary["seed"] = options.seed;
-  summary["status"] = to_string(result.ok ? (result.interrupted ? JobState::interrupted : JobState::ok) : JobState::failed);
+  summary["status"] = to_string(!result.ok            ? JobState::failed
+                                : result.interrupted   ? JobState::interrupted
+                                : !result.pruned.empty() ? JobState::pruned
+                                                         : JobState::ok);
+  if (result.ok && !result.pruned.empty()) summary["pruned"] = result.pruned;
   if (!result.ok) summary["error"] = result.error;
   summary["steps"] = result.steps;
   summary["seconds"] = result.seconds;

@@ -63,6 +63,7 @@ struct JobTime {
 struct JobResult {
   bool ok = false;
   bool interrupted = false;
+  std::string pruned;  // why [prune] stopped it (ok is true then): summary.json status "pruned"
   std::string error;
   Index steps = 0;
   double seconds = 0.0;

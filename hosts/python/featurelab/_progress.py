@@ -1,6 +1,6 @@
 """featurelab.run's progress bar (tqdm, a widget in a notebook), fed by the run's own log lines: the first names the
 number of jobs (and how many were done already), then one line ends each job ("#3 seed 1 … done in 2.1s",
-"… failed: …", "… interrupted")."""
+"… pruned after 1.2s: …", "… failed: …", "… interrupted")."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 from typing import Any, Callable, Optional
 
 _PLAN = re.compile(r": (\d+) job\(s\) \(.*?\)(?:, (\d+) already done)?, \d+ worker")
-_END = re.compile(r"^#\d+ .*?( done in [0-9.]+s$| interrupted$| failed: )")
+_END = re.compile(r"^#\d+ .*?( done in [0-9.]+s$| pruned after [0-9.]+s: | interrupted$| failed: )")
 
 
 def in_notebook() -> bool:

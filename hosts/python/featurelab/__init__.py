@@ -43,7 +43,7 @@ from . import _featurelab, _progress
 from ._featurelab import BusyError, ConfigError, FeaturelabError, PluginError
 
 __all__ = ["BusyError", "ConfigError", "FeaturelabError", "PluginError", "Run", "describe", "list", "load", "run",
-           "validate"]
+           "search", "validate"]
 
 PathLike = Union[str, os.PathLike]
 Overrides = Union[Mapping[str, Any], Sequence[str], None]
@@ -139,6 +139,21 @@ def run(pipeline: PathLike, set: Overrides = None, out: Optional[PathLike] = Non
     if result is not None:
         result.exit_code = code
     return result
+
+
+def search(pipeline: PathLike, space: Mapping[str, Mapping[str, Any]], metric: str, n_trials: int, out: PathLike,
+           direction: str = "maximize", sampler: Any = None, study: Any = None, set: Overrides = None,
+           **run_options: Any) -> tuple:
+    """Searches `space` with an Optuna sampler (default: Optuna's TPE; `sampler=optuna.samplers.RandomSampler(seed=0)`,
+    …), each trial a `run` of the pipeline with the sampled values as overrides, into OUT/trial-<hash of the values>:
+    a trial whose values ran before resumes that run (its finished jobs are not run again). `space` as [search] writes
+    it: {"optimizer.lr": {"log-uniform": [1e-4, 1e-1]}, "model.width": {"int": [10, 1000]}, "model.activation":
+    {"choice": ["relu", "tanh"]}}. The objective is the mean over seeds of the final `metric` ("clean.test");
+    `direction` "maximize" or "minimize"; `study` continues an existing study. Other arguments go to `run` (jobs,
+    quiet, progress, …). Returns (study, {trial number: Run}). Needs optuna (Debian: python3-optuna)."""
+    from . import _search
+    return _search.search(run, _overrides, pipeline, space, metric, n_trials, os.fspath(out), direction=direction,
+                          sampler=sampler, study=study, overrides=_overrides(set), **run_options)
 
 
 def list(kind: Optional[str] = None, plugin_path: Sequence[PathLike] = ()) -> pd.DataFrame:

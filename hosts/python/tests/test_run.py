@@ -127,3 +127,28 @@ def test_a_progress_bar_over_the_jobs(tmp_path, monkeypatch):
     resumed = progress.JobBar(bar, "sweep.toml")
     resumed.feed("sweep: 4 job(s) (2 sweep point(s) × 2 seed(s)), 3 already done, 1 worker(s), into runs/x")
     assert (bars[1].total, bars[1].n) == (4, 3)
+
+
+def test_search_with_an_optuna_sampler_reuses_trials_by_hash(tmp_path):
+    optuna = pytest.importorskip("optuna")
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    space = {"optimizer.lr": {"log-uniform": [0.01, 1.0]}, "train.eval_every": {"int": [5, 20]},
+             "model.activation": {"choice": ["relu", "tanh"]}}
+    fixed = {"experiment.seeds": [0, 1], "train.steps": 20}  # each trial: sweep.toml's 2 widths × 2 seeds
+    study, runs = featurelab.search(SWEEP, space, "accuracy.test", 4, tmp_path / "s", set=fixed,
+                                    sampler=optuna.samplers.RandomSampler(seed=0), quiet=True, jobs=2)
+    assert len(study.trials) == 4 and len(runs) == 4
+    for trial in study.trials:
+        run = runs[trial.number]
+        assert run.jobs.status.eq("ok").all() and len(run.jobs) == 4
+        assert trial.value == run.final.query("metric == 'accuracy.test'").value.mean()
+        assert 0.01 <= trial.params["optimizer.lr"] <= 1.0 and 5 <= trial.params["train.eval_every"] <= 20
+        assert trial.user_attrs["run"].startswith(str(tmp_path / "s" / "trial-"))
+    # The same sampler seed again: the same values, the same directories, every job already done.
+    lines = []
+    again, _ = featurelab.search(SWEEP, space, "accuracy.test", 4, tmp_path / "s", set=fixed,
+                                 sampler=optuna.samplers.RandomSampler(seed=0), log=lambda level, m: lines.append(m), jobs=2)
+    assert [t.value for t in again.trials] == [t.value for t in study.trials]
+    assert sum("4 already done" in m for m in lines) == 4, lines
+    with pytest.raises(ValueError, match="expected one of"):
+        featurelab.search(SWEEP, {"model.init_scale": {"integer": [4, 5]}}, "accuracy.test", 1, tmp_path / "bad")

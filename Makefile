@@ -19,6 +19,7 @@ APT_PACKAGES := cmake g++ make git libboost-dev libboost-filesystem-dev libeigen
   libblis4-serial libopenblas0-serial libsqlite3-dev sqlite3 \
   pybind11-dev python3-dev python3-numpy python3-pandas python3-pytest python3-matplotlib python3-nbclient \
   python3-nbformat python3-ipykernel python3-venv python3-setuptools python3-wheel python3-tqdm python3-optuna \
+  libcpp-httplib-dev libjs-chart.js pkgconf chromium chromium-driver python3-selenium \
   slurmctld slurmd slurm-client munge openmpi-bin \
   clang libclang-rt-14-dev
 SUDO := $(shell [ "$$(id -u)" -eq 0 ] || echo sudo)

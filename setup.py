@@ -50,6 +50,7 @@ class BuildWithCMake(build_py):
         # the SDK: make install), nor the Python files installed beside them.
         shutil.copytree(staging / "lib", native / "lib", symlinks=True,
                         ignore=shutil.ignore_patterns("python3*", "cmake", "*.a"))
+        shutil.copytree(staging / "share" / "featurelab", native / "share" / "featurelab", symlinks=True)  # serve's page
         if (staging / "libexec").exists():
             shutil.copytree(staging / "libexec", native / "libexec", symlinks=True)
 

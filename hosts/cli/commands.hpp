@@ -31,5 +31,6 @@ Action add_export_command(CLI::App& app, const GlobalOptions& global);
 Action add_plot_command(CLI::App& app, const GlobalOptions& global);
 Action add_report_command(CLI::App& app, const GlobalOptions& global);
 Action add_diff_command(CLI::App& app, const GlobalOptions& global);
+Action add_serve_command(CLI::App& app, const GlobalOptions& global);
 
 }  // namespace featurelab::cli

@@ -59,6 +59,7 @@ int main(int argc, char** argv) {
   actions.push_back(cli::add_plot_command(app, global));
   actions.push_back(cli::add_report_command(app, global));
   actions.push_back(cli::add_diff_command(app, global));
+  actions.push_back(cli::add_serve_command(app, global));
   actions.push_back(cli::add_plugins_command(app, global));
 
   try {

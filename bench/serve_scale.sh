@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # featurelab serve at scale: a run of 1000 jobs (tests/data/sweep.toml, 2 widths × 500 seeds) served, each page request
 # timed on its first reading (every job's metrics.jsonl read) and again (only what was appended: nothing), and the
-# server's resident memory. The issue's bar: usable within 2 s, under 200 MB. Whole processes, so run it on a quiet
+# server's resident memory. The bar: usable within 2 s, under 200 MB. Whole processes, so run it on a quiet
 # machine. Usage: bench/serve_scale.sh [BUILD_DIR] (default build).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

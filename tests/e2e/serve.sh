@@ -18,7 +18,11 @@ jq '.status = "failed" | .error = "killed (signal 9) by the out-of-memory killer
 job3=$(ls -d "$work"/live/jobs/0003-*)
 head -n -2 "$job3/metrics.jsonl" >"$work/m" && mv "$work/m" "$job3/metrics.jsonl"
 
-$fl serve "$work/live" "$work/slower" --port 0 >"$work/serve.log" 2>&1 &
+# A run branched from the first run's job 0 (its saved weights): serve shows where its weights came from.
+expect 0 "" -- $fl run "$sweep" --out "$work/saved" -q --save-params final
+expect 0 "" -- $fl run "$sweep" --out "$work/branched" -q --set 'experiment.seeds=[0]' --set 'sweep.model.width=[8]' \
+  --set "model.init_from=\"$(ls -d "$work"/saved/jobs/0000-*)\"" --set 'assert=[]'
+$fl serve "$work/live" "$work/slower" "$work/branched" --port 0 >"$work/serve.log" 2>&1 &
 server=$!
 for _ in $(seq 50); do grep -q 'serving' "$work/serve.log" && break; sleep 0.1; done
 port=$(grep -o 'http://127.0.0.1:[0-9]*' "$work/serve.log" | head -1 | cut -d: -f3)
@@ -31,7 +35,7 @@ export url work
 check "the page" bash -c "[[ \$(curl -s -o '$work/page' -w '%{http_code}' '$url/') == 200 ]] && grep -q '<canvas id=\"chart\"' '$work/page'"
 check "Chart.js from the command's own files" bash -c "curl -s '$url/chart.js' | head -c 300 | grep -q 'Chart.js v3'"
 check "two runs, the live one's jobs by state" bash -c "[[ \$(get /api/runs) == 200 ]] &&
-  jq -e 'length == 2 and .[0].states.failed == 1 and .[0].states.ok == 2 and .[0].states.unfinished == 1 and
+  jq -e 'length == 3 and .[0].states.failed == 1 and .[0].states.ok == 2 and .[0].states.unfinished == 1 and
          (.[0].metrics | index(\"accuracy.test\")) != null' '$work/body' >/dev/null"
 check "the failed job's reason in the jobs table" bash -c "[[ \$(get /api/runs/0/jobs) == 200 ]] &&
   jq -e '.[2].state == \"failed\" and (.[2].reason | test(\"out-of-memory\")) and .[3].state == \"unfinished\" and .[0].steps == 60' '$work/body' >/dev/null"
@@ -49,9 +53,11 @@ check "assertions: the finished run's, and why the live one has none yet" bash -
   jq -e '.note | test(\"not evaluated yet\")' '$work/body' >/dev/null"
 check "the runs' differences: the learning rate" bash -c "[[ \$(get '/api/diff?a=0&b=1') == 200 ]] &&
   jq -e '.differences | map(.key) | index(\"optimizer.lr\") != null' '$work/body' >/dev/null"
+check "a branched job's lineage in the jobs table" bash -c "[[ \$(get /api/runs/2/jobs) == 200 ]] &&
+  jq -e '.[0].init_from | test(\"/saved/jobs/0000-[0-9a-f]+ step 60\")' '$work/body' >/dev/null"
 check "provenance: the overrides" bash -c "get /api/runs/1/provenance >/dev/null && jq -e '.overrides == [\"optimizer.lr=0.05\"]' '$work/body' >/dev/null"
 # Bad requests: an error with the reason, and the server goes on.
-check "no run 7: 404 naming the runs there" bash -c "[[ \$(get /api/runs/7/jobs) == 404 ]] && jq -e '.error | test(\"runs 0 to 1\")' '$work/body' >/dev/null"
+check "no run 7: 404 naming the runs there" bash -c "[[ \$(get /api/runs/7/jobs) == 404 ]] && jq -e '.error | test(\"runs 0 to 2\")' '$work/body' >/dev/null"
 check "a series without a metric: 400" bash -c "[[ \$(get /api/runs/0/series) == 400 ]] && jq -e '.error | test(\"metric=NAME\")' '$work/body' >/dev/null"
 check "a malformed diff: 400" bash -c "[[ \$(get '/api/diff?a=x&b=1') == 400 ]]"
 check "a path outside: 404, nothing read" bash -c "[[ \$(get /../../etc/passwd) == 404 ]] && ! grep -q root: '$work/body'"

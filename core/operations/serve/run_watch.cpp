@@ -56,6 +56,9 @@ void RunWatch::read_state(WatchedJob& job, bool whole_run_running) {
     std::ifstream in(dir / "summary.json");
     const auto summary = nlohmann::json::parse(in, nullptr, false);
     if (summary.is_object()) {
+      if (const auto from = summary.find("init_from"); from != summary.end() && from->is_object()) {
+        job.init_from = from->value("job", "") + " step " + std::to_string(from->value("step", Index(0)));
+      }
       const auto state = recorded_state(summary.value("status", ""));
       if (state && (*state != JobState::ok || fs::exists(dir / "done", error))) {
         job.state = *state;

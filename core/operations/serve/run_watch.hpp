@@ -21,6 +21,7 @@ struct WatchedJob {
   JobSpec spec;
   JobState state = JobState::unfinished;
   std::string reason;         // a failed job's error, a pruned job's reason
+  std::string init_from;      // [model] init_from: the job its weights came from, "RUN/jobs/JOB step N"
   Index step = -1;            // the last step it recorded
   std::uintmax_t offset = 0;  // bytes of metrics.jsonl read (whole lines)
   std::map<std::string, std::vector<std::pair<Index, double>>> history;

@@ -49,7 +49,7 @@ json jobs(const RunWatch& watch) {
   for (const auto& job : watch.jobs()) {
     out.push_back({{"index", job.spec.index}, {"seed", job.spec.seed}, {"point", job.spec.point},
                    {"label", job.spec.point_label()}, {"dir", job.spec.dir}, {"state", to_string(job.state)},
-                   {"step", job.step}, {"steps", watch.total_steps()}, {"reason", job.reason}});
+                   {"step", job.step}, {"steps", watch.total_steps()}, {"reason", job.reason}, {"init_from", job.init_from}});
   }
   return out;
 }

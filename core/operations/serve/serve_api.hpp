@@ -1,6 +1,7 @@
 // The JSON that `featurelab serve`'s page reads, built from the runs as RunWatch last read them:
 //   runs()          every run: name, directory, jobs by state, its metrics, its sweep axes
-//   jobs(r)         run r's jobs: index, seed, sweep point, state, last step, steps in all, reason
+//   jobs(r)         run r's jobs: index, seed, sweep point, state, last step, steps in all, reason, and the job
+//                   its weights came from ([model] init_from)
 //   series(r, m)    metric m of run r per sweep point and step: mean, mean ± std over the seeds there, and n
 //   finals(r)       per sweep point, each metric's last value averaged over the jobs that finished
 //   assertions(r)   asserts.json as the run wrote it (none yet: an empty list and why)

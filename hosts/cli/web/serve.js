@@ -124,11 +124,11 @@ async function renderJobs() {
       rows.push(el("tr", { class: cls, "data-state": job.state }, [
         el("td", { class: "left", text: state.runs[r].name }), el("td", { text: job.index }), el("td", { text: job.seed }),
         el("td", { class: "left", text: job.label }), el("td", { class: "left", text: job.state }), el("td", { text: progress }),
-        el("td", { class: "left reason", text: job.reason }),
+        el("td", { class: "left reason", text: job.reason }), el("td", { class: "left lineage", text: job.init_from }),
       ]));
     }
   }
-  document.getElementById("jobs").replaceChildren(table(["run", "#", "seed", "sweep point", "state", "step", "reason"], rows));
+  document.getElementById("jobs").replaceChildren(table(["run", "#", "seed", "sweep point", "state", "step", "reason", "weights from"], rows));
 }
 
 async function renderFinals() {

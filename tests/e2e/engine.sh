@@ -224,6 +224,11 @@ if command -v gnuplot >/dev/null; then
   expect 0 "vs-model.width.svg" -- $fl plot "$work/j1" --metric accuracy.test --x model.width
   expect 0 "accuracy.train.vs-step.png" -- $fl plot "$work/j1" --metric 'accuracy.t*'
   check "a heatmap of the cosine table" bash -c "ls '$work'/j1/plots/*heatmap.png >/dev/null"
+  check "neurons × 2 features, named by index: drawn cell by cell, not as a plane at equal scales" bash -c \
+    "grep -q 'matrix rowheaders columnheaders' '$work'/j1/plots/neuron-feature-cosine.cosine*.heatmap.gp && ! grep -q 'size ratio -1' '$work'/j1/plots/neuron-feature-cosine.cosine*.heatmap.gp"
+  expect 0 "accuracy.test.vs-step.pdf" -- $fl plot "$work/j1" --metric accuracy.test --log-y --pdf
+  check "--log-y: a logarithmic y axis; --pdf: a PDF beside the PNG" bash -c \
+    "grep -q 'set logscale y' '$work/j1/plots/accuracy.test.vs-step.gp' && head -c 4 '$work/j1/plots/accuracy.test.vs-step.pdf' | grep -q '%PDF'"
   check "plots are non-empty" bash -c "test -z \"\$(find '$work/j1/plots' -name '*.png' -empty)\""
   expect 0 "report.html" -- $fl report "$work/j1"
   check "the report shows assertions and plots" bash -c "grep -q 'PASS' '$work/j1/report.html' && grep -q '<img' '$work/j1/report.html'"

@@ -85,6 +85,15 @@ std::string one_line(std::string text) {
   return text;
 }
 
+// The files drawn so far, and how: log axes on the curves, PDF beside PNG and SVG.
+struct Output {
+  std::vector<fs::path> files;
+  bool log_x = false, log_y = false, pdf = false;
+
+  // "set logscale …" for a curve plot's script, as asked.
+  std::string axes() const { return std::string(log_x ? "set logscale x\n" : "") + (log_y ? "set logscale y\n" : ""); }
+};
+
 // gnuplot SCRIPT, as a program with one argument (no shell: the path is never parsed); its errors in SCRIPT.log.
 void run_gnuplot(const fs::path& script) {
   const ProgramOutput result = run_program({"gnuplot", script.string()});
@@ -96,17 +105,18 @@ void run_gnuplot(const fs::path& script) {
 }
 
 // Writes script lines for both terminals.
-void render(const fs::path& base, const std::string& body, std::vector<fs::path>& written) {
+void render(const fs::path& base, const std::string& body, Output& written) {
   const fs::path script = base.string() + ".gp";
   std::ofstream gp(script);
-  for (const auto& [terminal, ext] : {std::pair<std::string, std::string>{"pngcairo size 900,600 noenhanced", ".png"},
-                                      {"svg size 900,600 dynamic noenhanced", ".svg"}}) {
+  std::vector<std::pair<std::string, std::string>> terminals{{"pngcairo size 900,600 noenhanced", ".png"},
+                                                              {"svg size 900,600 dynamic noenhanced", ".svg"}};
+  if (written.pdf) terminals.emplace_back("pdfcairo size 6in,4in noenhanced font ',9'", ".pdf");  // for a paper: vector, LaTeX-sized
+  for (const auto& [terminal, ext] : terminals) {
     gp << "set terminal " << terminal << "\nset output " << gp_quote(base.string() + ext) << "\n" << body << "\n";
   }
   gp.close();
   run_gnuplot(script);
-  written.push_back(base.string() + ".png");
-  written.push_back(base.string() + ".svg");
+  for (const auto& [terminal, ext] : terminals) written.files.push_back(base.string() + ext);
 }
 
 std::vector<std::string> scalar_metrics(const Run& run) {
@@ -117,7 +127,7 @@ std::vector<std::string> scalar_metrics(const Run& run) {
   return {names.begin(), names.end()};
 }
 
-void plot_vs_step(const Run& run, const std::string& metric, const fs::path& dir, std::vector<fs::path>& written) {
+void plot_vs_step(const Run& run, const std::string& metric, const fs::path& dir, Output& written) {
   std::map<std::size_t, std::map<Index, std::vector<double>>> series;
   std::map<std::size_t, std::string> labels;
   for (const auto& j : run.jobs) {
@@ -153,8 +163,8 @@ void plot_vs_step(const Run& run, const std::string& metric, const fs::path& dir
   }
   out.close();  // gnuplot reads the file next
   const std::string body = fmt::format("set title {}\nset xlabel 'step'\nset ylabel {}\nset key outside right\n"
-                                       "set grid\nplot {}",
-                                       gp_quote(metric + " (mean ± std over seeds)"), gp_quote(metric), plots);
+                                       "set grid\n{}plot {}",
+                                       gp_quote(metric + " (mean ± std over seeds)"), gp_quote(metric), written.axes(), plots);
   render(dir / safe_name(metric + ".vs-step"), body, written);
 }
 
@@ -162,7 +172,7 @@ using Curves = std::map<std::string, std::vector<std::tuple<double, double, doub
 
 // Draws curves of final values (mean ± std over seeds) against x, one per label, into base.png/.svg.
 void render_curves(Curves& curves, const fs::path& base, const std::string& fallback_title, const std::string& title,
-                   const std::string& x_label, const std::string& y_label, std::vector<fs::path>& written) {
+                   const std::string& x_label, const std::string& y_label, Output& written) {
   // No finished job yet (a run still going): nothing to draw, and gnuplot refuses an empty plot command.
   if (curves.empty()) return;
   const fs::path data = base.string() + ".dat";
@@ -177,13 +187,13 @@ void render_curves(Curves& curves, const fs::path& base, const std::string& fall
                          gp_quote(data.string()), block++, gp_quote(label.empty() ? fallback_title : label));
   }
   out.close();  // gnuplot reads the file next
-  const std::string body = fmt::format("set title {}\nset xlabel {}\nset ylabel {}\nset key outside right\nset grid\nplot {}",
-                                       gp_quote(title), gp_quote(x_label), gp_quote(y_label), plots);
+  const std::string body = fmt::format("set title {}\nset xlabel {}\nset ylabel {}\nset key outside right\nset grid\n{}plot {}",
+                                       gp_quote(title), gp_quote(x_label), gp_quote(y_label), written.axes(), plots);
   render(base, body, written);
 }
 
 void plot_vs_param(const Run& run, const std::string& metric, const std::string& key, const fs::path& dir,
-                   std::vector<fs::path>& written) {
+                   Output& written) {
   // Group points by their other coordinates; x is this key's (numeric) value.
   Curves curves;
   for (const auto& row : summarize(run.jobs)) {
@@ -209,7 +219,7 @@ void plot_vs_param(const Run& run, const std::string& metric, const std::string&
 // Metrics named <probe>.<key>=<number> (robust-accuracy.r=0.5, r=1, ...) form a family: one
 // curve of the final value against the number, per sweep point (robustness against the radius).
 void plot_families(const Run& run, const std::vector<std::string>& metrics, const fs::path& dir,
-                   std::vector<fs::path>& written) {
+                   Output& written) {
   std::map<std::string, std::map<std::string, double>> families;  // "robust-accuracy.r" -> metric -> x
   for (const auto& m : metrics) {
     const auto eq = m.rfind('=');
@@ -236,8 +246,10 @@ void plot_families(const Run& run, const std::vector<std::string>& metrics, cons
   }
 }
 
-// A table CSV whose row and column names are all numbers is a grid of coordinates: rewrite it as
-// gnuplot's nonuniform matrix (first row x, first column y). False, writing nothing, otherwise.
+// A table CSV whose row and column names are all numbers, not the indices 0, 1, … of both, and at least 5 of each, is a
+// grid of coordinates (a decision grid): rewrite it as gnuplot's nonuniform matrix (first row x, first column y).
+// False, writing nothing, otherwise: neurons × 2 features, named by index, is a matrix to draw cell by cell, not a
+// plane drawn at equal scales (which made it a few pixels wide).
 bool numeric_grid(const fs::path& csv, const fs::path& out_path) {
   std::ifstream in(csv);
   std::string line;
@@ -251,18 +263,22 @@ bool numeric_grid(const fs::path& csv, const fs::path& out_path) {
     row.push_back(line.substr(start));
     cells.push_back(std::move(row));
   }
-  if (cells.size() < 3 || cells[0].size() < 3) return false;
+  if (cells.size() < 6 || cells[0].size() < 6) return false;
   auto number = [](const std::string& t) {
     char* end = nullptr;
     std::strtod(t.c_str(), &end);
     return !t.empty() && end == t.c_str() + t.size();
   };
+  bool indices = true;  // every name its own position: 0, 1, 2, …
   for (std::size_t c = 1; c < cells[0].size(); ++c) {
     if (!number(cells[0][c])) return false;
+    indices = indices && cells[0][c] == std::to_string(c - 1);
   }
   for (std::size_t r = 1; r < cells.size(); ++r) {
     if (cells[r].empty() || !number(cells[r][0])) return false;
+    indices = indices && cells[r][0] == std::to_string(r - 1);
   }
+  if (indices) return false;
   std::ofstream out(out_path);
   out << cells[0].size() - 1;
   for (std::size_t c = 1; c < cells[0].size(); ++c) out << " " << cells[0][c];
@@ -323,7 +339,7 @@ void point_cloud_dat(const fs::path& csv, int x, int y, int colour, const fs::pa
   }
 }
 
-void plot_tables(const fs::path& run_dir, const Run& run, const fs::path& dir, std::vector<fs::path>& written) {
+void plot_tables(const fs::path& run_dir, const Run& run, const fs::path& dir, Output& written) {
   // The last step of each table in the first job of each sweep point.
   std::set<std::size_t> seen;
   for (const auto& j : run.jobs) {
@@ -426,7 +442,10 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const PlotRequest& reque
   }
   const fs::path dir = run_dir / "plots";
   fs::create_directories(dir);
-  std::vector<fs::path> written;
+  Output written;
+  written.log_x = request.log_x;
+  written.log_y = request.log_y;
+  written.pdf = request.pdf;
   for (const auto& m : metrics) {
     if (request.x == "step") {
       plot_vs_step(run, m, dir, written);
@@ -436,7 +455,7 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const PlotRequest& reque
   }
   if (request.x == "step") plot_families(run, metrics, dir, written);
   if (request.tables) plot_tables(run_dir, run, dir, written);
-  return written;
+  return written.files;
 }
 
 }  // namespace featurelab

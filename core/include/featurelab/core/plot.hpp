@@ -1,4 +1,4 @@
-// Plots of a run directory, drawn by gnuplot (Debian's gnuplot-nox) as PNG and SVG under RUN/plots:
+// Plots of a run directory, drawn by gnuplot (Debian's gnuplot-nox) as PNG and SVG (and PDF) under RUN/plots:
 //   - a metric against the step: mean over seeds with a ±1 std band, one curve per sweep point;
 //   - a metric (final value) against a swept parameter, one curve per other sweep coordinate;
 //   - families <probe>.<key>=<number> (robust-accuracy.r=…): the final value against the number;
@@ -15,6 +15,8 @@ struct PlotRequest {
   std::vector<std::string> metrics;  // empty: every scalar metric
   std::string x = "step";            // "step" or a [sweep] key
   bool tables = true;                // heatmaps of table probes
+  bool log_x = false, log_y = false; // logarithmic axes on the curves
+  bool pdf = false;                  // a PDF of each plot too (vector, sized for a paper's figure)
 };
 
 // Returns the files written. Throws featurelab::Error (gnuplot missing, unknown metric or key).

@@ -1,7 +1,7 @@
 """The CMake build behind `pip install --no-build-isolation .` (pyproject.toml).
 
-build_py copies the package's Python files, then builds the project with CMake (a Release build in build-python/, or
-the build directory FEATURELAB_BUILD_DIR names, configured already or configured here without tests and benchmarks),
+build_py copies the package's Python files, then builds the project with CMake (a Release build in build-python/,
+configured here without tests and benchmarks; or takes the build directory FEATURELAB_BUILD_DIR names as it stands),
 installs it into a staging prefix, and lays it out in the package: the module _featurelab next to __init__.py, and
 featurelab/_native/ with bin/featurelab, the core's libraries in lib/ and the packs in lib/featurelab/plugins/, where
 the module (its run path $ORIGIN/_native/lib) and the command ($ORIGIN/../lib) find them. The `featurelab` command of
@@ -28,12 +28,16 @@ def cmake(*args):
 class BuildWithCMake(build_py):
     def run(self):
         super().run()
-        build = Path(os.environ.get("FEATURELAB_BUILD_DIR", ROOT / "build-python")).resolve()
-        if not (build / "CMakeCache.txt").exists():
+        given = os.environ.get("FEATURELAB_BUILD_DIR")  # a build made already: installed from as it stands, not rebuilt
+        build = Path(given or ROOT / "build-python").resolve()
+        if given and not (build / "CMakeCache.txt").exists():
+            raise RuntimeError(f"featurelab: FEATURELAB_BUILD_DIR={given} holds no CMake build (make build makes one)")
+        if not given and not (build / "CMakeCache.txt").exists():
             # As `make build` configures it (a unity build: a third of the compile time), without tests and benchmarks.
             cmake("-S", str(ROOT), "-B", str(build), "-DCMAKE_BUILD_TYPE=Release", "-DCMAKE_UNITY_BUILD=ON",
                   "-DFEATURELAB_BUILD_TESTS=OFF", "-DFEATURELAB_BUILD_BENCH=OFF", f"-DPython3_EXECUTABLE={sys.executable}")
-        cmake("--build", str(build), "--parallel", str(len(os.sched_getaffinity(0))))
+        if not given:
+            cmake("--build", str(build), "--parallel", str(len(os.sched_getaffinity(0))))
         staging = Path(self.build_lib).parent / "featurelab-prefix"
         shutil.rmtree(staging, ignore_errors=True)
         cmake("--install", str(build), "--prefix", str(staging))

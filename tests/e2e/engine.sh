@@ -261,6 +261,15 @@ if command -v gnuplot >/dev/null; then
     grep -q '<tr><td>0</td><td>8</td><td>\[ 20, 40 \]</td><td>accuracy.test</td><td>1</td>' "$work/arrays/report.html"
   check "the overrides and point 3's own settings" bash -c "grep -q '<li><code>experiment.seeds=\[0\]</code></li>' '$work/arrays/report.html' &&
     grep -q '<tr><td>3</td><td style=\"text-align:left\"><code>model.width = 40, train.eval_at = \[40\]</code>' '$work/arrays/report.html'"
+  # Several runs: their curves in the same plots, one page comparing them (each run against the first, key by key).
+  expect 2 "several runs are drawn into a directory of their own: give --out DIR" -- $fl plot "$work/j1" "$work/arrays"
+  expect 0 "both/accuracy.test.vs-step.png" -- $fl plot "$work/j1" "$work/arrays" --out "$work/both" --metric accuracy.test
+  check "each run's sweep points are curves of their own, named by run" bash -c \
+    "grep -q 'title \"run=j1 model.width=8\"' '$work/both/accuracy.test.vs-step.gp' && grep -q 'title \"run=arrays model.width=40 train.eval_at=' '$work/both/accuracy.test.vs-step.gp'"
+  expect 0 "compared/report.html" -- $fl report "$work/j1" "$work/arrays" --out "$work/compared"
+  check "one page: the plots together, the differences from the first run, each run's sections" bash -c \
+    "grep -q '<h2>Differences from the first run</h2>' '$work/compared/report.html' && grep -q 'train.eval_at' '$work/compared/report.html' &&
+     [[ \$(grep -c '<h2>Jobs</h2>' '$work/compared/report.html') == 2 ]] && grep -q 'src=\"plots/accuracy.test.vs-step.png\"' '$work/compared/report.html'"
   check "a mean to 4 digits, its exact value on hover" grep -qE '<td title="0\.[0-9]{5,}">0\.[0-9]{1,4}</td>' "$work/arrays/report.html"
 fi
 finish

@@ -5,6 +5,7 @@
 #include "results/config_keys.hpp"
 #include "results/run_records.hpp"
 
+#include <featurelab/core/config_diff.hpp>
 #include <featurelab/core/plot.hpp>
 
 #include <featurelab/error.hpp>
@@ -222,13 +223,52 @@ void configuration_section(std::ostringstream& html, const fs::path& run_dir, co
        << escape(read(run_dir / "config.toml")) << "</pre>\n";
 }
 
-}  // namespace
+// The page's head and its style.
+void page_head(std::ostringstream& html, const std::string& title) {
+  html << "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>" << escape(title)
+       << "</title>\n<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto}"
+          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}"
+          ".pass{color:#070}.fail{color:#b00;font-weight:bold}pre{background:#f6f6f6;padding:1em;overflow:auto}"
+          "img{max-width:100%}</style></head><body>\n";
+}
 
-fs::path write_report(const fs::path& run_dir) {
-  if (!fs::exists(run_dir / "run.json")) throw Error(run_dir.string() + ": not a featurelab run directory (no run.json)");
+// The figures, linked relative to the page (under `prefix`), or why there are none.
+void plots_section(std::ostringstream& html, const std::vector<fs::path>& plots, const std::string& note, const std::string& prefix) {
+  html << "<h2>Plots</h2>\n";
+  if (!note.empty()) html << "<p>" << escape(note) << "</p>\n";
+  for (const auto& p : plots) {
+    if (p.extension() != ".png") continue;
+    html << "<figure><img src=\"" << escape(prefix + p.filename().string()) << "\"><figcaption>" << escape(p.stem().string())
+         << "</figcaption></figure>\n";
+  }
+}
+
+// One run's sections; its plots come before its configuration when it is the page's only run.
+void run_sections(std::ostringstream& html, const fs::path& run_dir, const std::vector<fs::path>* plots, const std::string& note,
+                  int level) {
   const StoredRun stored = read_run_record(run_dir);
   std::vector<JobRecord> jobs;
   for (const auto& spec : stored.jobs) jobs.push_back(load_job(run_dir / "jobs" / spec.dir, spec));
+  const auto run = nlohmann::json::parse(read(run_dir / "run.json"));
+  html << "<h" << level << ">" << escape(run.value("name", "run")) << "</h" << level << ">\n<p>" << escape(run_dir.string()) << ": "
+       << escape(run.value("pipeline", "")) << ", " << jobs.size() << " job(s)</p>\n";
+  jobs_section(html, jobs);
+  assertions_section(html, run_dir);
+  summary_section(html, run_dir);
+  if (plots) plots_section(html, *plots, note, "plots/");
+  configuration_section(html, run_dir, run, stored);
+  html << "<h2>Pipeline as written</h2>\n<p>Before the overrides above.</p>\n<pre>" << escape(read(run_dir / "pipeline.toml")) << "</pre>\n";
+  html << "<h2>Manifest</h2>\n<pre>" << escape(read(run_dir / "manifest.json")) << "</pre>\n";
+}
+
+void require_run(const fs::path& run_dir) {
+  if (!fs::exists(run_dir / "run.json")) throw Error(run_dir.string() + ": not a featurelab run directory (no run.json)");
+}
+
+}  // namespace
+
+fs::path write_report(const fs::path& run_dir) {
+  require_run(run_dir);
   std::string plot_note;
   std::vector<fs::path> plots;
   try {
@@ -236,29 +276,51 @@ fs::path write_report(const fs::path& run_dir) {
   } catch (const Error& e) {
     plot_note = e.what();
   }
-  const auto run = nlohmann::json::parse(read(run_dir / "run.json"));
   std::ostringstream html;
-  html << "<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>" << escape(run.value("name", "run"))
-       << "</title>\n<style>body{font-family:sans-serif;max-width:1100px;margin:2em auto}"
-          "table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}"
-          ".pass{color:#070}.fail{color:#b00;font-weight:bold}pre{background:#f6f6f6;padding:1em;overflow:auto}"
-          "img{max-width:100%}</style></head><body>\n";
-  html << "<h1>" << escape(run.value("name", "run")) << "</h1>\n<p>" << escape(run.value("pipeline", "")) << ", "
-       << jobs.size() << " job(s)</p>\n";
-  jobs_section(html, jobs);
-  assertions_section(html, run_dir);
-  summary_section(html, run_dir);
-  html << "<h2>Plots</h2>\n";
-  if (!plot_note.empty()) html << "<p>" << escape(plot_note) << "</p>\n";
-  for (const auto& p : plots) {
-    if (p.extension() != ".png") continue;
-    html << "<figure><img src=\"plots/" << escape(p.filename().string()) << "\"><figcaption>"
-         << escape(p.stem().string()) << "</figcaption></figure>\n";
-  }
-  configuration_section(html, run_dir, run, stored);
-  html << "<h2>Pipeline as written</h2>\n<p>Before the overrides above.</p>\n<pre>" << escape(read(run_dir / "pipeline.toml")) << "</pre>\n";
-  html << "<h2>Manifest</h2>\n<pre>" << escape(read(run_dir / "manifest.json")) << "</pre>\n</body></html>\n";
+  page_head(html, nlohmann::json::parse(read(run_dir / "run.json")).value("name", "run"));
+  run_sections(html, run_dir, &plots, plot_note, 1);
+  html << "</body></html>\n";
   const fs::path file = run_dir / "report.html";
+  std::ofstream(file) << html.str();
+  return file;
+}
+
+fs::path write_report(const std::vector<fs::path>& run_dirs, const fs::path& out_dir) {
+  if (run_dirs.size() == 1) return write_report(run_dirs.front());
+  for (const auto& dir : run_dirs) require_run(dir);
+  std::string plot_note;
+  std::vector<fs::path> plots;
+  try {
+    plots = plot_runs(run_dirs, PlotRequest{}, out_dir / "plots");
+  } catch (const Error& e) {
+    plot_note = e.what();
+  }
+  std::ostringstream html;
+  page_head(html, std::to_string(run_dirs.size()) + " runs");
+  html << "<h1>" << run_dirs.size() << " runs</h1>\n<ul>";
+  for (const auto& dir : run_dirs) html << "<li>" << escape(dir.string()) << "</li>";
+  html << "</ul>\n";
+  plots_section(html, plots, plot_note, "plots/");
+  // Each run against the first, key by key (featurelab diff).
+  html << "<h2>Differences from the first run</h2>\n";
+  for (std::size_t r = 1; r < run_dirs.size(); ++r) {
+    try {
+      const ConfigComparison c = compare_configurations(run_dirs.front(), run_dirs[r]);
+      html << "<p>" << escape(c.left) << " → " << escape(c.right) << ": " << c.differences.size() << " of " << c.keys
+           << " keys differ</p>\n<table><tr><th>key</th><th>first</th><th>this</th></tr>\n";
+      for (const auto& d : c.differences) {
+        html << "<tr><td style=\"text-align:left\">" << escape(d.key) << "</td><td>" << escape(d.left.value_or("(absent)"))
+             << "</td><td>" << escape(d.right.value_or("(absent)")) << "</td></tr>\n";
+      }
+      html << "</table>\n";
+    } catch (const Error& e) {
+      html << "<p>" << escape(e.what()) << "</p>\n";
+    }
+  }
+  for (const auto& dir : run_dirs) run_sections(html, dir, nullptr, "", 1);
+  html << "</body></html>\n";
+  fs::create_directories(out_dir);
+  const fs::path file = out_dir / "report.html";
   std::ofstream(file) << html.str();
   return file;
 }

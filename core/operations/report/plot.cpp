@@ -414,10 +414,37 @@ void plot_tables(const fs::path& run_dir, const Run& run, const fs::path& dir, O
 }  // namespace
 
 std::vector<fs::path> plot_run(const fs::path& run_dir, const PlotRequest& request) {
+  return plot_runs({run_dir}, request, run_dir / "plots");
+}
+
+std::vector<fs::path> plot_runs(const std::vector<fs::path>& run_dirs, const PlotRequest& request, const fs::path& out_dir) {
   if (run_program({"gnuplot", "--version"}).exit_status != 0) {
     throw Error("gnuplot is not installed; install it with: apt-get install gnuplot-nox");
   }
-  const Run run = load_run(run_dir);
+  if (run_dirs.empty()) throw Error("plot: give a run directory");
+  const fs::path& run_dir = run_dirs.front();
+  Run run = load_run(run_dir);
+  if (run_dirs.size() > 1) {
+    // Several runs as one: each job's sweep point numbered after the runs before it and labelled with its run
+    // ("run=lr-0.1 model.width=8"), so every curve is a run's point; the axes are the first run's.
+    run = Run{};
+    std::set<std::string> names;
+    for (const auto& dir : run_dirs) {
+      Run one = load_run(dir);
+      std::string name = fs::absolute(dir).lexically_normal().filename().string();
+      for (int k = 2; !names.insert(name).second; ++k) name = fs::absolute(dir).lexically_normal().filename().string() + "-" + std::to_string(k);
+      std::size_t offset = 0;  // the points of the runs before
+      for (const auto& job : run.jobs) offset = std::max(offset, job.spec.point + 1);
+      for (auto& job : one.jobs) {
+        job.spec.point += offset;
+        job.spec.assignments.insert(job.spec.assignments.begin(), {"run", "\"" + name + "\""});
+        run.jobs.push_back(std::move(job));
+      }
+      if (run.axes.empty()) run.axes = one.axes;
+    }
+  }
+  PlotRequest own = request;
+  if (run_dirs.size() > 1) own.tables = false;  // a table's heat map is one job's: plot each run for those
   const auto all = scalar_metrics(run);
   // Each requested name is a metric or a shell-style pattern (fnmatch: *, ?, [...]) over them.
   std::vector<std::string> metrics = request.metrics.empty() ? all : std::vector<std::string>{};
@@ -440,7 +467,7 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const PlotRequest& reque
     for (const auto& a : run.axes) found |= a.key == request.x;
     if (!found) throw Error("--x " + request.x + ": not a [sweep] key of this run (use step or a swept key)");
   }
-  const fs::path dir = run_dir / "plots";
+  const fs::path& dir = out_dir;
   fs::create_directories(dir);
   Output written;
   written.log_x = request.log_x;
@@ -454,7 +481,7 @@ std::vector<fs::path> plot_run(const fs::path& run_dir, const PlotRequest& reque
     }
   }
   if (request.x == "step") plot_families(run, metrics, dir, written);
-  if (request.tables) plot_tables(run_dir, run, dir, written);
+  if (own.tables) plot_tables(run_dir, run, dir, written);
   return written.files;
 }
 

@@ -22,4 +22,9 @@ struct PlotRequest {
 // Returns the files written. Throws featurelab::Error (gnuplot missing, unknown metric or key).
 std::vector<std::filesystem::path> plot_run(const std::filesystem::path& run_dir, const PlotRequest& request);
 
+// Several runs in the same plots, into out_dir: each run's sweep points its own curves, labelled "run=NAME …" (the
+// run directory's name); the axes of --x are the first run's; no heat maps (each is one job's table).
+std::vector<std::filesystem::path> plot_runs(const std::vector<std::filesystem::path>& run_dirs, const PlotRequest& request,
+                                             const std::filesystem::path& out_dir);
+
 }  // namespace featurelab

@@ -99,13 +99,8 @@ void report_points(const std::vector<JobRecord>& jobs, spdlog::logger* log) {
   for (const auto& [point, metrics] : values) {
     if (!labels[point].empty()) log->info("{}", labels[point]);
     for (const auto& [metric, vs] : metrics) {
-      double mean = 0;
-      for (double v : vs) mean += v;
-      mean /= static_cast<double>(vs.size());
-      double var = 0;
-      for (double v : vs) var += (v - mean) * (v - mean);
-      const double sd = vs.size() > 1 ? std::sqrt(var / static_cast<double>(vs.size() - 1)) : 0.0;
-      log->info("  {:<44} {:>10.4g} ± {:<8.2g} (n={})", metric, mean, sd, vs.size());
+      const MeanSd m = mean_and_sd(vs);
+      log->info("  {:<44} {:>10.4g} ± {:<8.2g} (n={})", metric, m.mean, m.sd, vs.size());
     }
   }
 }

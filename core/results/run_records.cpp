@@ -187,6 +187,17 @@ void refuse_damaged_jobs(const std::vector<JobRecord>& jobs) {
   throw Error(fmt::format("{} finished job(s) hold a damaged metrics.jsonl; their results are not read:{}", count, listed));
 }
 
+MeanSd mean_and_sd(const std::vector<double>& values) {
+  MeanSd m;
+  const double n = static_cast<double>(values.size());
+  for (double v : values) m.mean += v;
+  m.mean /= n;
+  double var = 0;
+  for (double v : values) var += (v - m.mean) * (v - m.mean);
+  m.sd = values.size() > 1 ? std::sqrt(var / (n - 1)) : 0.0;
+  return m;
+}
+
 std::vector<SummaryRow> summarize(const std::vector<JobRecord>& jobs) {
   std::map<std::size_t, std::map<std::string, std::vector<double>>> by_point;
   std::map<std::size_t, const JobRecord*> example;
@@ -204,12 +215,9 @@ std::vector<SummaryRow> summarize(const std::vector<JobRecord>& jobs) {
       row.assignments = example.at(point)->spec.assignments;
       row.metric = metric;
       row.n = values.size();
-      const double n = static_cast<double>(values.size());
-      for (double v : values) row.mean += v;
-      row.mean /= n;
-      double var = 0;
-      for (double v : values) var += (v - row.mean) * (v - row.mean);
-      row.std = values.size() > 1 ? std::sqrt(var / (n - 1)) : 0.0;
+      const MeanSd m = mean_and_sd(values);
+      row.mean = m.mean;
+      row.std = m.sd;
       row.min = *std::min_element(values.begin(), values.end());
       row.max = *std::max_element(values.begin(), values.end());
       rows.push_back(std::move(row));

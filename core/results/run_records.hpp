@@ -51,6 +51,13 @@ JobRecord load_job(const std::filesystem::path& job_dir, const JobSpec& spec, co
 // otherwise silently lack them: export, featurelab.load, plot and report.
 void refuse_damaged_jobs(const std::vector<JobRecord>& jobs);
 
+// The mean of values and their sample standard deviation (n − 1; 0 for one value): summary.csv's, the run's closing
+// lines', the plots' and serve's bands, all the same numbers.
+struct MeanSd {
+  double mean = 0, sd = 0;
+};
+MeanSd mean_and_sd(const std::vector<double>& values);
+
 struct SummaryRow {
   std::size_t point = 0;
   std::string label;  // "model.width=10 augment.0.use=mixup"

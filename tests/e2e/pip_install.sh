@@ -16,9 +16,9 @@ expect 0 "" -- /usr/bin/python3 -m venv --system-site-packages "$work/venv"
 expect 0 "Successfully installed featurelab-0.1.0" -- env FEATURELAB_BUILD_DIR="$build" \
   "$work/venv/bin/pip" install --no-build-isolation --no-index "$work/src"
 site=$("$work/venv/bin/python" -c "import sysconfig; print(sysconfig.get_paths()['platlib'])")
-check "the module, the command and the std pack inside the package" \
+check "the module, the command, the std pack and serve's page inside the package" \
   bash -c "ls '$site'/featurelab/_featurelab*.so && test -x '$site/featurelab/_native/bin/featurelab' &&
-           ls '$site'/featurelab/_native/lib/featurelab/plugins/libstd.so" >/dev/null
+           ls '$site'/featurelab/_native/lib/featurelab/plugins/libstd.so '$site'/featurelab/_native/share/featurelab/web/chart.min.js" >/dev/null
 cd "$work" || exit 1
 cat >"$work/sweep.py" <<PY
 import featurelab

@@ -144,12 +144,7 @@ void plot_vs_step(const Run& run, const std::string& metric, const fs::path& dir
   for (const auto& [point, steps] : series) {
     out << "# point " << point << " " << one_line(labels[point]) << "\n";
     for (const auto& [step, values] : steps) {
-      double mean = 0;
-      for (double v : values) mean += v;
-      mean /= static_cast<double>(values.size());
-      double var = 0;
-      for (double v : values) var += (v - mean) * (v - mean);
-      const double sd = values.size() > 1 ? std::sqrt(var / static_cast<double>(values.size() - 1)) : 0.0;
+      const auto [mean, sd] = mean_and_sd(values);
       out << step << " " << json_number(mean) << " " << json_number(mean - sd) << " " << json_number(mean + sd) << "\n";
     }
     out << "\n\n";

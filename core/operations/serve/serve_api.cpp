@@ -69,12 +69,7 @@ json series(const RunWatch& watch, const std::string& metric) {
   for (const auto& [point, steps] : values) {
     json s = json::array(), mean = json::array(), low = json::array(), high = json::array(), n = json::array();
     for (const auto& [step, vs] : steps) {
-      double m = 0;
-      for (double v : vs) m += v;
-      m /= static_cast<double>(vs.size());
-      double var = 0;
-      for (double v : vs) var += (v - m) * (v - m);
-      const double sd = vs.size() > 1 ? std::sqrt(var / static_cast<double>(vs.size() - 1)) : 0.0;
+      const auto [m, sd] = mean_and_sd(vs);
       s.push_back(step);
       mean.push_back(number(m));
       low.push_back(number(m - sd));

@@ -92,15 +92,16 @@ class Validator {
     }
     PruneRule rule;
     rule.where = where(*node);
+    // Not capturing the loop's structured binding: C++17 lambdas cannot (Clang refuses it).
+    const auto step_count = [&](const toml::node& value, const std::string& k, Index& into, Index least) {
+      if (const auto* i = value.as_integer(); i && i->get() >= least) {
+        into = static_cast<Index>(i->get());
+      } else {
+        error(value, "prune." + k, "expected an integer >= " + std::to_string(least));
+      }
+    };
     for (auto&& [key, value] : *t) {
       const std::string k(key.str());
-      const auto step_count = [&](Index& into, Index least) {
-        if (const auto* i = value.as_integer(); i && i->get() >= least) {
-          into = static_cast<Index>(i->get());
-        } else {
-          error(value, "prune." + k, "expected an integer >= " + std::to_string(least));
-        }
-      };
       if (k == "metric") {
         const auto* s = value.as_string();
         const std::string probe = s ? s->get().substr(0, s->get().find('.')) : "";
@@ -120,9 +121,9 @@ class Validator {
           error(value, "prune.goal", "expected \"max\" (higher is better) or \"min\"");
         }
       } else if (k == "after") {
-        step_count(rule.after, 0);
+        step_count(value, k, rule.after, 0);
       } else if (k == "min_jobs") {
-        step_count(rule.min_jobs, 1);
+        step_count(value, k, rule.min_jobs, 1);
       } else {
         error(value, "prune." + k, "unknown key" + suggestion(k, {"metric", "goal", "after", "min_jobs"}));
       }

@@ -173,6 +173,37 @@ TEST_CASE("ntk-two-layer starts at zero and its gradient checks") {
   CHECK(r.ok);
 }
 
+// Their work buffers keep the largest batch's storage (featurelab/scratch_rows.hpp): an evaluation over more rows
+// between two steps must leave the next step exactly as it was.
+TEST_CASE("truncated-two-layer and ntk-two-layer: a forward pass over more rows between steps changes no bit") {
+  std::shared_ptr<Distribution> dist;
+  const Dataset d = patterns({{"dim", std::int64_t(30)}, {"patterns", std::int64_t(10)}}, 96, dist);
+  const Mat small = d.X.topRows(32);
+  for (const std::string name : {"truncated-two-layer", "ntk-two-layer"}) {
+    INFO(name);
+    const auto make = [&] {
+      auto model = pack().make<Model>(name, {{"width", std::int64_t(16)}, {"init_w", 2.0}}, dist->spec());
+      Rng rng(4);
+      model->init(rng);
+      model->parameters().head(model->trainable_size()).setConstant(Scalar(0.01));
+      return model;
+    };
+    auto fresh = make(), evaluated = make();
+    Mat all(d.size(), 1);
+    evaluated->forward(d.X, all);  // 96 rows, then a step of 32
+    Mat out_fresh(32, 1), out_evaluated(32, 1);
+    Vec grad_fresh = Vec::Zero(fresh->parameters().size()), grad_evaluated = grad_fresh;
+    const Mat dout = Mat::Constant(32, 1, Scalar(0.5));
+    fresh->forward(small, out_fresh);
+    fresh->backward(small, dout, grad_fresh);
+    evaluated->forward(small, out_evaluated);
+    evaluated->backward(small, dout, grad_evaluated);
+    CHECK(out_fresh == out_evaluated);
+    CHECK(grad_fresh == grad_evaluated);
+    CHECK(all.topRows(32) == out_fresh);  // and the rows of the larger pass are those of the smaller one
+  }
+}
+
 TEST_CASE("phased-gd validates its phases") {
   CHECK_THROWS_WITH(pack().make<Trainer>("phased-gd", {{"phase_steps", std::vector<std::int64_t>{1, 2}},
                                                        {"phase_lr", std::vector<double>{0.1}}}, {}),

@@ -44,28 +44,27 @@ void NtkTwoLayer::init(Rng& rng) {
 // the accuracy probe runs this forward pass over all 50,000 training samples at every evaluation, which on one
 // thread and Eigen's kernel cost more than the training steps between two evaluations (bench/README.md, round 23).
 void NtkTwoLayer::forward(ConstMatRef X, MatRef out) {
-  Z_.resize(X.rows(), width_);
-  parallel_product_rows(Z_, X, block(W0_).transpose());
-  Z_.rowwise() += block(b0_).row(0);
-  H_.resize(Z_.rows(), Z_.cols());
-  S_.resize(Z_.rows(), Z_.cols());
-  truncated_relu(Z_, smoothing_, H_, S_);
-  S_.array().rowwise() *= block(a0_).row(0).array();
-  // Reuse Z_ for X ΔWᵀ + Δb.
-  parallel_product_rows(Z_, X, block(dW_).transpose());
-  Z_.rowwise() += block(db_).row(0);
-  out.noalias() = H_ * block(da_).transpose();
-  out.col(0) += (S_.array() * Z_.array()).rowwise().sum().matrix();
+  MatMap Z = Z_.take(X.rows(), width_), H = H_.take(X.rows(), width_), S = S_.take(X.rows(), width_);
+  parallel_product_rows(Z, X, block(W0_).transpose());
+  Z.rowwise() += block(b0_).row(0);
+  truncated_relu(Z, smoothing_, H, S);
+  S.array().rowwise() *= block(a0_).row(0).array();
+  // Reuse Z for X ΔWᵀ + Δb.
+  parallel_product_rows(Z, X, block(dW_).transpose());
+  Z.rowwise() += block(db_).row(0);
+  out.noalias() = H * block(da_).transpose();
+  out.col(0) += (S.array() * Z.array()).rowwise().sum().matrix();
 }
 
 void NtkTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
   MatMap gW = grad_block(grad, dW_);
   MatMap gb = grad_block(grad, db_);
   MatMap ga = grad_block(grad, da_);
-  ga.noalias() = dout.transpose() * H_;
-  G_ = S_.array().colwise() * dout.col(0).array();
-  parallel_product_cols(gW, G_.transpose(), X);
-  gb = G_.colwise().sum();
+  ga.noalias() = dout.transpose() * H_.view();
+  MatMap G = G_.take(dout.rows(), width_);
+  G = S_.view().array().colwise() * dout.col(0).array();
+  parallel_product_cols(gW, G.transpose(), X);
+  gb = G.colwise().sum();
 }
 
 }  // namespace featurelab::feature_emergence_pack

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <featurelab/model.hpp>
+#include <featurelab/scratch_rows.hpp>
 
 namespace featurelab::feature_emergence_pack {
 
@@ -27,7 +28,8 @@ class NtkTwoLayer : public featurelab::Model {
   featurelab::BlockHandle dW_, db_, da_, W0_, b0_, a0_;
   featurelab::Index width_, dim_;
   double sigma_w_, sigma_b_, sigma_a_, smoothing_;
-  featurelab::Mat Z_, H_, S_, G_;
+  // n × 2m for the last forward pass's n rows, kept across calls (featurelab/scratch_rows.hpp).
+  featurelab::ScratchRows Z_, H_, S_, G_;
 };
 
 }  // namespace featurelab::feature_emergence_pack

@@ -40,30 +40,30 @@ void TruncatedTwoLayer::tune(const std::string& setting, double value) {
 }
 
 void TruncatedTwoLayer::forward(ConstMatRef X, MatRef out) {
-  Z_.resize(X.rows(), width_);
-  parallel_product_rows(Z_, X, block(W_).transpose());
-  Z_.rowwise() += block(b_).row(0);
-  H_.resize(Z_.rows(), Z_.cols());
-  dH_.resize(Z_.rows(), Z_.cols());
-  truncated_relu(Z_, smoothing_, H_, dH_);
-  out.noalias() = H_ * block(a_).transpose();
+  MatMap Z = Z_.take(X.rows(), width_), H = H_.take(X.rows(), width_), dH = dH_.take(X.rows(), width_);
+  parallel_product_rows(Z, X, block(W_).transpose());
+  Z.rowwise() += block(b_).row(0);
+  truncated_relu(Z, smoothing_, H, dH);
+  out.noalias() = H * block(a_).transpose();
 }
 
 void TruncatedTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
   MatMap gW = grad_block(grad, W_);
   MatMap gb = grad_block(grad, b_);
   MatMap ga = grad_block(grad, a_);
-  ga.noalias() = dout.transpose() * H_;
-  dH_.array() *= (dout * block(a_)).array();  // dL/dZ = dout a ⊙ σ_s′(Z), in place
-  parallel_product_cols(gW, dH_.transpose(), X);
-  gb = dH_.colwise().sum();
+  MatMap dH = dH_.view();
+  ga.noalias() = dout.transpose() * H_.view();
+  dH.array() *= (dout * block(a_)).array();  // dL/dZ = dout a ⊙ σ_s′(Z), in place
+  parallel_product_cols(gW, dH.transpose(), X);
+  gb = dH.colwise().sum();
 }
 
 void TruncatedTwoLayer::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
   Mat out(X.rows(), 1);
   forward(X, out);
-  dH_.array() *= (dout * block(a_)).array();
-  dX.noalias() = dH_ * block(W_);
+  MatMap dH = dH_.view();
+  dH.array() *= (dout * block(a_)).array();
+  dX.noalias() = dH * block(W_);
 }
 
 std::vector<HookSpec> TruncatedTwoLayer::hook_points() const {

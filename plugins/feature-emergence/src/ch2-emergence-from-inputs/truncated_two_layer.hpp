@@ -6,6 +6,7 @@
 #pragma once
 
 #include <featurelab/model.hpp>
+#include <featurelab/scratch_rows.hpp>
 #include <featurelab/tunable.hpp>
 
 namespace featurelab::feature_emergence_pack {
@@ -31,7 +32,8 @@ class TruncatedTwoLayer : public featurelab::Model, public featurelab::Tunable {
   featurelab::BlockHandle W_, b_, a_;
   featurelab::Index width_, dim_;
   double sigma_w_, sigma_b_, sigma_a_, smoothing_;
-  featurelab::Mat Z_, H_, dH_;
+  // n × 2m for the last forward pass's n rows, kept across calls (featurelab/scratch_rows.hpp).
+  featurelab::ScratchRows Z_, H_, dH_;
 };
 
 }  // namespace featurelab::feature_emergence_pack

@@ -880,6 +880,25 @@ TEST_CASE("SnapKV and H2O (ch. 9's baselines): exactly the budget, the window ke
 // Eq. 4.2's network as std's layers: linear (m, no bias: U) → poly (z^k) → linear (p, no bias: W, which the
 // model keeps as m × p and std's linear as p × m), on one-hot modular-sum inputs: the same outputs, gradients
 // and input gradients.
+// Z^{k−1} and Z^k are made a block of rows at a time (256 rows at width 64): the bits must be those of the
+// whole-matrix passes, Z^k = (((Z·Z)·Z)·Z), that the model made before.
+TEST_CASE("poly-one-hidden-layer: the powers by blocks of rows have the bits of whole-matrix passes") {
+  const int k = 4, p = 5;
+  const DataSpec spec = modular_spec(k, p);
+  auto model = pack().make<Model>("poly-one-hidden-layer", {{"width", std::int64_t(64)}, {"init_scale", 0.5}}, spec);
+  Rng rng(7);
+  model->init(rng);
+  auto data = pack().make<Distribution>("modular-sum", {{"k", std::int64_t(k)}, {"p", std::int64_t(p)}});
+  Dataset d;
+  data->sample(312, Split::Train, rng, d);  // the whole training split of 5^4 inputs: two blocks of rows
+  Mat Z, H;
+  model->hook("hidden.pre", d.X, Z);
+  model->hook("hidden.post", d.X, H);
+  Mat expected = Z;
+  for (int i = 1; i < k; ++i) expected.array() *= Z.array();
+  CHECK(H == expected);
+}
+
 TEST_CASE("poly-one-hidden-layer composed of std layers (linear, poly, linear) equals the hand-written one") {
   const int k = 3, p = 5;
   const DataSpec spec = modular_spec(k, p);

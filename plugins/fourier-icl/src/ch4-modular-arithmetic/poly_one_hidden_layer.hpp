@@ -40,8 +40,8 @@ class PolyOneHiddenLayer : public featurelab::Model {
   double init_scale_;
 
  private:
-  void preactivations(featurelab::ConstMatRef X);  // Z_ and H_ = Z_^k
-  featurelab::Mat Z_, H_, dZ_;
+  void preactivations(featurelab::ConstMatRef X);  // Z_, Zk1_ = Z_^{k−1} and H_ = Z_^k
+  featurelab::Mat Z_, Zk1_, H_, dZ_;
 };
 
 }  // namespace featurelab::fourier_icl_pack

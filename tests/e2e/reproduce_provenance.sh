@@ -90,5 +90,24 @@ check "a re-checked section says it was not rerun, with the run's commit" \
 check "a metric with no step-0 value is missing at initialisation, not failing there" \
   grep -qE "train.loss <= 10.*\| missing: train.loss has no value at step (0|init)" "$results"
 
+# scripts/compare_reproduce_times.py: a pack's wall times between a committed RESULTS.md and a fresh one.
+cp "$SOURCE_DIR/scripts/compare_reproduce_times.py" "$repo/scripts/"
+git -C "$repo" -c user.name=test -c user.email=test@example.org add -A
+git -C "$repo" -c user.name=test -c user.email=test@example.org commit -qm "the comparison"
+expect 0 "" -- reproduce mini
+git -C "$repo" -c user.name=test -c user.email=test@example.org add -A
+git -C "$repo" -c user.name=test -c user.email=test@example.org commit -qm "results"
+before=$(git -C "$repo" rev-parse --short HEAD)
+expect 0 "" -- reproduce mini
+compare() { (cd "$repo" && python3 scripts/compare_reproduce_times.py "$@"); }
+expect 0 "\| sweep \| [0-9.]+ s \| [0-9.]+ s \| [0-9.]+ \| same \|" -- compare --markdown --before "$before" --after-file plugins/mini/RESULTS.md mini
+expect 0 "total.*1 like for like" -- compare --markdown --before "$before" --after-file plugins/mini/RESULTS.md mini
+sed -i 's/^lr = 0.1$/lr = 0.2/' "$repo/plugins/mini/pipelines/sweep.toml"
+git -C "$repo" -c user.name=test -c user.email=test@example.org commit -qam "another learning rate"
+expect 0 "" -- reproduce mini
+expect 0 "\| sweep \|.*\| changed \|" -- compare --markdown --before "$before" --after-file plugins/mini/RESULTS.md mini
+expect 2 "no pack 'nothing'|nothing" -- compare --before "$before" --after-file plugins/mini/RESULTS.md nothing
+expect 2 "no-such-revision" -- compare --before no-such-revision --after-file plugins/mini/RESULTS.md mini
+
 echo "$checks checks, $failures failures"
 [[ $failures -eq 0 ]]

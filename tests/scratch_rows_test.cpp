@@ -13,7 +13,7 @@ TEST_CASE("scratch rows keep the largest storage and hand out its first rows, al
   MatMap big = buffer.take(500, 6);
   big.setConstant(2);
   const Scalar* storage = big.data();
-  CHECK(reinterpret_cast<std::uintptr_t>(storage) % 64 == 0);  // Eigen's alignment: the same vector loops as a Mat's
+  CHECK(reinterpret_cast<std::uintptr_t>(storage) % EIGEN_DEFAULT_ALIGN_BYTES == 0);  // a Mat's alignment: the same vector loops
 
   MatMap small = buffer.take(10, 6);  // a smaller batch: the same storage, no allocation
   CHECK(small.data() == storage);

@@ -5,7 +5,7 @@
 // serves a block above its mmap threshold (32 MB at most) from fresh pages the kernel must zero on first touch.
 // feature-emergence's parity job (three 50,000 × 600 buffers) allocated 120 MB fifty times and spent 17 % of
 // its time in the kernel's clear_page. A ScratchRows keeps the largest storage it was asked for and hands out
-// its first rows, contiguous (row-major), 64-byte aligned as a Mat's: the same values, written and read in the
+// its first rows, contiguous (row-major), aligned as a Mat's storage: the same values, written and read in the
 // same order, as the Mat it replaces. The price: the largest buffers stay allocated for the model's life
 // (the parity job's peak resident memory 0.63 → 0.86 GB), so a model whose largest input is near the
 // machine's memory (a dataset of millions of rows) keeps resizing a Mat instead.

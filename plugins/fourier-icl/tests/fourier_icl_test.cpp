@@ -877,9 +877,6 @@ TEST_CASE("SnapKV and H2O (ch. 9's baselines): exactly the budget, the window ke
   }
 }
 
-// Eq. 4.2's network as std's layers: linear (m, no bias: U) → poly (z^k) → linear (p, no bias: W, which the
-// model keeps as m × p and std's linear as p × m), on one-hot modular-sum inputs: the same outputs, gradients
-// and input gradients.
 // Z^{k−1} and Z^k are made a block of rows at a time (256 rows at width 64): the bits must be those of the
 // whole-matrix passes, Z^k = (((Z·Z)·Z)·Z), that the model made before.
 TEST_CASE("poly-one-hidden-layer: the powers by blocks of rows have the bits of whole-matrix passes") {
@@ -899,6 +896,9 @@ TEST_CASE("poly-one-hidden-layer: the powers by blocks of rows have the bits of 
   CHECK(H == expected);
 }
 
+// Eq. 4.2's network as std's layers: linear (m, no bias: U) → poly (z^k) → linear (p, no bias: W, which the
+// model keeps as m × p and std's linear as p × m), on one-hot modular-sum inputs: the same outputs, gradients
+// and input gradients.
 TEST_CASE("poly-one-hidden-layer composed of std layers (linear, poly, linear) equals the hand-written one") {
   const int k = 3, p = 5;
   const DataSpec spec = modular_spec(k, p);

@@ -37,9 +37,13 @@ std::map<std::string, std::string> recorded_builds(const fs::path& run_dir) {
   return builds;
 }
 
-// manifest.json's "product_kernel" -> "kernel"; empty when the file or the record is missing (a run of an
-// earlier version).
-std::string recorded_product_kernel(const fs::path& run_dir) {
+// manifest.json's "product_kernel": the kernel, and why the run started on it; kernel empty when the file or the
+// record is missing (a run of an earlier version).
+struct RecordedKernel {
+  std::string kernel, why;
+};
+
+RecordedKernel recorded_product_kernel(const fs::path& run_dir) {
   const fs::path file = run_dir / "manifest.json";
   std::error_code ec;
   if (!fs::exists(file, ec)) return {};
@@ -47,7 +51,8 @@ std::string recorded_product_kernel(const fs::path& run_dir) {
   try {
     const auto manifest = nlohmann::json::parse(in);
     if (!manifest.contains("product_kernel")) return {};
-    return manifest.at("product_kernel").at("kernel").get<std::string>();
+    const auto& record = manifest.at("product_kernel");
+    return {record.at("kernel").get<std::string>(), record.value("why", std::string())};
   } catch (const std::exception& e) {
     throw ConfigError({{file.string(), std::string("unreadable run manifest (") + e.what() +
                                            "), so the product kernel this run used is unknown; use another --out"}});
@@ -57,12 +62,22 @@ std::string recorded_product_kernel(const fs::path& run_dir) {
 }  // namespace
 
 void use_recorded_product_kernel(const fs::path& run_dir) {
-  const std::string recorded = recorded_product_kernel(run_dir);
+  const auto [recorded, first_why] = recorded_product_kernel(run_dir);
   if (recorded.empty()) return;
   const fs::path file = run_dir / "manifest.json";
   const ProductKernel kernel = parse_product_kernel(recorded, file.string() + ": product_kernel");
-  if (kernel == product_kernel()) return;
   const char* asked = std::getenv("FEATURELAB_PRODUCT_KERNEL");
+  // The manifest is written again when the run is taken up, so the reason it started with is carried along, once.
+  const std::string prefix = "the run's (" + file.string() + "), chosen when it started";
+  const std::string why = first_why.rfind("the run's (", 0) == 0 ? first_why
+                          : first_why.empty()                     ? prefix
+                                                                  : prefix + ": " + first_why;
+  if (kernel == product_kernel()) {
+    // The same kernel either way, but the run's record is what binds it (this CPU might have chosen another), so a
+    // job's provenance names the record unless the user's variable asked for it.
+    if (!(asked && *asked)) set_product_kernel(kernel, why);
+    return;
+  }
   if (asked && *asked) {
     throw ConfigError({{file.string(), "this run's jobs ran their products on " + recorded + ", and " +
                                            "FEATURELAB_PRODUCT_KERNEL=" + asked + " asks for " +
@@ -74,7 +89,7 @@ void use_recorded_product_kernel(const fs::path& run_dir) {
                                            ", which this build does not have (built with -DFEATURELAB_BLAS=eigen, or "
                                            "without libblis4-serial); finish it with a build that has it, or use another --out"}});
   }
-  set_product_kernel(kernel, "the run's (" + file.string() + "), chosen when it started");
+  set_product_kernel(kernel, why);
 }
 
 std::vector<const PackRecord*> packs_of(const RunPlan& plan) {

@@ -28,7 +28,12 @@ rm "$(ls -d "$work"/run/jobs/0001-*)/done"
 expect 0 "" -- $fl run "$sweep" --out "$work/run" -q
 check "the resumed job ran on the run's kernel" \
   bash -c "jq -e '.provenance.product_kernel.kernel == \"eigen\" and (.provenance.product_kernel.why | test(\"the run.s\"))' $(ls -d "$work"/run/jobs/0001-*)/summary.json >/dev/null"
-check "... and the manifest still names it" bash -c "jq -e '.product_kernel.kernel == \"eigen\"' '$work/run/manifest.json' >/dev/null"
+check "... and the manifest still names it, with the reason the run started with" \
+  bash -c "jq -e '.product_kernel.kernel == \"eigen\" and (.product_kernel.why | test(\"^the run.s .*FEATURELAB_PRODUCT_KERNEL=eigen\"))' '$work/run/manifest.json' >/dev/null"
+rm "$(ls -d "$work"/run/jobs/0001-*)/done"
+expect 0 "" -- $fl run "$sweep" --out "$work/run" -q
+check "taken up twice, the reason is carried once" \
+  bash -c "jq -e '.product_kernel.why | test(\"the run.s.*the run.s\") | not' '$work/run/manifest.json' >/dev/null"
 # A prepared run's jobs, run alone, take the kernel it was prepared with.
 expect 0 "prepared" -- env FEATURELAB_PRODUCT_KERNEL=eigen $fl run "$sweep" --out "$work/prep" --prepare
 expect 0 "job 2 done" -- $fl job "$work/prep" --index 2

@@ -207,7 +207,7 @@ TEST_CASE("the smoothed ReLU is C1 at rho with value rho/alpha") {
   }
 }
 
-// Only α = 8 has an unrolled kernel (activation.hpp): every other integral α − 1 up to 16 takes the
+// Only α = 8 and α = 4 have unrolled kernels (activation.hpp): every other integral α − 1 up to 16 takes the
 // loop, which must make the same products in the same order, so a run gives the bits it gave when each
 // exponent had its own unrolled kernel.
 template <int... N>

@@ -104,7 +104,7 @@ time_jobs() {
   start=$(date +%s.%N)
   "$build/bin/featurelab" -q job "$run" --indices "$list" --jobs "$jobs" >"$log" 2>&1 || true
   end=$(date +%s.%N)
-  echo "$end - $start" | bc
+  awk -v start="$start" -v end="$end" 'BEGIN { printf "%.3f\n", end - start }'
 }
 failed_jobs() {  # jobs of the list without a done marker
   local run=$1 list=$2 n=0 i dir
@@ -162,7 +162,7 @@ for pack in "${packs[@]}"; do
     printf '%s\t%s\t%d\t%d\t%.2f\t%.2f\t%d\t%d\t%s\t%s\t%s\t%s\n' "$pack" "$name" "$count" "$sampled" "${secs[a]}" \
       "${secs[b]}" "${fails[a]}" "${fails[b]}" "$setup" "$training" "$probes" "$saving" >>"$tsv"
     printf '%-24s %-32s %4d jobs, %3d run: A %8.1f s  B %8.1f s  B/A %.2f%s\n' "$pack" "$name" "$count" "$sampled" \
-      "${secs[a]}" "${secs[b]}" "$(echo "${secs[b]} / ${secs[a]}" | bc -l)" \
+      "${secs[a]}" "${secs[b]}" "$(awk -v a="${secs[a]}" -v b="${secs[b]}" 'BEGIN { print (a > 0 ? b / a : 0) }')" \
       "$( ((fails[a] + fails[b] > 0)) && echo "  (failed: A ${fails[a]}, B ${fails[b]})")$(
         [[ $probes != - ]] && awk -v p="$probes" -v t="$training" 'BEGIN { exit !(p > t) }' && echo "  (B: probes $probes s > training $training s)")"
   done

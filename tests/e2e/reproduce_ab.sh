@@ -6,7 +6,7 @@ source "$(dirname "$0")/lib.sh"
 ab=$SOURCE_DIR/bench/reproduce_ab.sh
 build=$(dirname "$(dirname "$FEATURELAB")")
 
-expect 0 "^std +xor-network +3 jobs, +2 run: A +[0-9.]+ s +B +[0-9.]+ s +B/A [0-9.]+$" -- \
+expect 0 "^std +xor-network +3 jobs, +2 run: A +[0-9.]+ s +B +[0-9.]+ s +B/A ([1-9][0-9]*\.[0-9]+|0\.[0-9]*[1-9][0-9]*)$" -- \
   bash "$ab" --a "$build" --b "$build" --tree "$SOURCE_DIR" --pipeline xor-network --every 2 --jobs 1 --out "$work/ab" std
 tsv=$work/ab/times.tsv
 check "times.tsv has its header and one row" bash -c "[[ \$(wc -l <'$tsv') -eq 2 ]] && head -1 '$tsv' | grep -q '^pack	pipeline	jobs	sampled	a_s	b_s'"

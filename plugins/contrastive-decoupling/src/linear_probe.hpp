@@ -16,6 +16,8 @@
 
 #include <featurelab/probe.hpp>
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -47,6 +49,8 @@ class LinearProbe : public featurelab::Probe {
   double ridge_;
   std::vector<featurelab::Index> labels_;
   featurelab::Index total_steps_;
+  std::optional<featurelab::Measurements> raw_fits_;  // the raw-input metrics, for the inputs fingerprinted raw_key_
+  std::uint64_t raw_key_ = 0;
 };
 
 }  // namespace featurelab::contrastive_decoupling_pack

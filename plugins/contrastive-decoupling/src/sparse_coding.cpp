@@ -1,6 +1,7 @@
 // The dictionary and its completion from one full QR (in double), the samples from one GEMM Z·M plus the
 // noise drawn straight into X.
 #include "sparse_coding.hpp"
+#include "gaussian_noise.hpp"
 
 #include <featurelab/error.hpp>
 #include <featurelab/linalg.hpp>
@@ -102,7 +103,7 @@ void SparseCoding::sample(Index n, Split, Rng& rng, Dataset& out) {
       Z_(i, j) = u < p_ / 2 ? Scalar(1) : (u < p_ ? Scalar(-1) : Scalar(0));
     }
   }
-  rng.fill_normal(out.X, std::sqrt(sigma_xi2_));
+  fill_gaussian_noise(out.X, std::sqrt(sigma_xi2_), rng.engine()());
   out.X.noalias() += Z_ * M_;
   for (Index j = 0; j < d_; ++j) out.meta[z_names_[static_cast<std::size_t>(j)]] = Z_.col(j).cast<double>();
   out.meta["active"] = Z_.cwiseAbs().rowwise().sum().cast<double>();

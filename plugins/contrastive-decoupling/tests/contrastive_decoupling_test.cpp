@@ -2,6 +2,8 @@
 // the random-mask second moments that make the decoupling, the symmetric ReLU, the loss at init (Lemma C.3), and
 // the probes on hand-built weights. The stop-gradient semi-gradient and the view layout are tested with std
 // (plugins/std/tests/info_nce_test.cpp, view_pairs_test.cpp).
+#include "gaussian_noise.hpp"
+
 #include <featurelab/augment.hpp>
 #include <featurelab/error.hpp>
 #include <featurelab/gradient_check.hpp>
@@ -347,4 +349,27 @@ TEST_CASE("lucky-neuron-sets: Def. B.1's sets at step 0 and what became of their
   ProbeRun none;
   CHECK_THROWS_WITH(late->measure(setting.input(*model, 10), none.out),
                     Catch::Contains("step 0"));
+}
+
+// The sparse-coding noise (Def. 2.1's ξ ~ N(0, σ²I)) by the polar method on a counter-based stream: its moments over
+// a million draws, a value determined by the key and its position alone (the first values of a longer or odd-sized
+// fill are the same), and another key another stream.
+TEST_CASE("gaussian noise: N(0, σ²) moments, values set by key and position, odd sizes filled") {
+  using contrastive_decoupling_pack::fill_gaussian_noise;
+  Mat big(1000, 1001);
+  fill_gaussian_noise(big, 0.5, 42);
+  const auto storage = [](const Mat& m) { return Eigen::Map<const Vec>(m.data(), m.size()); };  // in memory order
+  const Eigen::ArrayXd v = storage(big).cast<double>().array() / 0.5;
+  const double mean = v.mean(), var = (v - mean).square().mean();
+  CHECK(std::abs(mean) < 5e-3);                                     // sd of the mean: 1e-3
+  CHECK(std::abs(var - 1) < 1e-2);                                   // sd: 1.4e-3
+  CHECK(std::abs((v - mean).square().square().mean() / (var * var) - 3) < 3e-2);  // Gaussian kurtosis
+  CHECK(std::abs((v.abs() > 1.959964).cast<double>().mean() - 0.05) < 2e-3);     // the two-sided 5 % tail
+  CHECK(v.isFinite().all());
+  Mat small(3, 7);  // 21 values: fewer than one block, an odd count
+  fill_gaussian_noise(small, 0.5, 42);
+  CHECK(storage(small) == storage(big).head(21));
+  Mat other(3, 7);
+  fill_gaussian_noise(other, 0.5, 43);
+  CHECK((other.array() != small.array()).all());
 }

@@ -920,3 +920,59 @@ TEST_CASE("poly-one-hidden-layer composed of std layers (linear, poly, linear) e
   const testing::ModelComparison c = testing::compare_models(*hand, *composed, d.X, options);
   CHECK(c.failures(1e-5, 0.1) == "");
 }
+
+// The one-hot rows (gathers of Uᵀ's rows, scatters into ∇Uᵀ, neurons in tiles of 16 and blocks of 64: width 70 has a
+// tail of each) against Eq. 4.2's products in double; an input that is not one-hot (a 0.5, or a 2) takes the
+// products; 1 and 2 threads give the same bits.
+TEST_CASE("poly-one-hidden-layer: one-hot rows as gathers and scatters equal the products, other inputs take the products") {
+  const int k = 4, p = 5;
+  const Index width = 70, n = 240;  // n·width·(k + p) above the parallel threshold (threads.hpp)
+  const DataSpec spec = modular_spec(k, p);
+  auto model = pack().make<Model>("poly-one-hidden-layer", {{"width", std::int64_t(width)}, {"init_scale", 0.5}}, spec);
+  Rng rng(9);
+  model->init(rng);
+  auto data = pack().make<Distribution>("modular-sum", {{"k", std::int64_t(k)}, {"p", std::int64_t(p)}});
+  Dataset d;
+  data->sample(n, Split::Train, rng, d);
+  Mat dout(n, p);
+  for (Index i = 0; i < n; ++i)
+    for (Index c = 0; c < p; ++c) dout(i, c) = Scalar(std::sin(0.7 * double(i) + 1.3 * double(c)));
+  const MatD U = model->block("U").cast<double>(), W = model->block("W").cast<double>();
+  // Eq. 4.2 and its gradients: Z = XUᵀ, f = Z^k W, ∇W = (Z^k)ᵀD, ∇U = (k Z^{k−1} ⊙ DWᵀ)ᵀX.
+  const auto reference = [&](const Mat& X, MatD& f, VecD& grad) {
+    const MatD Z = X.cast<double>() * U.transpose();
+    const MatD H = Z.array().pow(k).matrix(), dZ = (Z.array().pow(k - 1) * double(k) * (dout.cast<double>() * W.transpose()).array()).matrix();
+    f = H * W;
+    const MatD gU = dZ.transpose() * X.cast<double>(), gW = H.transpose() * dout.cast<double>();
+    grad.resize(gU.size() + gW.size());
+    grad << Eigen::Map<const VecD>(gU.data(), gU.size()), Eigen::Map<const VecD>(gW.data(), gW.size());
+  };
+  Mat not_one_hot = d.X;
+  not_one_hot(3, 2) = Scalar(0.5);
+  not_one_hot(7, p + 1) = Scalar(2);
+  for (const Mat* X : {&d.X, &not_one_hot}) {
+    MatD f;
+    VecD expected;
+    reference(*X, f, expected);
+    Mat out1;
+    Vec grad1;
+    for (const int threads : {1, 2}) {
+      set_job_threads(threads);
+      Mat out(n, p);
+      model->forward(*X, out);
+      Vec grad(model->trainable_size());
+      model->backward(*X, dout, grad);
+      INFO((X == &d.X ? "one-hot" : "not one-hot") << ", " << threads << " threads");
+      CHECK((out.cast<double>() - f).cwiseAbs().maxCoeff() <= 1e-4 * (1 + f.cwiseAbs().maxCoeff()));
+      CHECK((grad.cast<double>() - expected).cwiseAbs().maxCoeff() <= 1e-4 * (1 + expected.cwiseAbs().maxCoeff()));
+      if (threads == 1) {
+        out1 = out;
+        grad1 = grad;
+      } else {
+        CHECK(out == out1);
+        CHECK(grad == grad1);
+      }
+    }
+    set_job_threads(1);
+  }
+}

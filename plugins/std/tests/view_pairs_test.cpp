@@ -6,6 +6,10 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+
 using namespace featurelab;
 using std_test::harness;
 
@@ -77,4 +81,34 @@ TEST_CASE("random-mask rescales by 1/q and 1/(1 − q), independent masks overla
   CHECK(views.X.middleRows(40, 40) == raw.X.topRows(40));
   CHECK(views.X.bottomRows(10) == raw.X.bottomRows(10));
   CHECK(view_pairs(Batch::of(views)) == 40);
+}
+
+// The paper's masks (q = 1/2, complementary) are drawn and applied in one pass: the views are the two-pass form's bit
+// for bit, from the same 64-bit draws (bit k of word w keeps value 64w + k of the K×D block in the anchor), with a
+// last partial word (K·D = 7·13 = 91 values).
+TEST_CASE("random-mask at q = 1/2: one pass equals the mask drawn from the same words and applied, bit for bit") {
+  Rng rng(8);
+  Dataset raw;
+  raw.resize(9, 13);
+  raw.classes = 2;
+  rng.fill_normal(raw.X);
+  for (Index i = 0; i < 9; ++i) raw.y(i) = static_cast<std::int32_t>(i % 2);
+  DataSpec spec;
+  spec.dim = 13;
+  spec.classes = 2;
+  auto mask = harness().make<Augment>("random-mask", {{"positives", std::int64_t(7)}}, spec);
+  Rng draws(21), same(21);
+  Dataset views;
+  mask->apply(Batch::of(raw), views, draws);
+  Mat m(7, 13);
+  for (Index i = 0; i < m.size(); i += 64) {
+    std::uint64_t bits = same.engine()();
+    for (Index k = i; k < std::min<Index>(m.size(), i + 64); ++k, bits >>= 1) m.data()[k] = static_cast<Scalar>(bits & 1U);
+  }
+  const Mat anchors = (raw.X.topRows(7).array() * m.array() * Scalar(2)).matrix();
+  const Mat positives = (raw.X.topRows(7).array() * (Scalar(1) - m.array()) * Scalar(2)).matrix();
+  const std::size_t bytes = sizeof(Scalar) * 7 * 13;  // memcmp: a −0 where the two-pass form has +0 would differ
+  CHECK(std::memcmp(views.X.row(0).data(), anchors.data(), bytes) == 0);
+  CHECK(std::memcmp(views.X.row(7).data(), positives.data(), bytes) == 0);
+  CHECK(draws.engine()() == same.engine()());  // as many words drawn
 }

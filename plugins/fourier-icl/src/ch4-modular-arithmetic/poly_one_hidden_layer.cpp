@@ -150,8 +150,9 @@ void PolyOneHiddenLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) 
     const auto rows = one_hot_rows::backward_for(k_);
     parallel_over_chunks(X.rows(), [&](Index chunk, Index begin, Index end) {
       if (begin == end) return;
-      rows(Ut_.data(), Wt_.data(), width_, stride, p_, &hot_[static_cast<std::size_t>(begin * k_)], dout.row(begin).data(),
-          dout.outerStride(), end - begin, gUt_.row(chunk * kp).data(), gWt_.row(chunk * p_).data());
+      rows(Ut_.data(), Wt_.data(), width_, stride, p_, &hot_[static_cast<std::size_t>(begin * k_)],
+           dout.row(begin).data(), dout.outerStride(), end - begin, gUt_.row(chunk * kp).data(),
+           gWt_.row(chunk * p_).data());
     }, X.rows() * width_ * (2 * k_ + 2 * p_));
     for (Index chunk = 1; chunk < parallel_chunks; ++chunk) {
       gUt_.topRows(kp) += gUt_.middleRows(chunk * kp, kp);

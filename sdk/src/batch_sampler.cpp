@@ -33,6 +33,11 @@ Batch BatchSampler::next(TrainerHost& host, Index batch, bool fresh, bool shuffl
     buffer_.y(i) = train.y(src);
     if (train.T.size() > 0) buffer_.T.row(i) = train.T.row(src);
   }
+  if (train.has_codes()) {  // the rows' codes with them (dataset.hpp)
+    buffer_.codes.resize(batch, train.codes.cols());
+    for (Index i = 0; i < batch; ++i) buffer_.codes.row(i) = train.codes.row(order_[static_cast<std::size_t>(begin + i)]);
+    buffer_.code_basis = train.code_basis;
+  }
   return Batch::of(buffer_);
 }
 

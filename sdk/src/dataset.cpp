@@ -13,6 +13,7 @@ void Dataset::resize(Index n, Index dim, Index target_cols) {
     T.resize(0, 0);
   }
   for (auto& [name, column] : meta) column.resize(n);
+  drop_codes();
 }
 
 Batch Batch::of(const Dataset& data) { return rows(data, 0, data.size()); }
@@ -27,6 +28,11 @@ Batch Batch::rows(const Dataset& data, Index begin, Index count) {
   if (data.T.size() > 0) {
     batch.t = data.T.data() + begin * data.T.cols();
     batch.t_cols = data.T.cols();
+  }
+  if (data.has_codes()) {
+    batch.codes = data.codes.data() + begin * data.codes.cols();
+    batch.code_dim = data.codes.cols();
+    batch.code_basis = data.code_basis.get();
   }
   return batch;
 }

@@ -18,15 +18,15 @@ Scalar OutputLoss::evaluate_with_gradient(Model& model, const Batch& batch, VecR
   const Index k = model.outputs();
   out_.resize(batch.n, k);
   dout_.resize(batch.n, k);
-  model.forward(batch.X(), out_);
+  forward_batch(model, batch, out_);
   const Scalar value = value_and_gradient(out_, batch, dout_);
-  model.backward(batch.X(), dout_, grad);
+  backward_batch(model, batch, dout_, grad);
   return value;
 }
 
 Scalar OutputLoss::evaluate(Model& model, const Batch& batch) {
   out_.resize(batch.n, model.outputs());
-  model.forward(batch.X(), out_);
+  forward_batch(model, batch, out_);
   return value(out_, batch);
 }
 

@@ -157,6 +157,7 @@ class JobRunner final : public TrainerHost {
 
   void transform_fresh(Dataset& fresh, Rng& rng) override {
     for (auto& t : c_.transforms) t->apply(fresh, empty_, rng);
+    if (!c_.transforms.empty()) fresh.drop_codes();  // a transform may change X: its codes no longer hold
   }
 
   Batch augment(const Batch& in, Rng& rng) override {
@@ -164,6 +165,7 @@ class JobRunner final : public TrainerHost {
     for (std::size_t i = 0; i < c_.augments.size(); ++i) {
       c_.augments[i]->apply(current, augment_buffers_[i], rng);
       check_augment_output(p_.augments[i], current, augment_buffers_[i], c_.spec);  // a forgotten resize
+      augment_buffers_[i].drop_codes();  // new inputs: the input codes (dataset.hpp) were the batch's
       current = Batch::of(augment_buffers_[i]);
     }
     return current;
@@ -317,6 +319,10 @@ class JobRunner final : public TrainerHost {
     }
     Rng rng(derive_seed(seed(), "transform"));
     for (auto& t : c_.transforms) t->apply(train_, test_, rng);
+    if (!c_.transforms.empty()) {  // a transform may change X: the distribution's input codes no longer hold
+      train_.drop_codes();
+      test_.drop_codes();
+    }
     if (train_.X.cols() != c_.spec.dim) {
       throw Error("data: '" + p_.data.use + "' produced samples of dimension " + std::to_string(train_.X.cols()) +
                   " but declared " + std::to_string(c_.spec.dim) + " (a plugin bug)");

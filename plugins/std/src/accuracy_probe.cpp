@@ -1,6 +1,7 @@
 // Accuracy, overall and per value of a metadata column.
 #include "accuracy_probe.hpp"
 
+#include <featurelab/capabilities.hpp>
 #include <featurelab/error.hpp>
 
 #include <fmt/format.h>
@@ -56,7 +57,7 @@ void AccuracyProbe::measure(const ProbeInput& in, Measurements& out) {
     const Dataset& data = split == "train" ? in.train : in.test;
     if (data.size() == 0) continue;
     out_.resize(data.size(), in.model.outputs());
-    in.model.forward(data.X, out_);
+    forward_batch(in.model, Batch::of(data), out_);  // through the input codes where there are (dataset.hpp)
     IVec truth = data.y;
     if (against_ != "y") truth = column(data, against_).cast<std::int32_t>();
     const Eigen::Array<bool, Eigen::Dynamic, 1> right = readout_.correct(out_, ConstIVecMap(truth.data(), truth.size()));

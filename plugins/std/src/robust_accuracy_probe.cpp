@@ -73,6 +73,8 @@ void RobustAccuracyProbe::attack_survivors(Model& model, Attack& attack, const B
   sub.y = survivor_labels_.data();
   sub.t = batch.has_targets() ? survivor_targets_.data() : nullptr;
   sub.n = left;
+  sub.codes = nullptr;  // other rows: the batch's input codes (dataset.hpp) are not theirs
+  sub.code_basis = nullptr;
   attack.perturb(model, sub, radius, X_adv_, rng_);
   model.forward(X_adv_, logits_);
   const auto held = readout_.correct(logits_, sub.Y());

@@ -8,6 +8,8 @@
 //   FusedStep          a model that runs a training step in one pass over the batch for such a loss.
 //   WeighsPatchCounts  a model that weighs each stored patch by DataShape::patch_counts (multi-view data whose
 //                      equal noise patches are stored once); the core refuses compressed patch data otherwise.
+//   CodedInputs        a model whose products with X can run on a batch's input codes, X = C·B (dataset.hpp):
+//                      C·(B·Wᵀ) and (Gᵀ·C)·B instead of X·Wᵀ and Gᵀ·X.
 #pragma once
 
 #include <featurelab/dataset.hpp>
@@ -42,5 +44,22 @@ class WeighsPatchCounts {
   // on the uncompressed patches). A network answers for its layers.
   virtual bool weighs_patch_counts() const = 0;
 };
+
+class CodedInputs {
+ public:
+  virtual ~CodedInputs();
+  // Model::forward(batch.X(), out) from the batch's codes, and backward after it; the same function, other
+  // rounding. Each returns false (nothing written) when it does not apply (no codes, or Batch::codes_pay() says
+  // the direct products are cheaper): the caller then runs the model's own. Shape only, so the bits do not depend
+  // on the threads.
+  virtual bool forward_coded(const Batch& batch, MatRef out) = 0;
+  virtual bool backward_coded(const Batch& batch, ConstMatRef dout, VecRef grad) = 0;
+};
+
+class Model;
+// model.forward(batch.X(), out), through the codes where the model and the batch offer them (CodedInputs).
+void forward_batch(Model& model, const Batch& batch, MatRef out);
+// model.backward(batch.X(), dout, grad), likewise.
+void backward_batch(Model& model, const Batch& batch, ConstMatRef dout, VecRef grad);
 
 }  // namespace featurelab

@@ -11,6 +11,7 @@
 #include <featurelab/types.hpp>
 
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -34,10 +35,22 @@ struct Dataset {
   int classes = 0;
   DataShape shape;
   std::map<std::string, VecD> meta;        // per-sample columns, each of length n
+  // Optional, for a distribution whose samples are linear images of r-dimensional codes (r < D): X = codes·basis
+  // to rounding (Shi 2024 ch. 2: x = M(φ̃ − Eφ̃)/σ̃, D patterns of a dictionary in d dimensions). A model that can
+  // use them (capabilities.hpp: CodedInputs) multiplies by n×r codes and r×D basis instead of n×D X. Valid only
+  // while code_basis is set: resize() unsets it, and whoever changes X after sampling calls drop_codes() (the core
+  // does after every transform).
+  Mat codes;                               // n×r
+  std::shared_ptr<const Mat> code_basis;   // r×D, or null: no codes
 
   Index size() const { return X.rows(); }
   Index dim() const { return X.cols(); }
-  // Resizes every member for n samples of dimension dim (no allocation if already that size).
+  bool has_codes() const {
+    return code_basis != nullptr && codes.rows() == X.rows() && code_basis->rows() == codes.cols() &&
+           code_basis->cols() == X.cols();
+  }
+  void drop_codes() { code_basis.reset(); }
+  // Resizes every member for n samples of dimension dim (no allocation if already that size); drops the codes.
   void resize(Index n, Index dim, Index target_cols = 0);
 };
 
@@ -51,8 +64,16 @@ struct Batch {
   Index dim = 0;
   Index t_cols = 0;
   int classes = 0;
+  const Scalar* codes = nullptr;     // n×code_dim (Dataset::codes), or null
+  Index code_dim = 0;
+  const Mat* code_basis = nullptr;   // code_dim×dim
 
   ConstMatMap X() const { return ConstMatMap(x, n, dim); }
+  ConstMatMap Codes() const { return ConstMatMap(codes, n, code_dim); }
+  bool has_codes() const { return codes != nullptr && code_basis != nullptr; }
+  // Whether a product with X is cheaper through the codes, C·(B·Wᵀ), than directly, X·Wᵀ: r(n + D) against nD
+  // multiply-adds per column of W, with a margin for the second product's own passes. Shape only.
+  bool codes_pay() const { return has_codes() && 4 * code_dim * (n + dim) <= 3 * n * dim; }
   ConstIVecMap Y() const { return ConstIVecMap(y, n); }
   ConstMatMap T() const { return ConstMatMap(t, n, t_cols); }
   bool has_targets() const { return t != nullptr && t_cols > 0; }

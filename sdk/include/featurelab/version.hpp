@@ -16,6 +16,7 @@
 // ABI 13: kind Callback (callback.hpp); TrainerHost runs the pipeline's callbacks, check_step takes the gradient
 // to change (VecRef) and TrainerHost gains the callbacks, the step's metrics, the callbacks' stop and
 // save_parameters (checkpoints).
+// ABI 14: Dataset and Batch gain input codes (X = codes·basis) and the capability CodedInputs.
 //
 // Beside the number, the fingerprint carries a hash of the SDK's public headers (the field "headers",
 // computed by CMake when it configures the SDK, installed as featurelab/sdk_headers.hpp): a plugin built
@@ -42,7 +43,7 @@
 
 #include <string>
 
-#define FEATURELAB_ABI_VERSION 13u
+#define FEATURELAB_ABI_VERSION 14u
 #define FEATURELAB_SDK_VERSION "0.1.0"
 
 namespace featurelab {

@@ -50,6 +50,7 @@ DictionaryPatterns::DictionaryPatterns(const Params& params, Context& context)
   } else {
     M_ = random_orthonormal(context.rng, d_, D_).transpose().cast<Scalar>();
   }
+  basis_ = std::make_shared<const Mat>(M_);
   const auto order = context.rng.permutation(D_);
   in_a_.assign(static_cast<std::size_t>(D_), false);
   for (int i = 0; i < k_; ++i) {
@@ -176,6 +177,8 @@ void DictionaryPatterns::sample(Index n, Split, Rng& rng, Dataset& out) {
   }
   out.X.noalias() = static_cast<Scalar>(scale_) * phi * M_;  // one GEMM for the whole split
   out.meta["relevant_count"] = count;
+  out.codes = static_cast<Scalar>(scale_) * phi;  // X = codes·M, to rounding
+  out.code_basis = basis_;
 }
 
 }  // namespace featurelab::feature_emergence_pack

@@ -12,9 +12,13 @@
 // Inputs are normalised as the chapter requires: x = M(φ̃ − E φ̃)/σ̃ with σ̃² = Σ_j Var φ̃_j (analytic).
 // Features: ground_truth v = Σ_{j∈A} M_j (1×d), dictionary (D×d, rows M_jᵀ), relevant (1×D indicator),
 // normalisation [σ̃, Σ_{j∈A} E φ̃_j] (1×2, for Lemma 2.5's ground-truth network).
+// Each split also carries its input codes (dataset.hpp): codes (φ̃ − E φ̃)/σ̃ (n×D) and basis M, so a model
+// offering CodedInputs multiplies by D columns instead of d (Table A.1's d = 500 and D = 100: a fifth).
 #pragma once
 
 #include <featurelab/distribution.hpp>
+
+#include <memory>
 
 namespace featurelab::feature_emergence_pack {
 
@@ -45,6 +49,7 @@ class DictionaryPatterns : public featurelab::Distribution {
   std::int64_t t1_, t2_;
   double negative_ratio_;
   featurelab::Mat M_;          // D×d: row j is M_jᵀ
+  std::shared_ptr<const featurelab::Mat> basis_;  // M_ again, shared by every split's input codes
   std::vector<int> relevant_;  // the k indices of A
   std::vector<bool> in_a_;
   featurelab::VecD mean_;      // E φ̃_j

@@ -43,28 +43,59 @@ void NtkTwoLayer::init(Rng& rng) {
 // threads and the process's kernel (featurelab/parallel_product.hpp), as the network's own (truncated_two_layer.cpp):
 // the accuracy probe runs this forward pass over all 50,000 training samples at every evaluation, which on one
 // thread and Eigen's kernel cost more than the training steps between two evaluations (bench/README.md, round 23).
-void NtkTwoLayer::forward(ConstMatRef X, MatRef out) {
-  MatMap Z = Z_.take(X.rows(), width_), H = H_.take(X.rows(), width_), S = S_.take(X.rows(), width_);
-  parallel_product_rows(Z, X, block(W0_).transpose());
+template <class Delta>
+void NtkTwoLayer::linearised(Delta&& delta, MatRef out) {
+  MatMap Z = Z_.view();
+  MatMap H = H_.take(Z.rows(), width_), S = S_.take(Z.rows(), width_);
   Z.rowwise() += block(b0_).row(0);
   truncated_relu(Z, smoothing_, H, S);
   S.array().rowwise() *= block(a0_).row(0).array();
-  // Reuse Z for X ΔWᵀ + Δb.
-  parallel_product_rows(Z, X, block(dW_).transpose());
+  delta(Z);  // reuse Z for X ΔWᵀ
   Z.rowwise() += block(db_).row(0);
   out.noalias() = H * block(da_).transpose();
   out.col(0) += (S.array() * Z.array()).rowwise().sum().matrix();
 }
 
-void NtkTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
-  MatMap gW = grad_block(grad, dW_);
-  MatMap gb = grad_block(grad, db_);
-  MatMap ga = grad_block(grad, da_);
-  ga.noalias() = dout.transpose() * H_.view();
+void NtkTwoLayer::forward(ConstMatRef X, MatRef out) {
+  MatMap Z = Z_.take(X.rows(), width_);
+  parallel_product_rows(Z, X, block(W0_).transpose());
+  linearised([&](MatMap& Zd) { parallel_product_rows(Zd, X, block(dW_).transpose()); }, out);
+}
+
+bool NtkTwoLayer::forward_coded(const Batch& batch, MatRef out) {
+  if (!batch.codes_pay()) return false;
+  const Mat& basis = *batch.code_basis;
+  const auto C = batch.Codes();
+  codes_by_w_.resize(basis.rows(), 2 * width_);  // [B·W0ᵀ, B·ΔWᵀ]
+  parallel_product_rows(codes_by_w_.leftCols(width_), basis, block(W0_).transpose());
+  parallel_product_rows(codes_by_w_.rightCols(width_), basis, block(dW_).transpose());
+  MatMap Z = Z_.take(batch.n, width_);
+  parallel_product_rows(Z, C, codes_by_w_.leftCols(width_));
+  linearised([&](MatMap& Zd) { parallel_product_rows(Zd, C, codes_by_w_.rightCols(width_)); }, out);
+  return true;
+}
+
+void NtkTwoLayer::output_gradients(ConstMatRef dout, VecRef grad) {
+  grad_block(grad, da_).noalias() = dout.transpose() * H_.view();
   MatMap G = G_.take(dout.rows(), width_);
   G = S_.view().array().colwise() * dout.col(0).array();
-  parallel_product_cols(gW, G.transpose(), X);
-  gb = G.colwise().sum();
+  grad_block(grad, db_) = G.colwise().sum();
+}
+
+void NtkTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
+  output_gradients(dout, grad);
+  MatMap gW = grad_block(grad, dW_);
+  parallel_product_cols(gW, G_.view().transpose(), X);
+}
+
+bool NtkTwoLayer::backward_coded(const Batch& batch, ConstMatRef dout, VecRef grad) {
+  if (!batch.codes_pay()) return false;
+  output_gradients(dout, grad);
+  grad_by_codes_.resize(width_, batch.code_dim);
+  parallel_product_cols(grad_by_codes_, G_.view().transpose(), batch.Codes());
+  MatMap gW = grad_block(grad, dW_);
+  parallel_product_cols(gW, grad_by_codes_, *batch.code_basis);
+  return true;
 }
 
 }  // namespace featurelab::feature_emergence_pack

@@ -1,4 +1,5 @@
-// Forward and backward as batched products: Z = XWᵀ + b, H = σ_s(Z), g = H aᵀ.
+// Forward and backward as batched products: Z = XWᵀ + b, H = σ_s(Z), g = H aᵀ; through input codes where the data
+// has them.
 #include "truncated_two_layer.hpp"
 
 #include "truncated_activation.hpp"
@@ -40,22 +41,52 @@ void TruncatedTwoLayer::tune(const std::string& setting, double value) {
 }
 
 void TruncatedTwoLayer::forward(ConstMatRef X, MatRef out) {
-  MatMap Z = Z_.take(X.rows(), width_), H = H_.take(X.rows(), width_), dH = dH_.take(X.rows(), width_);
+  MatMap Z = Z_.take(X.rows(), width_);
   parallel_product_rows(Z, X, block(W_).transpose());
+  finish_forward(out);
+}
+
+bool TruncatedTwoLayer::forward_coded(const Batch& batch, MatRef out) {
+  if (!batch.codes_pay()) return false;
+  const Mat& basis = *batch.code_basis;
+  codes_by_w_.resize(basis.rows(), width_);
+  parallel_product_rows(codes_by_w_, basis, block(W_).transpose());
+  MatMap Z = Z_.take(batch.n, width_);
+  parallel_product_rows(Z, batch.Codes(), codes_by_w_);
+  finish_forward(out);
+  return true;
+}
+
+void TruncatedTwoLayer::finish_forward(MatRef out) {
+  MatMap Z = Z_.view();
+  MatMap H = H_.take(Z.rows(), width_), dH = dH_.take(Z.rows(), width_);
   Z.rowwise() += block(b_).row(0);
   truncated_relu(Z, smoothing_, H, dH);
   out.noalias() = H * block(a_).transpose();
 }
 
-void TruncatedTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
-  MatMap gW = grad_block(grad, W_);
-  MatMap gb = grad_block(grad, b_);
+void TruncatedTwoLayer::output_gradients(ConstMatRef dout, VecRef grad) {
   MatMap ga = grad_block(grad, a_);
   MatMap dH = dH_.view();
   ga.noalias() = dout.transpose() * H_.view();
   dH.array() *= (dout * block(a_)).array();  // dL/dZ = dout a ⊙ σ_s′(Z), in place
-  parallel_product_cols(gW, dH.transpose(), X);
-  gb = dH.colwise().sum();
+  grad_block(grad, b_) = dH.colwise().sum();
+}
+
+void TruncatedTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
+  output_gradients(dout, grad);
+  MatMap gW = grad_block(grad, W_);
+  parallel_product_cols(gW, dH_.view().transpose(), X);
+}
+
+bool TruncatedTwoLayer::backward_coded(const Batch& batch, ConstMatRef dout, VecRef grad) {
+  if (!batch.codes_pay()) return false;
+  output_gradients(dout, grad);
+  grad_by_codes_.resize(width_, batch.code_dim);
+  parallel_product_cols(grad_by_codes_, dH_.view().transpose(), batch.Codes());
+  MatMap gW = grad_block(grad, W_);
+  parallel_product_cols(gW, grad_by_codes_, *batch.code_basis);
+  return true;
 }
 
 void TruncatedTwoLayer::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {

@@ -354,6 +354,36 @@ TEST_CASE("lucky-neuron-sets: Def. B.1's sets at step 0 and what became of their
 // The sparse-coding noise (Def. 2.1's ξ ~ N(0, σ²I)) by the polar method on a counter-based stream: its moments over
 // a million draws, a value determined by the key and its position alone (the first values of a longer or odd-sized
 // fill are the same), and another key another stream.
+// The same draws from the method's definition, one candidate at a time with libm's log and root: the values, in
+// order, of every kept pair (which the fill compacts eight candidates at a time where it can), to the last bits of
+// the log.
+TEST_CASE("gaussian noise: the polar method's kept pairs, in order, against a scalar reference") {
+  using contrastive_decoupling_pack::fill_gaussian_noise;
+  Mat fill(1, 3000);  // several blocks of 512 candidates
+  fill_gaussian_noise(fill, 0.5, 7);
+  const std::uint64_t key = 7;
+  std::vector<double> reference;
+  for (std::uint64_t counter = 0; reference.size() < 3000; ++counter) {
+    std::uint64_t z = key + (counter + 1) * 0x9e3779b97f4a7c15ULL;  // splitmix64's finaliser
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    z ^= z >> 31;
+    const double v1 = double(std::int64_t(z >> 32) - (std::int64_t(1) << 31)) * 0x1.0p-31;
+    const double v2 = double(std::int64_t(z & 0xffffffffULL) - (std::int64_t(1) << 31)) * 0x1.0p-31;
+    const double s = v1 * v1 + v2 * v2;
+    if (!(s > 0 && s < 1)) continue;
+    const double factor = std::sqrt(-2 * std::log(s) / s) * 0.5;
+    reference.push_back(v1 * factor);
+    reference.push_back(v2 * factor);
+  }
+  double worst = 0;
+  for (Index i = 0; i < 3000; ++i) {
+    worst = std::max(worst, std::abs(double(fill(0, i)) - reference[static_cast<std::size_t>(i)]) /
+                                std::max(1.0, std::abs(reference[static_cast<std::size_t>(i)])));
+  }
+  CHECK(worst < 1e-6);
+}
+
 TEST_CASE("gaussian noise: N(0, σ²) moments, values set by key and position, odd sizes filled") {
   using contrastive_decoupling_pack::fill_gaussian_noise;
   Mat big(1000, 1001);

@@ -1,6 +1,7 @@
 // The linearised forward/backward, batched.
 #include "ntk_two_layer.hpp"
 
+#include "coded_products.hpp"
 #include "truncated_activation.hpp"
 
 #include <featurelab/error.hpp>
@@ -64,14 +65,8 @@ void NtkTwoLayer::forward(ConstMatRef X, MatRef out) {
 
 bool NtkTwoLayer::forward_coded(const Batch& batch, MatRef out) {
   if (!batch.codes_pay()) return false;
-  const Mat& basis = *batch.code_basis;
-  const auto C = batch.Codes();
-  codes_by_w_.resize(basis.rows(), 2 * width_);  // [B·W0ᵀ, B·ΔWᵀ]
-  parallel_product_rows(codes_by_w_.leftCols(width_), basis, block(W0_).transpose());
-  parallel_product_rows(codes_by_w_.rightCols(width_), basis, block(dW_).transpose());
-  MatMap Z = Z_.take(batch.n, width_);
-  parallel_product_rows(Z, C, codes_by_w_.leftCols(width_));
-  linearised([&](MatMap& Zd) { parallel_product_rows(Zd, C, codes_by_w_.rightCols(width_)); }, out);
+  coded_preactivations(Z_.take(batch.n, width_), batch, block(W0_), codes_by_w_);
+  linearised([&](MatMap& Zd) { coded_preactivations(Zd, batch, block(dW_), codes_by_w_); }, out);
   return true;
 }
 
@@ -91,10 +86,7 @@ void NtkTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
 bool NtkTwoLayer::backward_coded(const Batch& batch, ConstMatRef dout, VecRef grad) {
   if (!batch.codes_pay()) return false;
   output_gradients(dout, grad);
-  grad_by_codes_.resize(width_, batch.code_dim);
-  parallel_product_cols(grad_by_codes_, G_.view().transpose(), batch.Codes());
-  MatMap gW = grad_block(grad, dW_);
-  parallel_product_cols(gW, grad_by_codes_, *batch.code_basis);
+  coded_weight_gradient(grad_block(grad, dW_), G_.view(), batch, grad_by_codes_);
   return true;
 }
 

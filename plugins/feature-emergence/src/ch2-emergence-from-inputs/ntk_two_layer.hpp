@@ -34,7 +34,7 @@ class NtkTwoLayer : public featurelab::Model, public featurelab::CodedInputs {
   double sigma_w_, sigma_b_, sigma_a_, smoothing_;
   // n × 2m for the last forward pass's n rows, kept across calls (featurelab/scratch_rows.hpp).
   featurelab::ScratchRows Z_, H_, S_, G_;
-  featurelab::Mat codes_by_w_, grad_by_codes_;  // B·W0ᵀ, B·ΔWᵀ (D×2m) and Gᵀ·C (2m×D) of the coded path
+  featurelab::Mat codes_by_w_, grad_by_codes_;  // B·W0ᵀ then B·ΔWᵀ (D×2m), and Gᵀ·C (2m×D), of the coded path
 
   // From Z = XW0ᵀ in Z_: H0, S0; then from Z = XΔWᵀ (written by `delta` into Z_) the output.
   template <class Delta>

@@ -2,6 +2,7 @@
 // has them.
 #include "truncated_two_layer.hpp"
 
+#include "coded_products.hpp"
 #include "truncated_activation.hpp"
 
 #include <featurelab/error.hpp>
@@ -48,11 +49,7 @@ void TruncatedTwoLayer::forward(ConstMatRef X, MatRef out) {
 
 bool TruncatedTwoLayer::forward_coded(const Batch& batch, MatRef out) {
   if (!batch.codes_pay()) return false;
-  const Mat& basis = *batch.code_basis;
-  codes_by_w_.resize(basis.rows(), width_);
-  parallel_product_rows(codes_by_w_, basis, block(W_).transpose());
-  MatMap Z = Z_.take(batch.n, width_);
-  parallel_product_rows(Z, batch.Codes(), codes_by_w_);
+  coded_preactivations(Z_.take(batch.n, width_), batch, block(W_), codes_by_w_);
   finish_forward(out);
   return true;
 }
@@ -82,10 +79,7 @@ void TruncatedTwoLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
 bool TruncatedTwoLayer::backward_coded(const Batch& batch, ConstMatRef dout, VecRef grad) {
   if (!batch.codes_pay()) return false;
   output_gradients(dout, grad);
-  grad_by_codes_.resize(width_, batch.code_dim);
-  parallel_product_cols(grad_by_codes_, dH_.view().transpose(), batch.Codes());
-  MatMap gW = grad_block(grad, W_);
-  parallel_product_cols(gW, grad_by_codes_, *batch.code_basis);
+  coded_weight_gradient(grad_block(grad, W_), dH_.view(), batch, grad_by_codes_);
   return true;
 }
 

@@ -57,7 +57,7 @@ void AccuracyProbe::measure(const ProbeInput& in, Measurements& out) {
     const Dataset& data = split == "train" ? in.train : in.test;
     if (data.size() == 0) continue;
     out_.resize(data.size(), in.model.outputs());
-    forward_batch(in.model, Batch::of(data), out_);  // through the input codes where there are (dataset.hpp)
+    forward_batch(in.model, Batch::of(data), out_);  // through the data's input codes where it has them
     IVec truth = data.y;
     if (against_ != "y") truth = column(data, against_).cast<std::int32_t>();
     const Eigen::Array<bool, Eigen::Dynamic, 1> right = readout_.correct(out_, ConstIVecMap(truth.data(), truth.size()));

@@ -8,7 +8,7 @@ source "$(dirname "$0")/lib.sh"
 fl=$FEATURELAB
 sweep=$SOURCE_DIR/tests/data/sweep.toml
 xor=$SOURCE_DIR/tests/data/xor-small.toml
-settings=(--set train.steps=20000 --set train.eval_every=200)   # 4 jobs of about 1.5 s
+settings=(--set train.steps=100000 --set train.eval_every=1000)   # 4 jobs of about 1 s
 
 all_done() {  # all_done DIR N: N jobs finished, each with a whole summary saying ok
   [[ $(ls "$1"/jobs/*/done 2>/dev/null | wc -l) -eq $2 ]] && \
@@ -72,8 +72,9 @@ check "no process of the removed run is left" none_left "$work/removed"
 
 # `featurelab job`: one job runs once at a time (a second process for it waits for the first, then finds
 # it done: a duplicate array task); other jobs of the run go side by side; a `run` into the directory
-# waits for none of them but is refused while they run.
-slow=(--set data.train=100000 --set data.test=1000 --set model.width=500 --set train.steps=40
+# waits for none of them but is refused while they run. Jobs of about 4 s: job 0 must outlast four process
+# starts (at 40 steps it finished in 0.7 s on a fast CI machine, before the `run` meant to be refused).
+slow=(--set data.train=100000 --set data.test=1000 --set model.width=500 --set train.steps=600
       --set 'experiment.seeds=[0, 1]')
 expect 0 "prepared" -- $fl run "$xor" --out "$work/prep" "${slow[@]}" --prepare
 $fl job "$work/prep" --index 0 -q >"$work/job0.log" 2>&1 &

@@ -1,9 +1,15 @@
-// A = XWᵀ (one GEMM), f = h(A; b) elementwise; backward: the gate 1[a > b] + 1[−a > b] times dout, then one
-// GEMM for ∇W and a column sum for ∇b.
+// A = XWᵀ, f = h(A; b) elementwise; backward: the gate 1[a > b] + 1[−a > b] times dout, then ∇W = dAᵀX and a
+// column sum for ∇b. The two products read X (n×d1, up to 16,896 × 2048 a step) in place, register-tiled over the
+// m neurons (featurelab/tiled_products.hpp), instead of a GEMM that copies X into packed panels first and, with
+// m = 64 outputs, runs a quarter of its tiles at a fraction of its speed: at d1 = 2048 the forward product takes
+// 23 ms instead of 43, ∇W 25 ms instead of 43–63 on one Zen 5 core (bench/README.md).
 #include "symmetric_relu_layer.hpp"
 
 #include <featurelab/error.hpp>
+#include <featurelab/parallel_product.hpp>
+#include <featurelab/tiled_products.hpp>
 
+#include <algorithm>
 #include <cmath>
 
 namespace featurelab::contrastive_decoupling_pack {
@@ -31,9 +37,49 @@ void SymmetricReluLayer::init(Rng& rng) {
   block(b_).setZero();
 }
 
+namespace {
+
+// Rows of X per pass of ∇W's tiles: their 128 × d1 inputs (1 MB at d1 = 2048) and 128 × m of dA stay in L2 while
+// the tiles of every input sweep them (256 rows: 35 ms instead of 25 at d1 = 2048).
+constexpr Index kGradientRows = 128;
+
+}  // namespace
+
+void SymmetricReluLayer::pre_activations(ConstMatRef X, Mat& A) {
+  A.resize(X.rows(), width_);
+  if (!tiled_products::fits_strips(width_)) {  // m not a whole number of vector strips
+    A.noalias() = X * block(W_).transpose();
+    return;
+  }
+  Wt_ = block(W_).transpose();  // d1×m: the tiles read a strip of m neurons per input
+  // Blocks of rows on the job's threads (fixed by the shape; each output is one sum with its terms in a fixed
+  // order whatever the blocks, tiled_products.hpp, so the bits do not depend on the thread count).
+  const Index rows = X.rows();
+  detail::over_product_blocks(rows, product_blocks(rows, detail::product_flops(rows, dim_, width_)), [&](Index begin, Index size) {
+    tiled_products::times<false>(X.data() + begin * X.outerStride(), X.outerStride(), size, dim_, Wt_.data(), width_,
+                                 A.data() + begin * width_, width_, width_);
+  });
+}
+
+void SymmetricReluLayer::weight_gradient(ConstMatRef X, MatRef dW) {
+  if (!tiled_products::fits_strips(width_)) {
+    dW.noalias() = dA_.transpose() * X;
+    return;
+  }
+  // ∇Wᵀ (d1×m) = Xᵀ dA, by blocks of inputs; within a block every row of the batch in order.
+  dWt_.setZero(dim_, width_);
+  const Index rows = X.rows();
+  detail::over_product_blocks(dim_, product_blocks(dim_, detail::product_flops(rows, dim_, width_)), [&](Index begin, Index size) {
+    for (Index r = 0; r < rows; r += kGradientRows) {
+      tiled_products::add_transpose_times(X.data() + r * X.outerStride() + begin, X.outerStride(), std::min(kGradientRows, rows - r),
+                                          size, dA_.data() + r * width_, width_, dWt_.data() + begin * width_, width_, width_);
+    }
+  });
+  dW = dWt_.transpose();
+}
+
 void SymmetricReluLayer::forward(ConstMatRef X, MatRef out) {
-  A_.resize(X.rows(), width_);
-  A_.noalias() = X * block(W_).transpose();
+  pre_activations(X, A_);
   const auto b = cblock(b_).row(0).array();
   // ReLU(a − b) − ReLU(−a − b), one fused pass.
   out.array() = (A_.array().rowwise() - b).cwiseMax(Scalar(0)) - ((-A_.array()).rowwise() - b).cwiseMax(Scalar(0));
@@ -46,12 +92,11 @@ void SymmetricReluLayer::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) 
   if (block_info(b_).trainable) grad_block(grad, b_) = (dout.array() * (down - up)).colwise().sum().matrix();
   dA_.resize(X.rows(), width_);
   dA_.array() = dout.array() * (up + down);
-  grad_block(grad, W_).noalias() = dA_.transpose() * X;
+  weight_gradient(X, grad_block(grad, W_));
 }
 
 void SymmetricReluLayer::input_gradient(ConstMatRef X, ConstMatRef dout, MatRef dX) {
-  A_.resize(X.rows(), width_);
-  A_.noalias() = X * block(W_).transpose();
+  pre_activations(X, A_);
   const auto b = cblock(b_).row(0).array();
   dA_.resize(X.rows(), width_);
   dA_.array() = dout.array() * (((A_.array().rowwise() - b) > Scalar(0)).cast<Scalar>() +
@@ -66,7 +111,7 @@ std::vector<HookSpec> SymmetricReluLayer::hook_points() const {
 
 void SymmetricReluLayer::hook(const std::string& name, ConstMatRef X, Mat& out) {
   if (name == "hidden.pre") {
-    out.noalias() = X * block(W_).transpose();
+    pre_activations(X, out);
     return;
   }
   if (name != "hidden.post") Model::hook(name, X, out);

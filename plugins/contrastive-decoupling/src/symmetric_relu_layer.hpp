@@ -34,11 +34,18 @@ class SymmetricReluLayer : public featurelab::Model {
   void hook(const std::string& name, featurelab::ConstMatRef X, featurelab::Mat& out) override;
 
  private:
+  // A = XWᵀ (n×m), resized here.
+  void pre_activations(featurelab::ConstMatRef X, featurelab::Mat& A);
+  // dW (m×d1) = dA_ᵀ X.
+  void weight_gradient(featurelab::ConstMatRef X, featurelab::MatRef dW);
+
   featurelab::BlockHandle W_, b_;
   featurelab::Index width_, dim_;
   double init_norm_;
   featurelab::Mat A_;   // pre-activations ⟨w_i, x⟩ of the last forward (n×m)
   featurelab::Mat dA_;  // dL/dA (reused)
+  featurelab::Mat Wt_;  // Wᵀ (d1×m) for the forward product's tiles
+  featurelab::Mat dWt_; // ∇Wᵀ (d1×m) as the gradient's tiles sum it
 };
 
 // The symmetric ReLU of one pre-activation a with bias b (the two-ReLU formula).

@@ -9,10 +9,12 @@
 #include <featurelab/gradient_check.hpp>
 #include <featurelab/probe.hpp>
 #include <featurelab/testing.hpp>
+#include <featurelab/threads.hpp>
 
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <vector>
 
@@ -198,6 +200,60 @@ TEST_CASE("symmetric-relu-layer: h(a, b) = ReLU(a − b) − ReLU(−a − b) fo
   d.resize(9, 6);
   rng.fill_normal(d.X);
   CHECK(check_input_gradient(*net, Batch::of(d)).ok);
+}
+
+TEST_CASE("symmetric-relu-layer: with m = 64 neurons the register-tiled products against XWᵀ and dAᵀX in double, with the same bits on 1 and 2 threads") {
+  // 1000 rows (4 blocks of rows, 7 passes of 128 rows for ∇W, a last tile of 4 rows) of d1 = 301 inputs (2 blocks,
+  // a last tile of 1 input): every remainder of the tiling.
+  const Index n = 1000, d1 = 301, m = 64;
+  auto net = pack().make<Model>("symmetric-relu-layer", {{"width", std::int64_t(m)}, {"train_bias", true}, {"init_norm", 1.0}},
+                                testing::spec(d1));
+  Rng rng(5);
+  net->init(rng);
+  for (Index j = 0; j < m; ++j) net->block("b")(0, j) = Scalar(0.02) * Scalar(j % 7) - Scalar(0.05);
+  Mat X(n, d1), dout(n, m);
+  rng.fill_normal(X);
+  rng.fill_normal(dout);
+
+  auto step = [&](int threads, Mat& out, Vec& grad) {
+    set_job_threads(threads);
+    out.resize(n, m);
+    grad.setZero(net->trainable_size());
+    net->forward(X, out);
+    net->backward(X, dout, grad);
+    set_job_threads(1);
+  };
+  Mat out1, out2;
+  Vec grad1, grad2;
+  step(1, out1, grad1);
+  step(2, out2, grad2);
+  CHECK(std::memcmp(out1.data(), out2.data(), sizeof(Scalar) * std::size_t(out1.size())) == 0);
+  CHECK(std::memcmp(grad1.data(), grad2.data(), sizeof(Scalar) * std::size_t(grad1.size())) == 0);
+
+  // The reference in double: A = XWᵀ, h(A; b), ∇W = (dout ⊙ gate)ᵀ X with the gate of the double A.
+  const Eigen::MatrixXd Xd = X.cast<double>(), Wd = net->block("W").cast<double>();
+  const Eigen::MatrixXd A = Xd * Wd.transpose();
+  Eigen::MatrixXd dA(n, m);
+  double worst_out = 0;
+  for (Index i = 0; i < n; ++i) {
+    for (Index j = 0; j < m; ++j) {
+      const double a = A(i, j), b = net->block("b")(0, j);
+      const double h = std::max(a - b, 0.0) - std::max(-a - b, 0.0);
+      worst_out = std::max(worst_out, std::abs(h - double(out1(i, j))));
+      dA(i, j) = double(dout(i, j)) * ((a - b > 0 ? 1.0 : 0.0) + (-a - b > 0 ? 1.0 : 0.0));
+    }
+  }
+  const Eigen::MatrixXd dW = dA.transpose() * Xd;
+  const Eigen::Map<const Mat> grad_W(grad1.data(), m, d1);  // W is the first block
+  const double worst_grad = (grad_W.cast<double>() - dW).cwiseAbs().maxCoeff();
+  CHECK(worst_out < 1e-4 * A.cwiseAbs().maxCoeff());
+  CHECK(worst_grad < 1e-4 * dW.cwiseAbs().maxCoeff());
+  CHECK(check_input_gradient(*net, Batch::of([&] {
+    Dataset d;
+    d.X = X.topRows(40);
+    d.y.setZero(40);
+    return d;
+  }())).ok);
 }
 
 TEST_CASE("info-nce: at init the loss is τ·ln(N + 1) (Lemma C.3), and a batch without view roles refused with the fix") {

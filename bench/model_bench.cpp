@@ -5,6 +5,9 @@
 //                   cross-entropy, AdamW
 //   patch_two_layer midpoint-mixup's `patch-two-layer` at warm-start.toml's shape: k = 10 classes, P = 100
 //                   patches, 10 neurons per class, N = 200, cross-entropy, forward and backward (GD)
+//   symmetric_relu_layer contrastive-decoupling's `symmetric-relu-layer` at augmentation-sweep.toml's largest arm:
+//                   a step's 16,640 rows (two views of 8192 positives, 256 negatives) of d1 = 2048 inputs, m = 64
+//                   neurons; forward and backward (∇W) on fixed rows (the step's fresh data is drawn elsewhere)
 // FLOPs: 6 per parameter and token for the transformer (forward 2, backward 4, the usual estimate: the
 // attention scores of 4-token sequences are negligible), 4 per weight and patch for the patch network
 // (forward 2, ∇W 2; no input gradient).
@@ -98,7 +101,37 @@ void patch_two_layer_step(benchmark::State& state) {
   train(state, s, 4.0 * double(s.model->trainable_size()) * double(s.batch) * 100.0, static_cast<int>(state.range(0)));
 }
 
+void symmetric_relu_layer(benchmark::State& state) {
+  const Index rows = 16640, inputs = 2048, neurons = 64;
+  const int threads = static_cast<int>(state.range(0));
+  DataSpec spec;
+  spec.dim = inputs;
+  spec.classes = 2;
+  auto model = make<Model>(Kind::Model, "symmetric-relu-layer", {{"width", std::int64_t(neurons)}}, spec);
+  Rng rng(2);
+  model->init(rng);
+  Mat X(rows, inputs), out(rows, neurons), dout(rows, neurons);
+  rng.fill_normal(X);
+  rng.fill_normal(dout);
+  Vec grad(model->trainable_size());
+  set_job_threads(threads);
+  auto pass = [&] {
+    model->forward(X, out);
+    model->backward(X, dout, grad);
+    return grad(0);
+  };
+  pass();
+  const bench::AllocationsPerStep allocations;
+  for (auto _ : state) benchmark::DoNotOptimize(pass());
+  allocations.report(state);
+  // X read by each product; the rows' outputs and gradients written and read back.
+  const double bytes = sizeof(Scalar) * (2.0 * double(rows) * double(inputs) + 3.0 * double(rows) * double(neurons));
+  bench::report_against_limits(state, 4.0 * double(rows) * double(inputs) * double(neurons), bytes, threads);
+  set_job_threads(1);
+}
+
 }  // namespace
 
 BENCHMARK(transformer_step)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime();
 BENCHMARK(patch_two_layer_step)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMicrosecond)->UseRealTime();
+BENCHMARK(symmetric_relu_layer)->ArgName("threads")->Arg(1)->Arg(2)->Unit(benchmark::kMillisecond)->UseRealTime();

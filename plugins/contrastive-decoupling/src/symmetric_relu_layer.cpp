@@ -1,5 +1,5 @@
 // A = XWᵀ, f = h(A; b) elementwise; backward: the gate 1[a > b] + 1[−a > b] times dout, then ∇W = dAᵀX and a
-// column sum for ∇b. The two products read X (n×d1, up to 16,896 × 2048 a step) in place, register-tiled over the
+// column sum for ∇b. The two products read X (n×d1, up to 16,640 × 2048 a step) in place, register-tiled over the
 // m neurons (featurelab/tiled_products.hpp), instead of a GEMM that copies X into packed panels first and, with
 // m = 64 outputs, runs a quarter of its tiles at a fraction of its speed: at d1 = 2048 the forward product takes
 // 23 ms instead of 43, ∇W 25 ms instead of 43–63 on one Zen 5 core (bench/README.md).

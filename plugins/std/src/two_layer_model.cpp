@@ -8,6 +8,7 @@
 #include <featurelab/loss.hpp>
 #include <featurelab/parallel_product.hpp>
 #include <featurelab/threads.hpp>
+#include <featurelab/tiled_products.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -99,8 +100,62 @@ void TwoLayerModel::init(Rng& rng) {
 
 void TwoLayerModel::pre_activation(ConstMatRef X) {
   Z_.resize(X.rows(), width_);
-  parallel_product_rows(Z_, X, block(W_).transpose());
+  if (tiled()) {
+    tiled_pre_activation(X);
+  } else {
+    parallel_product_rows(Z_, X, block(W_).transpose());
+  }
   if (bias_) Z_.rowwise() += block(b_).row(0);
+}
+
+namespace {
+
+// Rows of X per pass of ∇Wᵀ's tiles: their inputs and their rows of G stay in L2 while the tiles of every input
+// sweep them (as in contrastive-decoupling's symmetric-relu-layer).
+constexpr Index kGradientRows = 128;
+
+}  // namespace
+
+void TwoLayerModel::tiled_pre_activation(ConstMatRef X) {
+  using tiled_products::kLanes;
+  const Index rows = X.rows(), whole = width_ / kLanes * kLanes, tail = width_ - whole;
+  const Index padded = tiled_products::padded_width(width_);
+  if (Wt_.rows() != dim_ || Wt_.cols() != padded) Wt_.setZero(dim_, padded);  // the padding stays 0
+  Wt_.leftCols(width_) = block(W_).transpose();
+  if (tail > 0) Z_tail_.resize(rows, kLanes);
+  const Index ldx = X.outerStride();
+  // Blocks of rows on the job's threads: the whole strips straight into Z, the last columns as one padded strip.
+  detail::over_product_blocks(rows, product_blocks(rows, detail::product_flops(rows, dim_, width_)), [&](Index begin, Index size) {
+    const Scalar* x = X.data() + begin * ldx;
+    if (whole > 0) tiled_products::times<false>(x, ldx, size, dim_, Wt_.data(), padded, Z_.data() + begin * width_, width_, whole);
+    if (tail > 0) {
+      tiled_products::times<false>(x, ldx, size, dim_, Wt_.data() + whole, padded, Z_tail_.data() + begin * kLanes, kLanes, kLanes);
+      Z_.block(begin, whole, size, tail) = Z_tail_.block(begin, 0, size, tail);
+    }
+  });
+}
+
+void TwoLayerModel::tiled_weight_gradient(ConstMatRef X, MatRef dW) {
+  using tiled_products::kLanes;
+  const Index rows = X.rows(), whole = width_ / kLanes * kLanes, tail = width_ - whole;
+  const Index padded = tiled_products::padded_width(width_);
+  if (tail > 0) {
+    if (G_tail_.rows() != rows) G_tail_.setZero(rows, kLanes);  // the padding stays 0
+    G_tail_.leftCols(tail) = G_.rightCols(tail);
+  }
+  dWt_.setZero(dim_, padded);
+  const Index ldx = X.outerStride();
+  // ∇Wᵀ by blocks of inputs on the job's threads; within a block every row of the batch in order.
+  detail::over_product_blocks(dim_, product_blocks(dim_, detail::product_flops(rows, dim_, width_)), [&](Index begin, Index size) {
+    for (Index r = 0; r < rows; r += kGradientRows) {
+      const Index count = std::min(kGradientRows, rows - r);
+      const Scalar* x = X.data() + r * ldx + begin;
+      Scalar* dwt = dWt_.data() + begin * padded;
+      if (whole > 0) tiled_products::add_transpose_times(x, ldx, count, size, G_.data() + r * width_, width_, dwt, padded, whole);
+      if (tail > 0) tiled_products::add_transpose_times(x, ldx, count, size, G_tail_.data() + r * kLanes, kLanes, dwt + whole, padded, kLanes);
+    }
+  });
+  dW = dWt_.leftCols(width_).transpose();
 }
 
 void TwoLayerModel::activations() {
@@ -330,7 +385,11 @@ void TwoLayerModel::backward(ConstMatRef X, ConstMatRef dout, VecRef grad) {
   }
   if (block_info(W_).trainable) {
     hidden_gradient(dout);
-    parallel_product_cols(grad_block(grad, W_), G_.transpose(), X);
+    if (tiled()) {
+      tiled_weight_gradient(X, grad_block(grad, W_));
+    } else {
+      parallel_product_cols(grad_block(grad, W_), G_.transpose(), X);
+    }
     if (bias_) grad_block(grad, b_) = G_.colwise().sum();
   }
   if (block_info(a_).trainable) grad_block(grad, a_).noalias() = dout.transpose() * H_;

@@ -52,6 +52,15 @@ class TwoLayerModel : public Model, public FusedStep {
 
  private:
   void pre_activation(ConstMatRef X);  // Z_ = X Wᵀ + b
+  // From kTiledMinWidth units on (and not in the recompute mode), the first layer's products Z = X Wᵀ and
+  // ∇Wᵀ = Xᵀ G run on the SDK's register tiles (featurelab/tiled_products.hpp: X read in place, Wᵀ as a D × m'
+  // strip matrix, m' = m rounded up to whole strips) instead of Eigen's GEMM, which at these shapes spends its
+  // time packing panels: 1.4–1.7× faster at 64–800 units on AVX-512 (bench/README.md, round 31). Every output is
+  // one sum in a fixed order, so the bits depend on neither the blocks nor the threads.
+  bool tiled() const { return width_ >= kTiledMinWidth && !recompute(); }
+  static constexpr Index kTiledMinWidth = 64;
+  void tiled_pre_activation(ConstMatRef X);              // Z_ = X Wᵀ
+  void tiled_weight_gradient(ConstMatRef X, MatRef dW);  // dW = G_ᵀ X
   // H_ = φ(Z_) and D_ = φ'(Z_), by fixed chunks of rows on the job's threads.
   void activations();
   void hidden_gradient(ConstMatRef dout);  // G_ = (dout a) ⊙ φ'(Z)
@@ -100,6 +109,9 @@ class TwoLayerModel : public Model, public FusedStep {
   double bias_init_scale_;
   std::optional<double> second_scale_;  // empty: auto
   Mat Z_, H_, D_, G_;  // n×m work buffers, reused while n is unchanged
+  // The tiled products' operands: Wᵀ (D × m', zero beyond m), ∇Wᵀ (D × m'), and the last m mod kLanes columns of
+  // Z (n × one strip) and of G (n × one strip, zero beyond them), which the tiles compute as one padded strip.
+  Mat Wt_, dWt_, Z_tail_, G_tail_;
   // The small-input step's layer, (D+2)×m' with m' = m padded to whole strips: rows 0..D−1 Wᵀ, row D b
   // (zeros without a bias), row D+1 a.
   Mat small_input_layer_;

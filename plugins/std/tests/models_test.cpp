@@ -360,6 +360,44 @@ TEST_CASE("two-layer's whole-batch products give the same bits on one, two and t
   check_same_bits_on_threads(*model, *loss, batch_data(1003, 300, 3, 7, false), 3);
 }
 
+TEST_CASE("two-layer from 64 units: the register-tiled products against Eigen's, and the gradient against differences") {
+  // 64 units (whole strips) and 70 (a padded last strip), 37 inputs, 300 rows (two row blocks) and 7: the
+  // outputs and ∇W within rounding of the same network computed with Eigen's products here, and not the same
+  // bits (the tiles sum in another order, so the tiled path is the one tested); then central differences.
+  for (const Index width : {Index(64), Index(70)}) {
+    const DataSpec s = testing::spec(37, 2);
+    auto model = harness().make<Model>("two-layer", {{"width", width}, {"bias", true}, {"bias_init_scale", 0.5},
+                                                     {"second_layer", std::string("trainable")}},
+                                       s, 11);
+    Rng rng(5);
+    model->init(rng);
+    for (const Index rows : {Index(300), Index(7)}) {
+      const Dataset data = batch_data(rows, 37, 2, 9, false);
+      const Mat W = model->block("W"), b = model->block("b"), a = model->block("a");
+      const Mat Z = (data.X * W.transpose()).rowwise() + b.row(0);
+      const Mat H = Z.cwiseMax(Scalar(0));
+      Mat dout(rows, 1);
+      rng.fill_normal(dout);
+      const Mat G = (Z.array() > 0).cast<Scalar>() * (dout * a).array();
+      const Mat dW = G.transpose() * data.X;
+      Mat out(rows, 1);
+      Vec grad(model->trainable_size());
+      model->forward(data.X, out);
+      model->backward(data.X, dout, grad);
+      const ParamBlock& w = *model->find_block("W");
+      const Mat tiled_dW = Eigen::Map<const Mat>(grad.data() + w.offset, width, 37);
+      INFO(width << " units, " << rows << " rows");
+      CHECK((out - H * a.transpose()).cwiseAbs().maxCoeff() <= 1e-5 * (1 + out.cwiseAbs().maxCoeff()));
+      CHECK((tiled_dW - dW).cwiseAbs().maxCoeff() <= 1e-5 * (1 + dW.cwiseAbs().maxCoeff()));
+      if (rows == 300 && std::is_same_v<Scalar, float>) CHECK((tiled_dW.array() != dW.array()).count() > 0);
+    }
+    auto loss = harness().make<Loss>("logistic", {}, s);
+    const auto result = check_gradient(*model, *loss, Batch::of(batch_data(6, 37, 2, 10)), options_for("relu"));
+    INFO(result.report);
+    CHECK(result.ok);
+  }
+}
+
 TEST_CASE("conv-net with a hidden layer: parameter, input and hidden-hook gradients") {
   const DataSpec two = testing::spec(2 * 6 * 4, 3);
   const Dataset data = batch_data(40, 2 * 6 * 4, 3, 9);  // two chunks

@@ -1,4 +1,5 @@
-// Two-layer network: one GEMM forward (X Wᵀ), one GEMM backward (Gᵀ X), elementwise work fused.
+// Two-layer network: one product forward (X Wᵀ: Eigen's GEMM, or register tiles from 64 units), one backward (Gᵀ X),
+// elementwise work fused.
 #include "two_layer_model.hpp"
 
 #include "two_layer_narrow_products.hpp"
